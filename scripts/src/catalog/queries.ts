@@ -1,0 +1,88 @@
+import type { Business, Catalog, LocationCategory } from './types.ts'
+
+// SPEC §7's reads, as pure functions over the catalog a build loads once. The catalog
+// holds only what the anon role sees, so "active only" already holds; the filters
+// below say it again so a function never depends on where its input came from.
+
+/** The number of businesses the home page features (SPEC §9). */
+export const featuredLimit = 6
+
+const byName = (a: Business, b: Business) =>
+  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.slug.localeCompare(b.slug)
+
+/** Lists every active business, ordered by name. */
+export function allBusinesses(catalog: Pick<Catalog, 'businesses'>): Business[] {
+  return catalog.businesses.filter((b) => b.is_active).sort(byName)
+}
+
+/** Finds the active business with this slug, or null. */
+export function businessBySlug(catalog: Pick<Catalog, 'businesses'>, slug: string): Business | null {
+  return catalog.businesses.find((b) => b.is_active && b.slug === slug) ?? null
+}
+
+/** Lists the active businesses of one category (its name, e.g. 'Dining & Refreshments'), by name. */
+export function businessesByCategory(catalog: Pick<Catalog, 'businesses'>, category: string): Business[] {
+  return allBusinesses(catalog).filter((b) => b.category === category)
+}
+
+/** Lists up to six featured businesses, by name. */
+export function featuredBusinesses(catalog: Pick<Catalog, 'businesses'>, limit = featuredLimit): Business[] {
+  return allBusinesses(catalog)
+    .filter((b) => b.is_featured)
+    .slice(0, limit)
+}
+
+/** Lists the businesses the home page shows: the featured ones, else the first six of all (SPEC §4). */
+export function homeBusinesses(catalog: Pick<Catalog, 'businesses'>, limit = featuredLimit): Business[] {
+  const featured = featuredBusinesses(catalog, limit)
+  return featured.length > 0 ? featured : allBusinesses(catalog).slice(0, limit)
+}
+
+/** Tells whether a business matches a search: case-insensitive contains on name and descriptions. */
+export function matchesSearch(business: Business, query: string): boolean {
+  const needle = query.trim().toLocaleLowerCase('en')
+  if (needle === '') return true
+  return [business.name, business.short_description, business.full_description].some(
+    (field) => field != null && field.toLocaleLowerCase('en').includes(needle),
+  )
+}
+
+/** Lists the active businesses whose name or descriptions contain the query, by name. */
+export function searchBusinesses(catalog: Pick<Catalog, 'businesses'>, query: string): Business[] {
+  return allBusinesses(catalog).filter((b) => matchesSearch(b, query))
+}
+
+/** Lists the location categories, ordered by sort_order then name. */
+export function sortedCategories(catalog: Pick<Catalog, 'categories'>): LocationCategory[] {
+  return [...catalog.categories].sort((a, b) => a.sort_order - b.sort_order || a.name.localeCompare(b.name, 'en'))
+}
+
+/** Lists the business categories (category_type business), by sort_order. */
+export function businessCategoryList(catalog: Pick<Catalog, 'categories'>): LocationCategory[] {
+  return sortedCategories(catalog).filter((c) => c.category_type === 'business')
+}
+
+/** Finds the location category with this slug, or null. */
+export function categoryBySlug(catalog: Pick<Catalog, 'categories'>, slug: string): LocationCategory | null {
+  return catalog.categories.find((c) => c.slug === slug) ?? null
+}
+
+/** The stats of SPEC §3: total active businesses, counts by category, featured count. */
+export interface BusinessStats {
+  total: number
+  byCategory: Record<string, number>
+  featured: number
+}
+
+/** Counts the active businesses, by category and featured. */
+export function businessStats(catalog: Pick<Catalog, 'businesses'>): BusinessStats {
+  const active = catalog.businesses.filter((b) => b.is_active)
+  const byCategory: Record<string, number> = {}
+  for (const b of active) byCategory[b.category] = (byCategory[b.category] ?? 0) + 1
+  return { total: active.length, byCategory, featured: active.filter((b) => b.is_featured).length }
+}
+
+/** Lists the distinct categories of some businesses, in first-seen order of a name-sorted list. */
+export function distinctCategories(businesses: readonly Business[]): string[] {
+  return [...new Set(businesses.map((b) => b.category))]
+}

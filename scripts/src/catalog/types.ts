@@ -1,0 +1,144 @@
+import { z } from 'zod'
+
+// Row shapes follow supabase/migrations/*_catalog.sql; zod checks them where they cross
+// a boundary (a store's answer), so a schema drift fails loudly instead of rendering blanks.
+
+const id = z.guid()
+const text = z.string().nullable()
+const metadata = z.record(z.string(), z.unknown())
+// numeric columns arrive as numbers from PostgREST and json_agg, as strings from some drivers.
+const decimal = z.coerce.number().nullable()
+
+export const imageTypes = ['hero', 'logo', 'thumbnail', 'gallery', 'interior', 'exterior', 'product'] as const
+export const categoryTypes = ['business', 'recreation', 'community', 'about'] as const
+/** The business categories of SPEC §3; anything else is shown as a generic local business. */
+export const businessCategories = [
+  'Dining & Refreshments',
+  'Shopping & Convenience',
+  'Professional Services',
+  'Recreation',
+] as const
+/** The category a migrated business gets when none can be guessed. */
+export const defaultBusinessCategory = 'Business'
+
+export const businessServiceSchema = z.object({
+  id,
+  business_id: id,
+  service_name: z.string().describe('What the business offers, e.g. "Free Wi-Fi"'),
+  description: text,
+  is_featured: z.boolean(),
+  sort_order: z.number().int(),
+})
+
+export const businessImageSchema = z.object({
+  id,
+  business_id: id,
+  image_url: z.string().min(1),
+  alt_text: text,
+  image_type: z.enum(imageTypes),
+  is_primary: z.boolean(),
+  sort_order: z.number().int(),
+  metadata: metadata.default({}),
+})
+
+export const businessHoursSchema = z.object({
+  id,
+  business_id: id,
+  day_of_week: z.number().int().min(0).max(6).describe('0 is Sunday'),
+  opens_at: text.describe('HH:MM:SS in the town time zone'),
+  closes_at: text,
+  is_closed: z.boolean(),
+})
+
+export const businessSchema = z.object({
+  id,
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  category: z.string().min(1),
+  short_description: text,
+  full_description: text,
+  address: text,
+  phone: text,
+  website: text,
+  hours: text,
+  is_featured: z.boolean(),
+  is_active: z.boolean(),
+  rating: decimal,
+  price_range: text,
+  metadata: metadata.default({}),
+  created_at: z.string(),
+  updated_at: z.string(),
+  services: z.array(businessServiceSchema).default([]),
+  images: z.array(businessImageSchema).default([]),
+  hours_detail: z.array(businessHoursSchema).default([]),
+})
+
+export const locationCategorySchema = z.object({
+  id,
+  slug: z.string().min(1),
+  name: z.string().min(1),
+  description: text,
+  icon_name: z.string(),
+  color: z.string(),
+  sort_order: z.number().int(),
+  category_type: z.enum(categoryTypes),
+})
+
+export const attractionSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  category: z.string().min(1),
+  description: z.string(),
+  badge: text,
+  rating: decimal,
+  distance: text,
+  image_url: text,
+  address: text,
+  website: text,
+  is_featured: z.boolean(),
+  sort_order: z.number().int(),
+})
+
+export const communityEventSchema = z.object({
+  id,
+  slug: z.string().min(1),
+  title: z.string().min(1),
+  description: text,
+  starts_at: z.string(),
+  ends_at: text,
+  location: z.string(),
+  event_type: z.string(),
+})
+
+export const catalogSchema = z.object({
+  businesses: z.array(businessSchema),
+  categories: z.array(locationCategorySchema),
+  attractions: z.array(attractionSchema),
+  events: z.array(communityEventSchema),
+})
+
+export type BusinessService = z.infer<typeof businessServiceSchema>
+export type BusinessImage = z.infer<typeof businessImageSchema>
+export type BusinessHours = z.infer<typeof businessHoursSchema>
+export type Business = z.infer<typeof businessSchema>
+export type LocationCategory = z.infer<typeof locationCategorySchema>
+export type Attraction = z.infer<typeof attractionSchema>
+export type CommunityEvent = z.infer<typeof communityEventSchema>
+/** Everything a visitor may see, read once per build. */
+export type Catalog = z.infer<typeof catalogSchema>
+export type ImageType = (typeof imageTypes)[number]
+export type CategoryType = (typeof categoryTypes)[number]
+
+/** Parses a store's answer into a Catalog, turning zod issues into one readable error. */
+export function parseCatalog(raw: unknown, source: string): Catalog {
+  const parsed = catalogSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  const issues = parsed.error.issues
+    .slice(0, 5)
+    .map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`)
+    .join('\n')
+  throw new Error(
+    `The catalog read from ${source} does not have the expected shape:\n${issues}\n` +
+      'Apply the migrations in supabase/migrations to that database (see README, "Deploy").',
+  )
+}

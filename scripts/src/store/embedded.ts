@@ -1,0 +1,332 @@
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { parseCatalog, type Catalog } from '../catalog/types.ts'
+import { readMigrations, readSeed } from './sql-files.ts'
+import {
+  StoreError,
+  type BusinessRecord,
+  type FileStorage,
+  type Job,
+  type JobStore,
+  type JobUpdate,
+  type NewBusinessImage,
+  type Store,
+} from './types.ts'
+
+const shimUrl = new URL('./embedded-shim.sql', import.meta.url)
+
+/** Options for the embedded store. */
+export interface EmbeddedOptions {
+  /** The data folder (database in db/, files in storage/); omitted, the database lives in memory. */
+  dir?: string
+}
+
+/** The embedded store, with what only it can do. */
+export interface EmbeddedStore extends Store {
+  readonly kind: 'embedded'
+  /** True when this open created the database (migrations and seed were just applied). */
+  readonly created: boolean
+  /** The Postgres itself, for tests and the SQL a job runs directly. */
+  readonly db: PGlite
+  /** Runs fn in a transaction as one of the Supabase API roles, the way PostgREST would. */
+  asRole<T>(role: 'anon' | 'authenticated' | 'service_role', fn: (tx: Transaction) => Promise<T>): Promise<T>
+}
+
+/** Opens (and on first use creates) the embedded Postgres, applying pending migrations. */
+export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<EmbeddedStore> {
+  const dbDir = options.dir ? path.join(options.dir, 'db') : undefined
+  const created = dbDir === undefined || !existsSync(path.join(dbDir, 'PG_VERSION'))
+  let release = async () => {}
+  if (options.dir) {
+    await mkdir(options.dir, { recursive: true })
+    release = await takeLock(path.join(options.dir, 'db.lock'))
+  }
+  let db: PGlite
+  try {
+    db = await PGlite.create(dbDir ? { dataDir: dbDir } : {})
+  } catch (error) {
+    await release()
+    throw new StoreError(
+      `Could not open the embedded database in ${dbDir}: ${(error as Error).message}\n` +
+        'If it is damaged, recreate it with `pnpm roland db reset` (this deletes local data).',
+    )
+  }
+  try {
+    await db.exec(await readFile(shimUrl, 'utf8'))
+    await applyMigrations(db)
+    if (created) await db.exec(await readSeed())
+  } catch (error) {
+    await db.close()
+    await release()
+    if (created && dbDir) await rm(dbDir, { recursive: true, force: true })
+    throw error
+  }
+  return makeStore(db, options.dir, created, release)
+}
+
+async function applyMigrations(db: PGlite): Promise<void> {
+  const applied = new Set(
+    (await db.query<{ version: string }>('select version from roland.schema_migrations')).rows.map((r) => r.version),
+  )
+  for (const migration of await readMigrations()) {
+    if (applied.has(migration.version)) continue
+    try {
+      await db.transaction(async (tx) => {
+        await tx.exec(migration.sql)
+        await tx.query('insert into roland.schema_migrations (version, name) values ($1, $2)', [
+          migration.version,
+          migration.name,
+        ])
+      })
+    } catch (error) {
+      throw new StoreError(`Migration ${migration.name} failed: ${(error as Error).message}`)
+    }
+  }
+}
+
+// PGlite is one process's Postgres: a second process opening the same folder would corrupt it.
+async function takeLock(file: string): Promise<() => Promise<void>> {
+  try {
+    await writeFile(file, String(process.pid), { flag: 'wx' })
+  } catch {
+    const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim())
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new StoreError(
+        `The embedded database is in use by process ${pid} (${file}).\n` +
+          'Stop that process (a running `pnpm start`, `pnpm console` or CLI job) and try again.',
+      )
+    }
+    if (pid === process.pid) {
+      throw new StoreError(`The embedded database in ${path.dirname(file)} is already open in this process.`)
+    }
+    await writeFile(file, String(process.pid))
+  }
+  return async () => {
+    await unlink(file).catch(() => {})
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+const catalogSql = `
+  select json_build_object(
+    'businesses', coalesce((
+      select json_agg(b order by b.name, b.slug) from (
+        select bz.*,
+          coalesce((select json_agg(s order by s.sort_order, s.service_name)
+                      from public.business_services s where s.business_id = bz.id), '[]') as services,
+          coalesce((select json_agg(i order by i.sort_order, i.created_at)
+                      from public.business_images i where i.business_id = bz.id), '[]') as images,
+          coalesce((select json_agg(h order by h.day_of_week, h.opens_at)
+                      from public.business_hours h where h.business_id = bz.id), '[]') as hours_detail
+        from public.businesses bz
+        where bz.is_active
+      ) b), '[]'),
+    'categories', coalesce((select json_agg(c order by c.sort_order, c.name) from public.location_categories c), '[]'),
+    'attractions', coalesce((select json_agg(a order by a.sort_order, a.name) from public.attractions a where a.is_active), '[]'),
+    'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]')
+  ) as catalog`
+
+function makeStore(db: PGlite, dir: string | undefined, created: boolean, release: () => Promise<void>): EmbeddedStore {
+  const asRole: EmbeddedStore['asRole'] = (role, fn) =>
+    db.transaction(async (tx) => {
+      await tx.exec(`set local role ${role}`)
+      return fn(tx)
+    })
+  const files = folderStorage(dir ? path.join(dir, 'storage', 'files') : undefined)
+  return {
+    kind: 'embedded',
+    location: dir ? `the embedded database in ${dir}` : 'an in-memory embedded database',
+    created,
+    db,
+    asRole,
+    async loadCatalog(): Promise<Catalog> {
+      const raw = await asRole('anon', async (tx) => (await tx.query<{ catalog: unknown }>(catalogSql)).rows[0]?.catalog)
+      return parseCatalog(raw, this.location)
+    },
+    async listBusinesses(): Promise<BusinessRecord[]> {
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<BusinessRecord>(`
+          select b.id, b.slug, b.name, b.category, b.website, b.is_active,
+            coalesce((select json_agg(json_build_object('id', i.id, 'image_url', i.image_url,
+                        'image_type', i.image_type, 'is_primary', i.is_primary, 'metadata', i.metadata)
+                        order by i.sort_order, i.created_at)
+                      from public.business_images i where i.business_id = b.id), '[]') as images
+          from public.businesses b order by b.name, b.slug`)
+        return rows
+      })
+    },
+    async call<T>(fn: string, args: Record<string, unknown>): Promise<T> {
+      if (!/^[a-z_][a-z0-9_]*$/.test(fn)) throw new StoreError(`Not a SQL function name: ${fn}`)
+      const names = Object.keys(args)
+      names.forEach((name) => {
+        if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new StoreError(`Not a SQL argument name: ${name}`)
+      })
+      const list = names.map((name, i) => `${name} => $${i + 1}`).join(', ')
+      const values = names.map((name) => toParam(args[name]))
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<{ result: T }>(`select public.${fn}(${list}) as result`, values)
+        return rows[0]?.result as T
+      })
+    },
+    async addImage(image: NewBusinessImage) {
+      return asRole('service_role', async (tx) => {
+        const existing = await tx.query<{ id: string }>(
+          'select id from public.business_images where business_id = $1 and image_url = $2',
+          [image.business_id, image.image_url],
+        )
+        if (existing.rows[0]) return { id: existing.rows[0].id, created: false }
+        const { rows } = await tx.query<{ id: string }>(
+          `insert into public.business_images
+             (business_id, image_url, alt_text, image_type, is_primary, sort_order, metadata)
+           values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+          [
+            image.business_id,
+            image.image_url,
+            image.alt_text,
+            image.image_type,
+            image.is_primary,
+            image.sort_order,
+            JSON.stringify(image.metadata),
+          ],
+        )
+        return { id: rows[0]!.id, created: true }
+      })
+    },
+    files,
+    jobs: sqlJobs(asRole),
+    async close() {
+      if (!db.closed) await db.close()
+      await release()
+    },
+  }
+}
+
+function toParam(value: unknown): unknown {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) return JSON.stringify(value)
+  return value
+}
+
+/** Keeps storage objects as files in a folder, or in memory when no folder is given. */
+function folderStorage(root: string | undefined): FileStorage {
+  const memory = new Map<string, Uint8Array>()
+  const resolve = (objectPath: string) => {
+    const clean = path.posix.normalize(objectPath)
+    if (clean.startsWith('..') || path.posix.isAbsolute(clean) || clean === '.') {
+      throw new StoreError(`Not a storage path: ${objectPath}`)
+    }
+    return clean
+  }
+  return {
+    async get(objectPath) {
+      const key = resolve(objectPath)
+      if (!root) return memory.get(key) ?? null
+      try {
+        return new Uint8Array(await readFile(path.join(root, key)))
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw error
+      }
+    },
+    async put(objectPath, bytes, { upsert = false }) {
+      const key = resolve(objectPath)
+      if (!root) {
+        if (!upsert && memory.has(key)) throw new StoreError(`The file ${key} already exists`)
+        memory.set(key, bytes)
+        return
+      }
+      const file = path.join(root, key)
+      await mkdir(path.dirname(file), { recursive: true })
+      try {
+        await writeFile(file, bytes, { flag: upsert ? 'w' : 'wx' })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError(`The file ${key} already exists`)
+        throw error
+      }
+    },
+    async remove(objectPath) {
+      const key = resolve(objectPath)
+      if (!root) {
+        memory.delete(key)
+        return
+      }
+      await rm(path.join(root, key), { force: true })
+    },
+    publicUrl(objectPath) {
+      return `/files/${resolve(objectPath)}`
+    },
+  }
+}
+
+const jobColumns = `id, kind, status, params, progress, result, error, log, started_by,
+  to_json(created_at) #>> '{}' as created_at, to_json(started_at) #>> '{}' as started_at,
+  to_json(finished_at) #>> '{}' as finished_at, to_json(updated_at) #>> '{}' as updated_at`
+
+function sqlJobs(asRole: EmbeddedStore['asRole']): JobStore {
+  return {
+    async create(kind, params, startedBy) {
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<Job>(
+          `insert into public.jobs (kind, params, started_by) values ($1, $2, $3) returning ${jobColumns}`,
+          [kind, JSON.stringify(params), startedBy],
+        )
+        return rows[0]!
+      })
+    },
+    async update(id, update: JobUpdate) {
+      return asRole('service_role', async (tx) => {
+        const log = (update.appendLog ?? []).map((message) => ({ at: new Date().toISOString(), message }))
+        const { rows } = await tx.query<Job>(
+          `update public.jobs set
+             status = coalesce($2, status),
+             progress = coalesce($3::jsonb, progress),
+             result = case when $4::boolean then $5::jsonb else result end,
+             error = case when $6::boolean then $7 else error end,
+             started_at = coalesce($8::timestamptz, started_at),
+             finished_at = coalesce($9::timestamptz, finished_at),
+             log = log || $10::jsonb
+           where id = $1 returning ${jobColumns}`,
+          [
+            id,
+            update.status ?? null,
+            update.progress ? JSON.stringify(update.progress) : null,
+            'result' in update,
+            'result' in update ? JSON.stringify(update.result ?? null) : null,
+            'error' in update,
+            update.error ?? null,
+            update.started_at ?? null,
+            update.finished_at ?? null,
+            JSON.stringify(log),
+          ],
+        )
+        if (!rows[0]) throw new StoreError(`No job with id ${id}`)
+        return rows[0]
+      })
+    },
+    async get(id) {
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<Job>(`select ${jobColumns} from public.jobs where id = $1`, [id])
+        return rows[0] ?? null
+      })
+    },
+    async list(limit = 100) {
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<Job>(
+          `select ${jobColumns} from public.jobs order by created_at desc limit $1`,
+          [limit],
+        )
+        return rows
+      })
+    },
+  }
+}

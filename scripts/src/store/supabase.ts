@@ -1,0 +1,162 @@
+import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { parseCatalog, type Catalog } from '../catalog/types.ts'
+import {
+  StoreError,
+  type BusinessRecord,
+  type FileStorage,
+  type Job,
+  type JobStore,
+  type NewBusinessImage,
+  type Store,
+} from './types.ts'
+
+/** Where the Supabase project is and the keys it takes. */
+export interface SupabaseSettings {
+  url: string
+  /** The publishable (or legacy anon) key: public by design, used for every public read. */
+  publicKey: string
+  /** The secret (or legacy service_role) key: server-side only, needed for writes and jobs. */
+  secretKey: string | null
+}
+
+const bucket = 'files'
+
+const catalogSelect = '*, services:business_services(*), images:business_images(*), hours_detail:business_hours(*)'
+
+/** Opens a store over a Supabase project (DESIGN.md, "Two stores"). */
+export function openSupabaseStore(settings: SupabaseSettings): Store {
+  const options = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } }
+  const publicClient = createClient(settings.url, settings.publicKey, options)
+  let secretClient: SupabaseClient | null = null
+  const admin = (): SupabaseClient => {
+    if (!settings.secretKey) {
+      throw new StoreError(
+        'This needs the Supabase secret key: set SUPABASE_SECRET_KEY (or the legacy SUPABASE_SERVICE_ROLE_KEY) ' +
+          'in .env, from the Supabase dashboard, Project Settings → API Keys. Keep it on the server.',
+      )
+    }
+    secretClient ??= createClient(settings.url, settings.secretKey, options)
+    return secretClient
+  }
+  const location = `Supabase at ${settings.url}`
+  const fail = (action: string, error: { message: string; code?: string } | null): never => {
+    throw new StoreError(`Could not ${action} (${location}): ${error?.message ?? 'no answer'}`)
+  }
+
+  const files: FileStorage = {
+    async get(path) {
+      const { data, error } = await admin().storage.from(bucket).download(path)
+      if (error) {
+        const status = (error as { status?: number; statusCode?: string }).status
+        if (status === 404 || /not found/i.test(error.message)) return null
+        return fail(`download ${path}`, error)
+      }
+      return new Uint8Array(await data.arrayBuffer())
+    },
+    async put(path, bytes, { contentType, upsert = false }) {
+      const { error } = await admin().storage.from(bucket).upload(path, bytes, { contentType, upsert })
+      if (error) fail(`upload ${path}`, error)
+    },
+    async remove(path) {
+      const { error } = await admin().storage.from(bucket).remove([path])
+      if (error) fail(`remove ${path}`, error)
+    },
+    publicUrl(path) {
+      return publicClient.storage.from(bucket).getPublicUrl(path).data.publicUrl
+    },
+  }
+
+  const jobs: JobStore = {
+    async create(kind, params, startedBy) {
+      const { data, error } = await admin()
+        .from('jobs')
+        .insert({ kind, params, started_by: startedBy })
+        .select()
+        .single()
+      if (error) return fail('record the job', error)
+      return data as Job
+    },
+    async update(id, update) {
+      const { appendLog, ...fields } = update
+      const patch: Record<string, unknown> = { ...fields }
+      if (appendLog?.length) {
+        const current = await jobs.get(id)
+        if (!current) throw new StoreError(`No job with id ${id}`)
+        patch.log = [...current.log, ...appendLog.map((message) => ({ at: new Date().toISOString(), message }))]
+      }
+      const { data, error } = await admin().from('jobs').update(patch).eq('id', id).select().single()
+      if (error) return fail('update the job', error)
+      return data as Job
+    },
+    async get(id) {
+      const { data, error } = await admin().from('jobs').select('*').eq('id', id).maybeSingle()
+      if (error) return fail('read the job', error)
+      return (data as Job | null) ?? null
+    },
+    async list(limit = 100) {
+      const { data, error } = await admin()
+        .from('jobs')
+        .select('*')
+        .order('created_at', { ascending: false })
+        .limit(limit)
+      if (error) return fail('list the jobs', error)
+      return data as Job[]
+    },
+  }
+
+  return {
+    kind: 'supabase',
+    location,
+    async loadCatalog(): Promise<Catalog> {
+      const [businesses, categories, attractions, events] = await Promise.all([
+        publicClient.from('businesses').select(catalogSelect).eq('is_active', true).order('name'),
+        publicClient.from('location_categories').select('*').order('sort_order'),
+        publicClient.from('attractions').select('*').eq('is_active', true).order('sort_order'),
+        publicClient.from('community_events').select('*').eq('is_active', true).order('starts_at'),
+      ])
+      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events })) {
+        if (answer.error) fail(`read ${what}`, answer.error)
+      }
+      return parseCatalog(
+        {
+          businesses: businesses.data,
+          categories: categories.data,
+          attractions: attractions.data,
+          events: events.data,
+        },
+        location,
+      )
+    },
+    async listBusinesses(): Promise<BusinessRecord[]> {
+      const { data, error } = await admin()
+        .from('businesses')
+        .select('id, slug, name, category, website, is_active, images:business_images(id, image_url, image_type, is_primary, metadata)')
+        .order('name')
+      if (error) return fail('list businesses', error)
+      return data as unknown as BusinessRecord[]
+    },
+    async call<T>(fn: string, args: Record<string, unknown>): Promise<T> {
+      const { data, error } = await admin().rpc(fn, args)
+      if (error) return fail(`call ${fn}`, error)
+      return data as T
+    },
+    async addImage(image: NewBusinessImage) {
+      const existing = await admin()
+        .from('business_images')
+        .select('id')
+        .eq('business_id', image.business_id)
+        .eq('image_url', image.image_url)
+        .maybeSingle()
+      if (existing.error) return fail('look up the image', existing.error)
+      if (existing.data) return { id: (existing.data as { id: string }).id, created: false }
+      const { data, error } = await admin().from('business_images').insert(image).select('id').single()
+      if (error) return fail('add the image', error)
+      return { id: (data as { id: string }).id, created: true }
+    },
+    files,
+    jobs,
+    async close() {
+      await Promise.all([publicClient.removeAllChannels(), secretClient?.removeAllChannels()])
+    },
+  }
+}

@@ -1,0 +1,103 @@
+import type { Catalog, ImageType } from '../catalog/types.ts'
+
+/** Which database a store talks to. */
+export type StoreKind = 'embedded' | 'supabase'
+
+/** A business as the jobs see it (active or not), with its images. */
+export interface BusinessRecord {
+  id: string
+  slug: string
+  name: string
+  category: string
+  website: string | null
+  is_active: boolean
+  images: Array<{ id: string; image_url: string; image_type: ImageType; is_primary: boolean; metadata: Record<string, unknown> }>
+}
+
+/** A business_images row to add. */
+export interface NewBusinessImage {
+  business_id: string
+  image_url: string
+  alt_text: string | null
+  image_type: ImageType
+  is_primary: boolean
+  sort_order: number
+  metadata: Record<string, unknown>
+}
+
+/** Job kinds and statuses, as the jobs table constrains them. */
+export type JobKind = 'migrate' | 'crawl' | 'images' | 'rebuild'
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+
+/** Where a job is: a phase name and a done/total count. */
+export interface JobProgress {
+  phase: string
+  done: number
+  total: number
+}
+
+/** One row of the jobs table. */
+export interface Job {
+  id: string
+  kind: JobKind
+  status: JobStatus
+  params: Record<string, unknown>
+  progress: JobProgress
+  result: unknown
+  error: string | null
+  log: Array<{ at: string; message: string }>
+  started_by: string
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+  updated_at: string
+}
+
+/** The fields of a job that a runner changes as it goes. */
+export type JobUpdate = Partial<Pick<Job, 'status' | 'progress' | 'result' | 'error' | 'started_at' | 'finished_at'>> & {
+  appendLog?: string[]
+}
+
+/** Files in the public 'files' bucket (Supabase Storage, or a folder for the embedded store). */
+export interface FileStorage {
+  /** Reads a file, or null when there is none at that path. */
+  get(path: string): Promise<Uint8Array | null>
+  /** Writes a file; fails when it exists unless upsert is set. */
+  put(path: string, bytes: Uint8Array, options: { contentType: string; upsert?: boolean }): Promise<void>
+  /** Removes a file if it exists. */
+  remove(path: string): Promise<void>
+  /** The URL the public site uses for a file. */
+  publicUrl(path: string): string
+}
+
+/** The job history. */
+export interface JobStore {
+  create(kind: JobKind, params: Record<string, unknown>, startedBy: string): Promise<Job>
+  update(id: string, update: JobUpdate): Promise<Job>
+  get(id: string): Promise<Job | null>
+  list(limit?: number): Promise<Job[]>
+}
+
+/** One interface over the embedded Postgres and Supabase (DESIGN.md, "Two stores"). */
+export interface Store {
+  readonly kind: StoreKind
+  /** A human description of where the data lives, for messages. */
+  readonly location: string
+  /** Reads the public catalog exactly as the anon role may see it. */
+  loadCatalog(): Promise<Catalog>
+  /** Lists every business, active or not, with its images (service role). */
+  listBusinesses(): Promise<BusinessRecord[]>
+  /** Calls a SQL function of the migrations with named arguments (service role). */
+  call<T>(fn: string, args: Record<string, unknown>): Promise<T>
+  /** Adds a business image, or returns the existing row for the same business and URL. */
+  addImage(image: NewBusinessImage): Promise<{ id: string; created: boolean }>
+  readonly files: FileStorage
+  readonly jobs: JobStore
+  /** Releases the connection; the store is unusable afterwards. */
+  close(): Promise<void>
+}
+
+/** An error a person can act on: what is wrong and how to fix it. */
+export class StoreError extends Error {
+  override name = 'StoreError'
+}
