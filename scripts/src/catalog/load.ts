@@ -1,0 +1,46 @@
+import { openStore, type OnCreate } from '../store/index.ts'
+import type { Catalog } from './types.ts'
+
+/** The error a build fails with when the data source cannot give it a catalog. */
+export class CatalogUnavailableError extends Error {
+  override name = 'CatalogUnavailableError'
+}
+
+/**
+ * Reads the whole public catalog once (DESIGN.md, "The site"), from Supabase when SUPABASE_URL
+ * is set, else from the embedded store (created with the sample data on first use).
+ * Fails with a clear message rather than handing a build an empty catalog.
+ */
+export async function loadPublicCatalog(
+  options: { env?: NodeJS.ProcessEnv; onCreate?: OnCreate } = {},
+): Promise<Catalog> {
+  let catalog: Catalog
+  let location = 'the data source'
+  try {
+    const store = await openStore(options)
+    location = store.location
+    try {
+      catalog = await store.loadCatalog()
+    } finally {
+      await store.close()
+    }
+  } catch (error) {
+    throw new CatalogUnavailableError(
+      `Could not read the catalog from ${location}: ${(error as Error).message}\n` +
+        'The site was not built. Check SUPABASE_URL and the keys in .env, or unset SUPABASE_URL to build from the embedded store.',
+    )
+  }
+  if (catalog.businesses.length === 0) {
+    throw new CatalogUnavailableError(
+      `${location} has no active businesses, so the site was not built (it would publish empty lists).\n` +
+        'Import Roland.txt first: `pnpm roland migrate` (or `pnpm roland db reset` for the sample data).',
+    )
+  }
+  if (catalog.categories.length === 0) {
+    throw new CatalogUnavailableError(
+      `${location} has no location categories, so the site was not built.\n` +
+        'Apply supabase/seed.sql to that database (see README, "Deploy").',
+    )
+  }
+  return catalog
+}
