@@ -1,3 +1,4 @@
+import { loadSampleData } from '../migrate/sample.ts'
 import { openStore, type OnCreate } from '../store/index.ts'
 import type { Catalog } from './types.ts'
 
@@ -17,7 +18,7 @@ export async function loadPublicCatalog(
   let catalog: Catalog
   let location = 'the data source'
   try {
-    const store = await openStore(options)
+    const store = await openStore({ onCreate: loadSampleData, ...options })
     location = store.location
     try {
       catalog = await store.loadCatalog()

@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises'
+import path from 'node:path'
 import { dataDir } from '../paths.ts'
 import { openEmbeddedStore } from './embedded.ts'
 import { openSupabaseStore, type SupabaseSettings } from './supabase.ts'
@@ -38,12 +40,15 @@ export async function openStore(
   const env = options.env ?? process.env
   const settings = supabaseSettings(env)
   if (settings) return openSupabaseStore(settings)
-  const store = await openEmbeddedStore({ dir: dataDir(env) })
+  const dir = dataDir(env)
+  const store = await openEmbeddedStore({ dir })
   if (store.created && options.onCreate) {
     try {
       await options.onCreate(store)
     } catch (error) {
+      // A half-made database would never be filled on a later open: start over next time.
       await store.close()
+      await rm(path.join(dir, 'db'), { recursive: true, force: true })
       throw error
     }
   }

@@ -1,0 +1,123 @@
+import { describe, expect, test } from 'vitest'
+import { fixtureCatalog, makeBusiness } from '../../test/fixtures/catalog.ts'
+import {
+  allBusinesses,
+  businessBySlug,
+  businessCategoryList,
+  businessesByCategory,
+  businessStats,
+  categoryBySlug,
+  distinctCategories,
+  featuredBusinesses,
+  homeBusinesses,
+  searchBusinesses,
+} from './queries.ts'
+
+const catalog = fixtureCatalog()
+const names = (list: { name: string }[]) => list.map((b) => b.name)
+
+describe('allBusinesses', () => {
+  test('lists only active businesses, ordered by name regardless of case', () => {
+    expect(names(allBusinesses(catalog))).toEqual([
+      'Ace Insurance',
+      'big rock coffee',
+      'Lakeview Marina',
+      'Odd Jobs',
+      'Pinnacle Pizza',
+      'Roland Hardware',
+    ])
+  })
+})
+
+describe('businessBySlug', () => {
+  test('finds an active business', () => {
+    expect(businessBySlug(catalog, 'lakeview-marina')?.name).toBe('Lakeview Marina')
+  })
+  test('returns null for an inactive or unknown slug', () => {
+    expect(businessBySlug(catalog, 'closed-diner')).toBeNull()
+    expect(businessBySlug(catalog, 'nowhere')).toBeNull()
+  })
+})
+
+describe('businessesByCategory', () => {
+  test('lists the active businesses of that category by name', () => {
+    expect(names(businessesByCategory(catalog, 'Dining & Refreshments'))).toEqual(['big rock coffee', 'Pinnacle Pizza'])
+  })
+})
+
+describe('featuredBusinesses', () => {
+  test('lists active featured businesses only', () => {
+    expect(names(featuredBusinesses(catalog))).toEqual(['Ace Insurance', 'big rock coffee'])
+  })
+  test('stops at six', () => {
+    const many = { businesses: Array.from({ length: 9 }, (_, i) => makeBusiness({ name: `Shop ${i}`, is_featured: true })) }
+    expect(featuredBusinesses(many)).toHaveLength(6)
+  })
+})
+
+describe('homeBusinesses', () => {
+  test('shows the featured businesses when there are some', () => {
+    expect(names(homeBusinesses(catalog))).toEqual(['Ace Insurance', 'big rock coffee'])
+  })
+  test('falls back to the first six of all businesses when none is featured', () => {
+    const plain = { businesses: Array.from({ length: 8 }, (_, i) => makeBusiness({ name: `Shop ${8 - i}` })) }
+    expect(names(homeBusinesses(plain))).toEqual(['Shop 1', 'Shop 2', 'Shop 3', 'Shop 4', 'Shop 5', 'Shop 6'])
+  })
+})
+
+describe('searchBusinesses', () => {
+  test('matches the name case-insensitively', () => {
+    expect(names(searchBusinesses(catalog, 'BIG ROCK'))).toEqual(['big rock coffee'])
+  })
+  test('matches the short and the full description', () => {
+    expect(names(searchBusinesses(catalog, 'coffee'))).toEqual(['big rock coffee', 'Pinnacle Pizza'])
+    expect(names(searchBusinesses(catalog, 'maumelle'))).toEqual(['Lakeview Marina'])
+  })
+  test('never finds an inactive business', () => {
+    expect(searchBusinesses(catalog, 'closed')).toEqual([])
+  })
+  test('an empty query matches everything', () => {
+    expect(searchBusinesses(catalog, '  ')).toHaveLength(6)
+  })
+})
+
+describe('businessCategoryList', () => {
+  test('lists business categories by sort_order', () => {
+    expect(businessCategoryList(catalog).map((c) => c.slug)).toEqual(['dining-refreshments', 'shopping-convenience'])
+  })
+})
+
+describe('categoryBySlug', () => {
+  test('finds any category type', () => {
+    expect(categoryBySlug(catalog, 'nature')?.category_type).toBe('recreation')
+    expect(categoryBySlug(catalog, 'nope')).toBeNull()
+  })
+})
+
+describe('businessStats', () => {
+  test('counts active businesses by category and featured', () => {
+    expect(businessStats(catalog)).toEqual({
+      total: 6,
+      byCategory: {
+        'Shopping & Convenience': 1,
+        'Dining & Refreshments': 2,
+        Recreation: 1,
+        'Professional Services': 1,
+        Business: 1,
+      },
+      featured: 2,
+    })
+  })
+})
+
+describe('distinctCategories', () => {
+  test('keeps first-seen order without repeats', () => {
+    expect(distinctCategories(allBusinesses(catalog))).toEqual([
+      'Professional Services',
+      'Dining & Refreshments',
+      'Recreation',
+      'Business',
+      'Shopping & Convenience',
+    ])
+  })
+})

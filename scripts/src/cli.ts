@@ -1,0 +1,31 @@
+import { Command, CommanderError } from 'commander'
+import { registerDbCommands } from './commands/db.ts'
+import { registerMigrateCommands } from './commands/migrate.ts'
+import { loadDotEnv } from './env.ts'
+
+// `pnpm roland …`: the operator toolkit. Each command is a thin shell over a job in scripts/src,
+// the same functions the console calls. Exit 0 on success; otherwise non-zero with one line on stderr.
+
+loadDotEnv()
+
+const program = new Command()
+  .name('roland')
+  .description('Operator tools for the Roland community site: database, migration, crawler, images, rebuild.')
+  .showHelpAfterError()
+  .exitOverride()
+
+registerDbCommands(program)
+registerMigrateCommands(program)
+
+try {
+  await program.parseAsync(process.argv)
+} catch (error) {
+  if (error instanceof CommanderError) {
+    process.exitCode = error.exitCode
+  } else {
+    const message = error instanceof Error ? error.message : String(error)
+    // One line, reason then remedy, so scripts and the console can show it whole.
+    process.stderr.write(`roland: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
+    process.exitCode = 1
+  }
+}

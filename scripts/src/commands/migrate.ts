@@ -1,0 +1,98 @@
+import type { Command } from 'commander'
+import path from 'node:path'
+import { runMigration, type MigrationResult } from '../migrate/job.ts'
+import { loadSampleData } from '../migrate/sample.ts'
+import { openStore } from '../store/index.ts'
+import { terminalProgress } from './progress.ts'
+
+interface MigrateFlags {
+  file?: string
+  reset?: boolean
+  dryRun?: boolean
+  json?: boolean
+}
+
+/** Adds `roland migrate` and `roland migrate status` (the CLI contract other tools rely on). */
+export function registerMigrateCommands(program: Command): void {
+  const migrate = program
+    .command('migrate')
+    .description('import Roland.txt into the database in one transaction (from --file, else the files bucket)')
+    .option('--file <path>', 'read this file instead of Roland.txt in the files bucket')
+    .option('--reset', 'delete every business first (clear and reload), still atomically')
+    .option('--dry-run', 'show what would change and change nothing')
+    .option('--json', 'print the result as one JSON object')
+    .action(async (flags: MigrateFlags) => {
+      const store = await openStore({ onCreate: loadSampleData })
+      const progress = terminalProgress()
+      try {
+        const result = await runMigration({
+          store,
+          source: flags.file ? { file: path.resolve(flags.file) } : { bucket: true },
+          reset: flags.reset ?? false,
+          dryRun: flags.dryRun ?? false,
+          onEvent: flags.json ? undefined : progress,
+        })
+        progress.done()
+        process.stdout.write(flags.json ? `${JSON.stringify(toJson(result))}\n` : describe(result))
+      } finally {
+        progress.done()
+        await store.close()
+      }
+    })
+
+  migrate
+    .command('status')
+    .description('say whether the migration is complete (at least one business) and how many businesses there are')
+    .option('--json', 'print {"isComplete","businessCount"}')
+    .action(async (flags: { json?: boolean }) => {
+      const store = await openStore({ onCreate: loadSampleData })
+      try {
+        const status = await store.call<{ isComplete: boolean; businessCount: number }>('migration_status', {})
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify(status)}\n`
+            : `Migration ${status.isComplete ? 'complete' : 'pending'}: ${status.businessCount} businesses in ${store.location}.\n`,
+        )
+      } finally {
+        await store.close()
+      }
+    })
+}
+
+function toJson(result: MigrationResult) {
+  return {
+    businesses: result.businesses.map((b) => ({
+      name: b.name,
+      slug: b.slug,
+      category: b.category,
+      phone: b.phone,
+      website: b.website,
+      address: b.address,
+      hours: b.hours,
+      short_description: b.short_description,
+      full_description: b.full_description,
+      services: b.services,
+      warnings: b.warnings,
+      status: b.status,
+    })),
+    summary: result.summary,
+    deactivated: result.deactivated,
+    businessCount: result.businessCount,
+    dryRun: result.dryRun,
+  }
+}
+
+function describe(result: MigrationResult): string {
+  const { added, updated, unchanged, deactivated } = result.summary
+  const lines = [
+    result.dryRun
+      ? `Dry run: would add ${added}, update ${updated}, leave ${unchanged} unchanged and deactivate ${deactivated}. Nothing was changed.`
+      : `Migration completed successfully! ${result.businessCount} businesses in the database ` +
+        `(added ${added}, updated ${updated}, unchanged ${unchanged}, deactivated ${deactivated}).`,
+  ]
+  for (const b of result.businesses) {
+    for (const warning of b.warnings) lines.push(`  warning: ${b.name}: ${warning}`)
+  }
+  if (result.deactivated.length) lines.push(`  ${result.dryRun ? 'would deactivate' : 'deactivated'}: ${result.deactivated.join(', ')}`)
+  return `${lines.join('\n')}\n`
+}

@@ -1,0 +1,174 @@
+import { readFile, stat } from 'node:fs/promises'
+import { runJob, type JobListener, type JobReporter } from '../jobs/run-job.ts'
+import type { Store } from '../store/types.ts'
+import { decodeRolandFile, parseRolandText, RolandFileError, type ParsedBusiness } from './parse.ts'
+
+/** The name of the business list in the 'files' bucket (SPEC §7). */
+export const rolandObjectPath = 'Roland.txt'
+
+/** The largest Roland.txt accepted, checked before reading it whole. */
+export const maxRolandBytes = 5 * 1024 * 1024
+
+/** Where the business list comes from: a local file, bytes (an upload), or the bucket. */
+export type MigrationSource = { file: string } | { bytes: Uint8Array; name?: string } | { bucket: true }
+
+/** How one business fared. */
+export type MigrationStatus = 'added' | 'updated' | 'unchanged'
+
+/** What a migration did (or, for a dry run, would do). */
+export interface MigrationResult {
+  businesses: Array<ParsedBusiness & { status: MigrationStatus }>
+  summary: { added: number; updated: number; unchanged: number; deactivated: number }
+  deactivated: string[]
+  businessCount: number
+  dryRun: boolean
+}
+
+/** Options of a migration run. */
+export interface MigrationOptions {
+  store: Store
+  source: MigrationSource
+  /** Delete every business first (SPEC §7's clear-and-reload), still in one transaction. */
+  reset?: boolean
+  /** Work out what would change, change nothing, record no job. */
+  dryRun?: boolean
+  startedBy?: string
+  onEvent?: JobListener
+}
+
+/** The error of a migration that changed nothing: what went wrong and how to fix it. */
+export class MigrationError extends Error {
+  override name = 'MigrationError'
+}
+
+interface ImportOutcome {
+  summary: MigrationResult['summary']
+  businesses: Array<{ slug: string; status: MigrationStatus }>
+  deactivated: string[]
+  businessCount: number
+  dryRun: boolean
+}
+
+/**
+ * Imports Roland.txt (SPEC §5) in one transaction: updates businesses by slug, adds new ones,
+ * deactivates the ones the file no longer lists (or, with reset, reloads from scratch).
+ * Any failure leaves the database exactly as it was.
+ */
+export async function runMigration(options: MigrationOptions): Promise<MigrationResult> {
+  const work = (reporter: JobReporter) => migrate(options, reporter)
+  if (options.dryRun) {
+    const events = options.onEvent
+    return work({ progress: (progress) => events?.({ progress }), log: (log) => events?.({ log }) })
+  }
+  return runJob(
+    {
+      store: options.store,
+      kind: 'migrate',
+      params: { source: describeSource(options.source), reset: options.reset ?? false },
+      startedBy: options.startedBy ?? 'cli',
+      onEvent: options.onEvent,
+    },
+    work,
+  )
+}
+
+async function migrate(options: MigrationOptions, reporter: JobReporter): Promise<MigrationResult> {
+  reporter.progress({ phase: 'reading', done: 0, total: 3 })
+  const bytes = await readSource(options.store, options.source)
+  reporter.progress({ phase: 'parsing', done: 1, total: 3 })
+  let parsed: ParsedBusiness[]
+  try {
+    parsed = parseRolandText(decodeRolandFile(bytes))
+  } catch (error) {
+    if (error instanceof RolandFileError) throw new MigrationError(`Roland.txt cannot be imported: ${error.message}`)
+    throw error
+  }
+  const warned = parsed.filter((b) => b.warnings.length > 0).length
+  reporter.log(`Parsed ${parsed.length} businesses (${warned} with warnings).`)
+  reporter.progress({ phase: options.dryRun ? 'comparing' : 'importing', done: 2, total: 3 })
+  const migratedAt = new Date().toISOString()
+  const entries = parsed.map((b) => ({
+    slug: b.slug,
+    name: b.name,
+    category: b.category,
+    short_description: b.short_description,
+    full_description: b.full_description,
+    address: b.address,
+    phone: b.phone,
+    website: b.website,
+    hours: b.hours,
+    services: b.services,
+    hours_detail: b.hours_detail,
+    metadata: { source: 'roland.txt', originalIndex: b.index, migratedAt },
+  }))
+  let outcome: ImportOutcome
+  try {
+    outcome = await options.store.call<ImportOutcome>('import_businesses', {
+      entries,
+      reset: options.reset ?? false,
+      dry_run: options.dryRun ?? false,
+    })
+  } catch (error) {
+    throw new MigrationError(`Failed to insert businesses: ${(error as Error).message}`)
+  }
+  const statusBySlug = new Map(outcome.businesses.map((b) => [b.slug, b.status]))
+  const { added, updated, unchanged, deactivated } = outcome.summary
+  reporter.log(
+    `${options.dryRun ? 'Would add' : 'Added'} ${added}, ${options.dryRun ? 'update' : 'updated'} ${updated}, ` +
+      `${unchanged} unchanged, ${options.dryRun ? 'deactivate' : 'deactivated'} ${deactivated}.`,
+  )
+  reporter.progress({ phase: 'done', done: 3, total: 3 })
+  return {
+    businesses: parsed.map((b) => ({ ...b, status: statusBySlug.get(b.slug) ?? 'unchanged' })),
+    summary: outcome.summary,
+    deactivated: outcome.deactivated,
+    businessCount: outcome.businessCount,
+    dryRun: outcome.dryRun,
+  }
+}
+
+async function readSource(store: Store, source: MigrationSource): Promise<Uint8Array> {
+  if ('bytes' in source) return checkSize(source.bytes.byteLength, source.name ?? 'the uploaded file', source.bytes)
+  if ('file' in source) {
+    try {
+      const info = await stat(source.file)
+      if (!info.isFile()) throw new MigrationError(`Failed to download Roland.txt: ${source.file} is not a file`)
+      checkSize(info.size, source.file, null)
+      return new Uint8Array(await readFile(source.file))
+    } catch (error) {
+      if (error instanceof MigrationError) throw error
+      const code = (error as NodeJS.ErrnoException).code
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message
+      throw new MigrationError(`Failed to download Roland.txt: cannot read ${source.file} (${why})`)
+    }
+  }
+  let bytes: Uint8Array | null
+  try {
+    bytes = await store.files.get(rolandObjectPath)
+  } catch (error) {
+    throw new MigrationError(`Failed to download Roland.txt: ${(error as Error).message}`)
+  }
+  if (!bytes) {
+    throw new MigrationError(
+      `Failed to download Roland.txt: the 'files' bucket of ${store.location} has no ${rolandObjectPath}. ` +
+        'Upload it there, or pass --file PATH.',
+    )
+  }
+  return checkSize(bytes.byteLength, `${rolandObjectPath} in the bucket`, bytes)
+}
+
+function checkSize<T>(size: number, what: string, value: T): T {
+  if (size > maxRolandBytes) {
+    throw new MigrationError(
+      `Roland.txt cannot be imported: ${what} is ${(size / 1024 / 1024).toFixed(1)} MB, over the 5 MB limit. ` +
+        'Is it the right file?',
+    )
+  }
+  return value
+}
+
+function describeSource(source: MigrationSource): string {
+  if ('file' in source) return source.file
+  if ('bytes' in source) return source.name ?? 'upload'
+  return `bucket:${rolandObjectPath}`
+}
