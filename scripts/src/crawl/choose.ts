@@ -1,0 +1,247 @@
+import type { CandidateSource, ImageCandidate } from './candidates.ts'
+
+/** What a chosen image is used for on the business page. */
+export type ImageRole = 'hero' | 'thumbnail' | 'logo'
+
+/** An image that passed every rule, merged from all the places it appeared. */
+export interface AcceptedImage {
+  url: string
+  /** Every place it was found, first one first. */
+  sources: CandidateSource[]
+  /** The page it was first found on. */
+  pageUrl: string
+  alt: string | undefined
+  width: number | undefined
+  height: number | undefined
+  isLogo: boolean
+  isHero: boolean
+  roles: ImageRole[]
+}
+
+/** An image address that was found and left out, and why. */
+export interface RejectedImage {
+  url: string
+  source: CandidateSource
+  pageUrl: string
+  reason: string
+}
+
+/** The hero, thumbnail and logo chosen from a site's images, with everything accepted and rejected on the way. */
+export interface ImageChoice {
+  heroUrl: string | null
+  thumbnailUrl: string | null
+  logoUrl: string | null
+  images: AcceptedImage[]
+  rejected: RejectedImage[]
+}
+
+// Analytics and advertising beacons dressed up as images.
+const PIXEL_ENDPOINTS: readonly RegExp[] = [
+  /(^|\.)facebook\.com\/tr\b/,
+  /(^|\.)google-analytics\.com\//,
+  /(^|\.)googletagmanager\.com\//,
+  /(^|\.)doubleclick\.net\//,
+  /(^|\.)googleadservices\.com\//,
+  /(^|\.)bat\.bing\.com\//,
+  /(^|\.)pixel\.wp\.com\//,
+  /(^|\.)stats\.wp\.com\//,
+  /(^|\.)px\.ads\.linkedin\.com\//,
+  /(^|\.)analytics\.twitter\.com\//,
+  /^t\.co\/i\/adsct/,
+  /(^|\.)scorecardresearch\.com\//,
+  /(^|\.)quantserve\.com\//,
+  /(^|\.)ct\.pinterest\.com\//,
+  /(^|\.)tr\.snapchat\.com\//,
+  /(^|\.)adnxs\.com\//,
+  /(^|\.)analytics\.tiktok\.com\//,
+  /\/(?:pixel|beacon|tracking|track|collect)(?:\.gif|\.png)?(?:$|[/?])/,
+]
+// Transparent placeholders lazy-loaders show before the real picture arrives.
+const PLACEHOLDER_FILES = /\/(?:spacer|blank|transparent|clear|pixel|1x1|lazy|loading|placeholder)[-_.]?(?:\d+x\d+)?\.(?:gif|png)$/
+
+const CONTENT_SOURCES = new Set<CandidateSource>([
+  'og:image',
+  'twitter:image',
+  'json-ld-image',
+  'itemprop-image',
+  'preload',
+  'img',
+  'picture',
+  'linked-image',
+  'poster',
+  'background',
+  'stylesheet',
+  'markdown',
+])
+const ICON_SOURCES = new Set<CandidateSource>(['icon', 'apple-touch-icon'])
+const RESIZE_PARAMETERS = new Set(['w', 'h', 'width', 'height', 'format', 'fit', 'crop', 'q', 'quality', 'auto', 'dpr', 'resize', 'size', 'fm'])
+
+/** Tell whether an address looks like an image by SPEC §5: a known image extension, or the word image or photo. */
+export function isImageUrl(url: string): boolean {
+  const lower = url.toLowerCase()
+  return /\.(?:jpe?g|png|webp|gif|svg)(?![a-z0-9])/.test(lower) || lower.includes('image') || lower.includes('photo')
+}
+
+/** Say why an address is a tracking pixel or placeholder, or undefined when it is not one. */
+export function pixelReason(candidate: Pick<ImageCandidate, 'url' | 'width' | 'height'>): string | undefined {
+  if (candidate.width !== undefined && candidate.height !== undefined && candidate.width <= 2 && candidate.height <= 2) {
+    return `tracking pixel (${candidate.width}×${candidate.height})`
+  }
+  let url: URL
+  try {
+    url = new URL(candidate.url)
+  } catch {
+    return undefined
+  }
+  const address = `${url.hostname}${url.pathname}`.toLowerCase()
+  if (PIXEL_ENDPOINTS.some((pattern) => pattern.test(address))) return `tracking pixel (${url.hostname})`
+  if (PLACEHOLDER_FILES.test(url.pathname.toLowerCase())) return 'placeholder image'
+  return undefined
+}
+
+/** Reduce an image address to the picture it shows, so resized copies (WordPress, Wix, CDN parameters) count once. */
+export function imageKey(url: string): string {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return url
+  }
+  let path = decodeURIComponent(parsed.pathname)
+  // Wix serves one picture under /media/<id>~mv2.jpg/v1/fill/w_…,h_…/<name>.jpg.
+  path = path.replace(/(~mv2\.[a-z]+)\/v1\/.*$/i, '$1')
+  // WordPress names its resized copies photo-1024x683.jpg, photo-scaled.jpg and photo@2x.jpg.
+  path = path.replace(/(?:-\d+x\d+|-scaled|@\dx)(\.[a-z]+)$/i, '$1')
+  const kept = [...parsed.searchParams.entries()]
+    .filter(([name]) => !RESIZE_PARAMETERS.has(name.toLowerCase()))
+    .map(([name, value]) => `${name}=${value}`)
+    .sort()
+  return `${parsed.hostname.toLowerCase()}${path.toLowerCase()}${kept.length > 0 ? `?${kept.join('&')}` : ''}`
+}
+
+function area(image: Pick<AcceptedImage, 'width' | 'height'>): number | undefined {
+  const { width, height } = image
+  if (width !== undefined && height !== undefined) return width * height
+  if (width !== undefined) return width * width * 0.66
+  if (height !== undefined) return height * height * 1.5
+  return undefined
+}
+
+function isSvg(url: string): boolean {
+  return /\.svg(?:$|[?#])/i.test(url)
+}
+
+/** Tell whether an accepted image can stand for the business as a photo: content, not a logo, not tiny, not a strip. */
+function isGoodPhoto(image: AcceptedImage): boolean {
+  if (image.isLogo || isSvg(image.url)) return false
+  if (!image.sources.some((source) => CONTENT_SOURCES.has(source))) return false
+  const { width, height } = image
+  if (width !== undefined && height !== undefined) {
+    if (Math.max(width, height) < 200 || Math.min(width, height) < 100) return false
+    const ratio = width / height
+    if (ratio > 4 || ratio < 0.25) return false
+  } else if ((width ?? height ?? 200) < 200) {
+    return false
+  }
+  return true
+}
+
+function photoScore(image: AcceptedImage): number {
+  const known = area(image)
+  // Unknown sizes rank below a large declared photo but above a small one; a hero section is trusted more.
+  const base = known ?? (image.isHero ? 1_000_000 : 250_000)
+  return image.isHero ? base * 1.5 : base
+}
+
+function merge(into: AcceptedImage, candidate: ImageCandidate): void {
+  if (!into.sources.includes(candidate.source)) into.sources.push(candidate.source)
+  into.isLogo ||= candidate.isLogo
+  into.isHero ||= candidate.isHero
+  into.alt ??= candidate.alt
+  const incoming = area(candidate) ?? 0
+  if (incoming > (area(into) ?? 0)) {
+    // Keep the largest copy of the same picture.
+    into.url = candidate.url
+    into.width = candidate.width
+    into.height = candidate.height
+  }
+}
+
+function shortUrl(url: string): string {
+  return url.startsWith('data:') ? `${url.slice(0, 30)}…` : url
+}
+
+/**
+ * Filter candidates (SPEC §5's image rule, data: URIs, tracking pixels, duplicates) and choose the logo, the hero
+ * and the thumbnail. Candidates are expected in crawl order: home page first, each page in document order.
+ */
+export function chooseImages(candidates: readonly ImageCandidate[]): ImageChoice {
+  const rejected: RejectedImage[] = []
+  const byKey = new Map<string, AcceptedImage>()
+
+  for (const candidate of candidates) {
+    const reject = (reason: string): void => {
+      rejected.push({ url: shortUrl(candidate.url), source: candidate.source, pageUrl: candidate.pageUrl, reason })
+    }
+    if (candidate.url.startsWith('data:')) {
+      reject('data: URI (an inline placeholder, not a picture we can store)')
+      continue
+    }
+    const pixel = pixelReason(candidate)
+    if (pixel) {
+      reject(pixel)
+      continue
+    }
+    if (!isImageUrl(candidate.url)) {
+      reject('not an image address (no jpg, jpeg, png, webp, gif or svg extension, no "image" or "photo")')
+      continue
+    }
+    const key = imageKey(candidate.url)
+    const existing = byKey.get(key)
+    if (existing) {
+      merge(existing, candidate)
+      continue
+    }
+    byKey.set(key, {
+      url: candidate.url,
+      sources: [candidate.source],
+      pageUrl: candidate.pageUrl,
+      alt: candidate.alt,
+      width: candidate.width,
+      height: candidate.height,
+      isLogo: candidate.isLogo,
+      isHero: candidate.isHero,
+      roles: [],
+    })
+  }
+
+  const images = [...byKey.values()]
+  const logo = chooseLogo(images)
+  // A site often shares its logo as og:image; the logo is never the hero.
+  const photos = images.filter((image) => image !== logo && isGoodPhoto(image))
+  const shared = photos.find((image) => image.sources.includes('og:image')) ?? photos.find((image) => image.sources.includes('twitter:image'))
+  const byScore = [...photos].sort((a, b) => photoScore(b) - photoScore(a))
+  const hero = shared ?? byScore[0]
+  const thumbnail = byScore.find((image) => image !== hero) ?? hero
+
+  logo?.roles.push('logo')
+  hero?.roles.push('hero')
+  thumbnail?.roles.push('thumbnail')
+  return {
+    heroUrl: hero?.url ?? null,
+    thumbnailUrl: thumbnail?.url ?? null,
+    logoUrl: logo?.url ?? null,
+    images,
+    rejected,
+  }
+}
+
+function chooseLogo(images: AcceptedImage[]): AcceptedImage | undefined {
+  const declared = images.find((image) => image.sources.includes('json-ld-logo') || image.sources.includes('itemprop-logo'))
+  if (declared) return declared
+  const marked = images.find((image) => image.isLogo && !image.sources.every((source) => ICON_SOURCES.has(source)))
+  if (marked) return marked
+  return images
+    .filter((image) => image.sources.includes('apple-touch-icon'))
+    .sort((a, b) => (area(b) ?? 0) - (area(a) ?? 0))[0]
+}
