@@ -1,6 +1,5 @@
 import { Command, CommanderError } from 'commander'
-import { registerDbCommands } from './commands/db.ts'
-import { registerMigrateCommands } from './commands/migrate.ts'
+import { readdirSync } from 'node:fs'
 import { loadDotEnv } from './env.ts'
 
 // `pnpm roland …`: the operator toolkit. Each command is a thin shell over a job in scripts/src,
@@ -14,8 +13,13 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride()
 
-registerDbCommands(program)
-registerMigrateCommands(program)
+// Every module in commands/ that exports `register(program)` adds its commands.
+const commandsDir = new URL('./commands/', import.meta.url)
+for (const file of readdirSync(commandsDir).sort()) {
+  if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue
+  const module = (await import(new URL(file, commandsDir).href)) as { register?: (program: Command) => void }
+  module.register?.(program)
+}
 
 try {
   await program.parseAsync(process.argv)

@@ -8,7 +8,7 @@ import { openStore, supabaseSettings } from '../store/index.ts'
 import { StoreError } from '../store/types.ts'
 
 /** Adds `roland db init|reset|status`. */
-export function registerDbCommands(program: Command): void {
+export function register(program: Command): void {
   const db = program.command('db').description('the database: embedded Postgres under .data/, or Supabase')
 
   db.command('init')

@@ -13,7 +13,7 @@ interface MigrateFlags {
 }
 
 /** Adds `roland migrate` and `roland migrate status` (the CLI contract other tools rely on). */
-export function registerMigrateCommands(program: Command): void {
+export function register(program: Command): void {
   const migrate = program
     .command('migrate')
     .description('import Roland.txt into the database in one transaction (from --file, else the files bucket)')

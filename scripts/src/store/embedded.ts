@@ -21,6 +21,8 @@ const shimUrl = new URL('./embedded-shim.sql', import.meta.url)
 export interface EmbeddedOptions {
   /** The data folder (database in db/, files in storage/); omitted, the database lives in memory. */
   dir?: string
+  /** How long to wait for another process to close the database (default 30 s). */
+  lockTimeoutMs?: number
 }
 
 /** The embedded store, with what only it can do. */
@@ -41,7 +43,7 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
   let release = async () => {}
   if (options.dir) {
     await mkdir(options.dir, { recursive: true })
-    release = await takeLock(path.join(options.dir, 'db.lock'))
+    release = await takeLock(path.join(options.dir, 'db.lock'), options.lockTimeoutMs ?? 30_000)
   }
   let db: PGlite
   try {
@@ -87,21 +89,31 @@ async function applyMigrations(db: PGlite): Promise<void> {
 }
 
 // PGlite is one process's Postgres: a second process opening the same folder would corrupt it.
-async function takeLock(file: string): Promise<() => Promise<void>> {
-  try {
-    await writeFile(file, String(process.pid), { flag: 'wx' })
-  } catch {
-    const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim())
-    if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new StoreError(
-        `The embedded database is in use by process ${pid} (${file}).\n` +
-          'Stop that process (a running `pnpm start`, `pnpm console` or CLI job) and try again.',
-      )
+// Processes take turns instead (the console and a CLI job, say): wait a while for the lock.
+async function takeLock(file: string, timeoutMs: number): Promise<() => Promise<void>> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      await writeFile(file, String(process.pid), { flag: 'wx' })
+      break
+    } catch {
+      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim())
+      if (pid === process.pid) {
+        throw new StoreError(`The embedded database in ${path.dirname(file)} is already open in this process.`)
+      }
+      if (pid && isAlive(pid)) {
+        if (Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100))
+          continue
+        }
+        throw new StoreError(
+          `The embedded database is in use by process ${pid} (${file}).\n` +
+            'Wait for that job to finish, or stop that process (a running `pnpm dev` or CLI job), and try again.',
+        )
+      }
+      // The process that held it is gone: the lock is stale.
+      await unlink(file).catch(() => {})
     }
-    if (pid === process.pid) {
-      throw new StoreError(`The embedded database in ${path.dirname(file)} is already open in this process.`)
-    }
-    await writeFile(file, String(process.pid))
   }
   return async () => {
     await unlink(file).catch(() => {})
