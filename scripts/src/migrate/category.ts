@@ -1,0 +1,147 @@
+/** The four business categories the site has pages for. */
+export const BUSINESS_CATEGORIES = [
+  'Dining & Refreshments',
+  'Shopping & Convenience',
+  'Professional Services',
+  'Recreation',
+] as const
+
+/** The category a migrated business gets when nothing in its text points to one of the four. */
+export const DEFAULT_CATEGORY = 'Business'
+
+/** One of the four site categories, or the default. */
+export type BusinessCategory = (typeof BUSINESS_CATEGORIES)[number] | typeof DEFAULT_CATEGORY
+
+type GuessableCategory = (typeof BUSINESS_CATEGORIES)[number]
+
+// Weights: 3 for phrases that name the business outright ('auto parts', 'gas station'), 2 for
+// words that say what the business is ('marina', 'dentist'), 1 for generic words that many kinds
+// of business use ('shop', 'store', 'services'). A generic word never outvotes a specific one,
+// which is why 'Lakeview Marina & Bait Shop' is Recreation and 'Big Rock Coffee Shop' is Dining.
+const KEYWORDS: Record<GuessableCategory, Record<string, number>> = {
+  'Dining & Refreshments': {
+    'coffee shop': 3, 'ice cream': 3, 'snow cone': 3, 'snow cones': 3, 'food truck': 3, 'tea room': 3,
+    'bar and grill': 3, 'dine in': 3, 'take out': 3, 'soda fountain': 3,
+    restaurant: 2, cafe: 2, coffee: 2, espresso: 2, pizza: 2, pizzeria: 2, bbq: 2, barbecue: 2,
+    barbeque: 2, grill: 2, diner: 2, bakery: 2, donut: 2, donuts: 2, doughnut: 2, doughnuts: 2,
+    burger: 2, burgers: 2, taco: 2, tacos: 2, taqueria: 2, deli: 2, catering: 2, bistro: 2, eatery: 2,
+    steakhouse: 2, smokehouse: 2, sandwich: 2, sandwiches: 2, brewery: 2, winery: 2, tavern: 2,
+    pub: 2, smoothie: 2, smoothies: 2, dessert: 2, desserts: 2, cupcakes: 2, pies: 2, catfish: 2,
+    breakfast: 1, lunch: 1, dinner: 1, food: 1, kitchen: 1, drinks: 1, menu: 1, meals: 1,
+  },
+  'Shopping & Convenience': {
+    'gas station': 3, 'convenience store': 3, 'general store': 3, 'auto parts': 3, 'gift shop': 3,
+    'feed store': 3, 'hardware store': 3, 'dollar store': 3, 'thrift store': 3, 'package store': 3,
+    'liquor store': 3, 'farm supply': 3, 'farmers market': 3, 'garden center': 3,
+    convenience: 2, hardware: 2, grocery: 2, groceries: 2, boutique: 2, feed: 2, gas: 2, fuel: 2,
+    antique: 2, antiques: 2, thrift: 2, florist: 2, flowers: 2, pharmacy: 2, liquor: 2, mart: 2,
+    outlet: 2, merchandise: 2, apparel: 2, clothing: 2, gifts: 2, supply: 2, supplies: 2, tack: 2,
+    store: 1, shop: 1, shopping: 1, market: 1, retail: 1, goods: 1, discount: 1,
+  },
+  'Professional Services': {
+    'real estate': 3, 'body shop': 3, 'auto repair': 3, 'pet grooming': 3, 'animal hospital': 3,
+    'credit union': 3, 'pest control': 3, 'child care': 3, 'funeral home': 3, 'hair salon': 3,
+    'law office': 3, 'law firm': 3, 'tax preparation': 3, 'self storage': 3,
+    law: 2, lawyer: 2, attorney: 2, attorneys: 2, legal: 2, insurance: 2, dental: 2, dentist: 2,
+    dentistry: 2, clinic: 2, medical: 2, doctor: 2, physician: 2, chiropractic: 2, chiropractor: 2,
+    salon: 2, barber: 2, barbershop: 2, nails: 2, hair: 2, repair: 2, repairs: 2, auto: 2,
+    automotive: 2, mechanic: 2, tires: 2, plumbing: 2, plumber: 2, electrician: 2, electrical: 2,
+    hvac: 2, roofing: 2, construction: 2, contractor: 2, realtor: 2, realty: 2, accounting: 2,
+    accountant: 2, cpa: 2, tax: 2, bookkeeping: 2, veterinary: 2, veterinarian: 2, vet: 2, grooming: 2,
+    bank: 2, banking: 2, notary: 2, consulting: 2, photography: 2, photographer: 2, printing: 2,
+    cleaning: 2, landscaping: 2, lawn: 2, towing: 2, welding: 2, daycare: 2, counseling: 2,
+    therapy: 2, financial: 2, mortgage: 2, engineering: 2, storage: 2, kennel: 2, boarding: 1,
+    services: 1, service: 1, office: 1, appointment: 1, appointments: 1,
+  },
+  Recreation: {
+    'state park': 3, 'rv park': 3, 'boat rental': 3, 'boat rentals': 3, 'boat launch': 3,
+    'bait shop': 3, 'pro shop': 3, 'disc golf': 3, 'zip line': 3, 'horseback riding': 3,
+    'riding stables': 3, 'fitness center': 3, 'golf course': 3, 'bait and tackle': 3,
+    marina: 2, park: 2, golf: 2, fitness: 2, gym: 2, kayak: 2, kayaks: 2, kayaking: 2, canoe: 2,
+    canoes: 2, paddleboard: 2, paddleboards: 2, campground: 2, camping: 2, campsites: 2,
+    fishing: 2, stables: 2, horseback: 2, trail: 2, trails: 2, hiking: 2, boating: 2, yoga: 2,
+    bowling: 2, swimming: 2, outfitters: 2, outfitter: 2, tennis: 2, recreation: 2, hunting: 2,
+    archery: 2, lake: 1, bait: 1, tackle: 1, outdoors: 1, rentals: 1,
+  },
+}
+
+const NAME_WEIGHT = 3
+
+type Matcher = { category: GuessableCategory; phrase: string; weight: number; pattern: RegExp }
+
+// Longest phrases first, so a phrase claims its words before a single word can ('auto parts'
+// is a store, and its 'auto' must not also count for the repair shops).
+const MATCHERS: Matcher[] = Object.entries(KEYWORDS)
+  .flatMap(([category, words]) =>
+    Object.entries(words).map(([phrase, weight]) => ({
+      category: category as GuessableCategory,
+      phrase,
+      weight,
+      pattern: new RegExp(`\\b${phrase.replace(/ /g, '\\s+')}\\b`, 'g'),
+    })),
+  )
+  .sort((a, b) => b.phrase.length - a.phrase.length)
+
+/** Scores each category by the keywords found in a text, each keyword counted once. */
+export function scoreText(text: string): Record<GuessableCategory, number> {
+  const scores = emptyScores()
+  // Same folding as slugs, so 'Café' finds 'cafe' and '&' finds the 'and' phrases.
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[-‐‑–—/]+/g, ' ')
+    .replace(/[’']/g, '')
+  const claimed = new Array<boolean>(folded.length).fill(false)
+  for (const matcher of MATCHERS) {
+    let counted = false
+    for (const match of folded.matchAll(matcher.pattern)) {
+      const start = match.index
+      const end = start + match[0].length
+      if (claimed.slice(start, end).some(Boolean)) continue
+      claimed.fill(true, start, end)
+      if (!counted) scores[matcher.category] += matcher.weight
+      counted = true
+    }
+  }
+  return scores
+}
+
+/** Scores each category for a business: keywords in its name count three times those in its description. */
+export function scoreCategories(name: string, description: string): Record<GuessableCategory, number> {
+  const fromName = scoreText(name)
+  const fromDescription = scoreText(description)
+  const scores = emptyScores()
+  for (const category of BUSINESS_CATEGORIES) {
+    scores[category] = NAME_WEIGHT * fromName[category] + fromDescription[category]
+  }
+  return scores
+}
+
+/** Guesses a business's category from its name and description; 'Business' when no category leads. */
+export function guessCategory(name: string, description = ''): BusinessCategory {
+  const scores = scoreCategories(name, description)
+  const best = Math.max(...Object.values(scores))
+  const leaders = BUSINESS_CATEGORIES.filter((category) => scores[category] === best)
+  // A tie is a real ambiguity (a 'Grill & Gas' with no description): the default is honest, a pick is not.
+  if (best === 0 || leaders.length > 1) return DEFAULT_CATEGORY
+  return leaders[0] ?? DEFAULT_CATEGORY
+}
+
+/** Matches an operator's own 'Category:' text to a site category, ignoring case and '&' versus 'and'. */
+export function matchCategoryLabel(label: string): BusinessCategory | null {
+  const key = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z]/g, '')
+  const wanted = key(label)
+  if (wanted === key(DEFAULT_CATEGORY)) return DEFAULT_CATEGORY
+  return BUSINESS_CATEGORIES.find((category) => key(category) === wanted) ?? null
+}
+
+function emptyScores(): Record<GuessableCategory, number> {
+  return {
+    'Dining & Refreshments': 0,
+    'Shopping & Convenience': 0,
+    'Professional Services': 0,
+    Recreation: 0,
+  }
+}

@@ -1,0 +1,64 @@
+import { describe, expect, test } from 'vitest'
+import { claimUniqueSlug, slugify } from './slug.ts'
+
+// The businesses.slug domain in supabase/migrations accepts exactly this shape.
+const SLUG_DOMAIN = /^[a-z0-9]+(-[a-z0-9]+)*$/
+
+describe('slugify', () => {
+  test('lower-cases the name and joins its words with single hyphens', () => {
+    expect(slugify('Big Rock   Coffee')).toBe('big-rock-coffee')
+  })
+
+  test("drops an apostrophe inside a word, so Joe's Diner becomes joes-diner", () => {
+    expect(slugify("Joe's Diner")).toBe('joes-diner')
+    expect(slugify('Joe’s Diner')).toBe('joes-diner')
+  })
+
+  test("spells out an ampersand as 'and'", () => {
+    expect(slugify('Lakeview Marina & Bait Shop')).toBe('lakeview-marina-and-bait-shop')
+    expect(slugify('Carter&Lowe')).toBe('carter-and-lowe')
+  })
+
+  test('folds accented letters to plain ones', () => {
+    expect(slugify('Café Élan Crêperie')).toBe('cafe-elan-creperie')
+    expect(slugify('Straße Grill')).toBe('strasse-grill')
+  })
+
+  test('keeps the words of a hyphenated name like Stop-N-Go Market', () => {
+    expect(slugify('Stop-N-Go Market')).toBe('stop-n-go-market')
+  })
+
+  test('removes other punctuation and never starts or ends with a hyphen', () => {
+    expect(slugify('  -- "Roland Bait!!" (new) --  ')).toBe('roland-bait-new')
+    expect(slugify('A.J.’s Auto / Tire')).toBe('ajs-auto-tire')
+  })
+
+  test('returns an empty string when the name has no letters or digits', () => {
+    expect(slugify('!!! ???')).toBe('')
+  })
+
+  test('cuts a very long name at a word so the slug fits the database domain', () => {
+    const slug = slugify('The Really Quite Extraordinarily Long Named Family Owned And Operated Roland Arkansas Bait Tackle And Sundries Emporium')
+    expect(slug.length).toBeLessThanOrEqual(100)
+    expect(slug).toMatch(SLUG_DOMAIN)
+    expect(slug.endsWith('-')).toBe(false)
+  })
+})
+
+describe('claimUniqueSlug', () => {
+  test('returns the slug itself when it is free and records it as taken', () => {
+    const taken = new Set<string>()
+    expect(claimUniqueSlug('joes-diner', taken)).toBe('joes-diner')
+    expect(taken.has('joes-diner')).toBe(true)
+  })
+
+  test('numbers repeats from 2 upwards', () => {
+    const taken = new Set<string>()
+    expect([1, 2, 3].map(() => claimUniqueSlug('joes-diner', taken))).toEqual(['joes-diner', 'joes-diner-2', 'joes-diner-3'])
+  })
+
+  test('skips a numbered slug another business already holds', () => {
+    const taken = new Set(['cafe', 'cafe-2'])
+    expect(claimUniqueSlug('cafe', taken)).toBe('cafe-3')
+  })
+})
