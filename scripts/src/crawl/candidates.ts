@@ -168,6 +168,11 @@ function fileName(url: string): string {
   }
 }
 
+/** Tell whether an image's file name says it is a logo (site builders name the uploaded file after what it is). */
+export function isLogoFileName(url: string): boolean {
+  return LOGO_MARK.test(fileName(url))
+}
+
 function looksLikeLogo(element: Element, url: string, alt: string | undefined): boolean {
   if (LOGO_MARK.test(ownMarks(element)) || LOGO_MARK.test(alt ?? '') || LOGO_MARK.test(fileName(url))) return true
   if (getAttributeValue(element, 'itemprop') === 'logo') return true
@@ -385,9 +390,10 @@ export function extractImageCandidates(html: string, pageUrl: string): ImageCand
         alt: undefined,
         width: undefined,
         height: undefined,
-        isLogo: false,
         isHero: false,
         ...draft,
+        // Site builders share the logo as og:image and JSON-LD image; its file name still gives it away.
+        isLogo: (draft.isLogo ?? false) || isLogoFileName(draft.url),
         pageUrl,
         position: candidates.length,
       })
@@ -450,7 +456,7 @@ export function extractMarkdownImages(markdown: string, pageUrl: string): ImageC
       alt,
       width: undefined,
       height: undefined,
-      isLogo: LOGO_MARK.test(alt ?? '') || LOGO_MARK.test(fileName(url)),
+      isLogo: LOGO_MARK.test(alt ?? '') || isLogoFileName(url),
       isHero: false,
       position: candidates.length,
     })

@@ -74,6 +74,7 @@ const CONTENT_SOURCES = new Set<CandidateSource>([
   'markdown',
 ])
 const ICON_SOURCES = new Set<CandidateSource>(['icon', 'apple-touch-icon'])
+const SHOWN_SOURCES = new Set<CandidateSource>(['img', 'picture', 'background', 'stylesheet'])
 const RESIZE_PARAMETERS = new Set(['w', 'h', 'width', 'height', 'format', 'fit', 'crop', 'q', 'quality', 'auto', 'dpr', 'resize', 'size', 'fm'])
 
 /** Tell whether an address looks like an image by SPEC §5: a known image extension, or the word image or photo. */
@@ -239,8 +240,10 @@ export function chooseImages(candidates: readonly ImageCandidate[]): ImageChoice
 function chooseLogo(images: AcceptedImage[]): AcceptedImage | undefined {
   const declared = images.find((image) => image.sources.includes('json-ld-logo') || image.sources.includes('itemprop-logo'))
   if (declared) return declared
-  const marked = images.find((image) => image.isLogo && !image.sources.every((source) => ICON_SOURCES.has(source)))
-  if (marked) return marked
+  const marked = images.filter((image) => image.isLogo && !image.sources.every((source) => ICON_SOURCES.has(source)))
+  // The logo shown in the page beats one only named in meta tags; the first one shown is the site's own.
+  const shown = marked.find((image) => image.sources.some((source) => SHOWN_SOURCES.has(source)))
+  if (shown ?? marked[0]) return shown ?? marked[0]
   return images
     .filter((image) => image.sources.includes('apple-touch-icon'))
     .sort((a, b) => (area(b) ?? 0) - (area(a) ?? 0))[0]

@@ -1,7 +1,7 @@
 import Firecrawl, { SdkError, type CrawlOptions } from '@mendable/firecrawl-js'
 import { z } from 'zod'
 import type { SiteCrawl } from './builtin.ts'
-import { extractImageCandidates, extractMarkdownImages, resolveUrl, type ImageCandidate } from './candidates.ts'
+import { extractImageCandidates, extractMarkdownImages, isLogoFileName, resolveUrl, type ImageCandidate } from './candidates.ts'
 import { CrawlError } from './crawl-error.ts'
 import { reporter, type ProgressListener } from './progress.ts'
 
@@ -186,14 +186,14 @@ function pageUrlOf(page: FirecrawlPage, fallback: string): string {
 function candidatesOf(page: FirecrawlPage, pageUrl: string): ImageCandidate[] {
   const found: ImageCandidate[] = []
   const metadata = page.metadata
-  const base = { pageUrl, alt: undefined, width: undefined, height: undefined, isLogo: false, position: 0 }
+  const base = { pageUrl, alt: undefined, width: undefined, height: undefined, position: 0 }
   // Firecrawl lifts head tags into metadata, and includeTags may have dropped them from the html.
   for (const og of [metadata?.ogImage ?? []].flat()) {
     const url = resolveUrl(og, pageUrl)
-    if (url) found.push({ ...base, url, source: 'og:image', isHero: true })
+    if (url) found.push({ ...base, url, source: 'og:image', isHero: true, isLogo: isLogoFileName(url) })
   }
   const favicon = resolveUrl(metadata?.favicon ?? undefined, pageUrl)
-  if (favicon) found.push({ ...base, url: favicon, source: 'icon', isHero: false })
+  if (favicon) found.push({ ...base, url: favicon, source: 'icon', isHero: false, isLogo: false })
   const html = page.html ?? page.rawHtml
   if (html) found.push(...extractImageCandidates(html, pageUrl))
   else if (page.markdown) found.push(...extractMarkdownImages(page.markdown, pageUrl))
