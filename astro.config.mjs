@@ -1,0 +1,29 @@
+// The public site (DESIGN.md, "The site"): every page pre-rendered from the catalog at build time,
+// React only for the islands, Tailwind 4 through its Vite plugin.
+import react from '@astrojs/react'
+import tailwindcss from '@tailwindcss/vite'
+import { defineConfig } from 'astro/config'
+import { loadDotEnv } from '@roland/scripts/env'
+import { publishSite } from './site/integrations/publish-site.ts'
+import { siteRedirects } from './site/lib/redirects.ts'
+
+// The build reads SUPABASE_URL and its keys from .env, like the CLI does.
+loadDotEnv()
+
+export default defineConfig({
+  srcDir: './site',
+  publicDir: './site/public',
+  output: 'static',
+  // Tests build into a temporary folder; everyone else gets dist/.
+  outDir: process.env.ROLAND_OUT_DIR || './dist',
+  // The content store cache lives beside the output so parallel builds never share one.
+  cacheDir: process.env.ROLAND_OUT_DIR ? `${process.env.ROLAND_OUT_DIR}.cache` : './node_modules/.astro',
+  site: process.env.SITE_URL || 'http://127.0.0.1:4321',
+  trailingSlash: 'ignore',
+  redirects: siteRedirects,
+  integrations: [react(), publishSite()],
+  vite: {
+    plugins: [tailwindcss()],
+  },
+  devToolbar: { enabled: false },
+})

@@ -1,0 +1,35 @@
+import { defineCollection } from 'astro:content'
+import type { Loader } from 'astro/loaders'
+import {
+  attractionSchema,
+  businessSchema,
+  communityEventSchema,
+  locationCategorySchema,
+  type Catalog,
+} from '@roland/scripts/catalog/types'
+import { readCatalogOnce } from './lib/catalog-source.ts'
+
+// The catalog enters the site here, once per build (DESIGN.md, "The site"). loadPublicCatalog
+// throws CatalogUnavailableError when the data source is unreachable or empty: the sync fails
+// before a single page is written, and the build stops with the loader's message.
+
+function catalogLoader<K extends keyof Catalog>(part: K, idOf: (entry: Catalog[K][number]) => string): Loader {
+  return {
+    name: `roland-catalog-${part}`,
+    async load({ store, logger, parseData }) {
+      const catalog = await readCatalogOnce((message) => logger.warn(message))
+      store.clear()
+      for (const entry of catalog[part]) {
+        const id = idOf(entry)
+        store.set({ id, data: await parseData({ id, data: entry as Record<string, unknown> }) })
+      }
+    },
+  }
+}
+
+export const collections = {
+  businesses: defineCollection({ loader: catalogLoader('businesses', (b) => b.slug), schema: businessSchema }),
+  categories: defineCollection({ loader: catalogLoader('categories', (c) => c.slug), schema: locationCategorySchema }),
+  attractions: defineCollection({ loader: catalogLoader('attractions', (a) => a.id), schema: attractionSchema }),
+  events: defineCollection({ loader: catalogLoader('events', (e) => e.slug), schema: communityEventSchema }),
+}

@@ -1,0 +1,75 @@
+import type { AstroIntegration } from 'astro'
+import { existsSync, rmSync } from 'node:fs'
+import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { dataDir } from '@roland/scripts/paths'
+import { storageFilePath, storageReferences } from '../lib/storage-files.ts'
+
+/**
+ * Publishes a build all at once (DESIGN.md: "a build never publishes a broken site").
+ * Astro writes into a staging folder beside the output folder; only when every page is written
+ * and every storage file the pages refer to is copied in does the staging folder replace the
+ * output folder. A failed build leaves the previous site as it was and no half-written folder.
+ */
+export function publishSite(): AstroIntegration {
+  let finalDir = ''
+  let stagingDir = ''
+  let published = false
+  return {
+    name: 'roland:publish-site',
+    hooks: {
+      'astro:config:setup': ({ command, config, updateConfig }) => {
+        if (command !== 'build') return
+        finalDir = fileURLToPath(config.outDir).replace(/[\\/]+$/, '')
+        stagingDir = `${finalDir}.staging`
+        rmSync(stagingDir, { recursive: true, force: true })
+        updateConfig({ outDir: pathToFileURL(`${stagingDir}/`) })
+        // Whatever stops the build (a loader error, a page that throws), the staging folder goes with it.
+        process.once('exit', () => {
+          if (!published) rmSync(stagingDir, { recursive: true, force: true })
+        })
+      },
+      'astro:build:done': async ({ dir, logger }) => {
+        const outDir = fileURLToPath(dir)
+        const copied = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'))
+        if (copied > 0) logger.info(`copied ${copied} storage file(s) into /files`)
+        await rm(finalDir, { recursive: true, force: true })
+        await rename(stagingDir, finalDir)
+        published = true
+        logger.info(`published ${finalDir}`)
+      },
+    },
+  }
+}
+
+/** Copies every /files/… the built pages refer to from the storage folder; fails on a missing one. */
+async function copyStorageFiles(outDir: string, storageRoot: string): Promise<number> {
+  const references = new Set<string>()
+  for (const file of await htmlFiles(outDir)) {
+    for (const url of storageReferences(await readFile(file, 'utf8'))) references.add(url)
+  }
+  const missing: string[] = []
+  for (const url of references) {
+    const source = storageFilePath(url, storageRoot)
+    if (!source || !existsSync(source)) {
+      missing.push(url)
+      continue
+    }
+    const target = storageFilePath(url, path.join(outDir, 'files'))!
+    await mkdir(path.dirname(target), { recursive: true })
+    await copyFile(source, target)
+  }
+  if (missing.length > 0) {
+    throw new Error(
+      `The site refers to ${missing.length} storage file(s) missing from ${storageRoot}: ${missing.slice(0, 5).join(', ')}.\n` +
+        'The site was not published. Re-run the crawl or image job for those businesses, or remove the images.',
+    )
+  }
+  return references.size
+}
+
+async function htmlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true })
+  return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => path.join(e.parentPath, e.name))
+}

@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest'
+import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
+import { aboutText, cardDescription, categoryBadgeLabel, formatRating } from './business-text.ts'
+
+describe('cardDescription', () => {
+  test('prefers the short description', () => {
+    expect(cardDescription(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }))).toBe('Short')
+  })
+
+  test('uses the full description when there is no short one', () => {
+    expect(cardDescription(makeBusiness({ name: 'A', short_description: ' ', full_description: 'Full' }))).toBe('Full')
+  })
+
+  test("falls back to '{name} - Local business in Roland, Arkansas.'", () => {
+    expect(cardDescription(makeBusiness({ name: 'Lakeside Sweets' }))).toBe('Lakeside Sweets - Local business in Roland, Arkansas.')
+  })
+})
+
+describe('aboutText', () => {
+  test('prefers the full description, then the short one', () => {
+    expect(aboutText(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }))).toBe('Full')
+    expect(aboutText(makeBusiness({ name: 'A', short_description: 'Short' }))).toBe('Short')
+  })
+
+  test('says it is a local business in Roland, Arkansas when there is no description', () => {
+    expect(aboutText(makeBusiness({ name: 'Odd Jobs' }))).toBe('Odd Jobs is a local business in Roland, Arkansas.')
+  })
+})
+
+describe('categoryBadgeLabel', () => {
+  test('labels each business category of SPEC §3', () => {
+    expect(categoryBadgeLabel('Dining & Refreshments')).toBe('Local Favorite')
+    expect(categoryBadgeLabel('Shopping & Convenience')).toBe('Convenience')
+    expect(categoryBadgeLabel('Professional Services')).toBe('Professional')
+    expect(categoryBadgeLabel('Recreation')).toBe('Community Hub')
+  })
+
+  test("labels any other category 'Local Business'", () => {
+    expect(categoryBadgeLabel('Business')).toBe('Local Business')
+    expect(categoryBadgeLabel('constructor')).toBe('Local Business')
+  })
+})
+
+describe('formatRating', () => {
+  test('shows one decimal', () => {
+    expect(formatRating(5)).toBe('5.0')
+    expect(formatRating(4.75)).toBe('4.8')
+  })
+})

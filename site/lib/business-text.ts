@@ -1,0 +1,42 @@
+import type { Business } from '@roland/scripts/catalog/types'
+import { town } from './site-config.ts'
+
+const present = (text: string | null | undefined): string | null => {
+  const trimmed = text?.trim()
+  return trimmed ? trimmed : null
+}
+
+/** The text of a business card (SPEC §2): the short description, else the full one, else a stock line. */
+export function cardDescription(business: Pick<Business, 'name' | 'short_description' | 'full_description'>): string {
+  return (
+    present(business.short_description) ??
+    present(business.full_description) ??
+    `${business.name} - Local business in ${town.name}, ${town.state}.`
+  )
+}
+
+/** The text of the "About {name}" card (SPEC §2): the full description, else the short one, else a stock line. */
+export function aboutText(business: Pick<Business, 'name' | 'short_description' | 'full_description'>): string {
+  return (
+    present(business.full_description) ??
+    present(business.short_description) ??
+    `${business.name} is a local business in ${town.name}, ${town.state}.`
+  )
+}
+
+const badgeLabels: Record<string, string> = {
+  'Dining & Refreshments': 'Local Favorite',
+  'Shopping & Convenience': 'Convenience',
+  'Professional Services': 'Professional',
+  Recreation: 'Community Hub',
+}
+
+/** The category badge of a business (SPEC §3's labels); any other category is a "Local Business". */
+export function categoryBadgeLabel(category: string): string {
+  return Object.hasOwn(badgeLabels, category) ? badgeLabels[category]! : 'Local Business'
+}
+
+/** Formats a rating for a badge: one decimal, e.g. "4.8". */
+export function formatRating(rating: number): string {
+  return rating.toFixed(1)
+}

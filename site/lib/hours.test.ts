@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'vitest'
+import type { BusinessHours } from '@roland/scripts/catalog/types'
+import { formatClock, hoursRows } from './hours.ts'
+
+const hours = (day_of_week: number, opens_at: string | null, closes_at: string | null): BusinessHours => ({
+  id: '00000000-0000-4000-8000-000000000001',
+  business_id: '00000000-0000-4000-8000-000000000002',
+  day_of_week,
+  opens_at,
+  closes_at,
+  is_closed: opens_at === null,
+})
+
+describe('formatClock', () => {
+  test('writes times on a twelve-hour clock', () => {
+    expect(formatClock('07:00:00')).toBe('7:00 AM')
+    expect(formatClock('17:30')).toBe('5:30 PM')
+    expect(formatClock('00:00:00')).toBe('12:00 AM')
+    expect(formatClock('12:15:00')).toBe('12:15 PM')
+  })
+})
+
+describe('hoursRows', () => {
+  test('lists the week from Monday, with days without hours closed', () => {
+    const rows = hoursRows([hours(1, '07:00:00', '17:00:00'), hours(0, null, null), hours(6, '08:00:00', '12:00:00')])
+    expect(rows).toEqual([
+      { day: 'Monday', hours: '7:00 AM – 5:00 PM' },
+      { day: 'Tuesday', hours: 'Closed' },
+      { day: 'Wednesday', hours: 'Closed' },
+      { day: 'Thursday', hours: 'Closed' },
+      { day: 'Friday', hours: 'Closed' },
+      { day: 'Saturday', hours: '8:00 AM – 12:00 PM' },
+      { day: 'Sunday', hours: 'Closed' },
+    ])
+  })
+
+  test('joins two openings on one day', () => {
+    const rows = hoursRows([hours(2, '17:00:00', '21:00:00'), hours(2, '11:00:00', '14:00:00')])
+    expect(rows[1]).toEqual({ day: 'Tuesday', hours: '11:00 AM – 2:00 PM, 5:00 PM – 9:00 PM' })
+  })
+
+  test('gives no table for a business without opening hours', () => {
+    expect(hoursRows([])).toEqual([])
+  })
+})

@@ -1,0 +1,40 @@
+import { describe, expect, test } from 'vitest'
+import { mailtoUrl, mapsSearchUrl, telUrl, websiteHost } from './links.ts'
+
+describe('mapsSearchUrl', () => {
+  test('searches for the address plus Roland, AR', () => {
+    const url = new URL(mapsSearchUrl('18000 Highway 300'))
+    expect(url.origin).toBe('https://www.google.com')
+    expect(url.searchParams.get('query')).toBe('18000 Highway 300, Roland, AR')
+  })
+
+  test('does not name the town twice', () => {
+    expect(new URL(mapsSearchUrl('1 Main St, Roland, AR 72135')).searchParams.get('query')).toBe('1 Main St, Roland, AR 72135')
+  })
+})
+
+describe('telUrl', () => {
+  test('writes US numbers in E.164', () => {
+    expect(telUrl('(501) 555-0101')).toBe('tel:+15015550101')
+    expect(telUrl('1-501-555-0101')).toBe('tel:+15015550101')
+  })
+
+  test('keeps other numbers as digits and refuses text without digits', () => {
+    expect(telUrl('911')).toBe('tel:911')
+    expect(telUrl('+44 20 7946 0000')).toBe('tel:+442079460000')
+    expect(telUrl('call us')).toBeNull()
+  })
+})
+
+describe('websiteHost', () => {
+  test('shows the host without www', () => {
+    expect(websiteHost('https://www.coffee.example/menu')).toBe('coffee.example')
+    expect(websiteHost('not a url')).toBe('not a url')
+  })
+})
+
+describe('mailtoUrl', () => {
+  test('adds an encoded subject', () => {
+    expect(mailtoUrl('a@b.example', 'Event: Fall Fair')).toBe('mailto:a@b.example?subject=Event%3A%20Fall%20Fair')
+  })
+})

@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'vitest'
+import { isStorageUrl, storageFilePath, storageReferences } from './storage-files.ts'
+
+describe('storageReferences', () => {
+  test('finds each /files/ path once, in attributes and absolute URLs alike', () => {
+    const html =
+      '<img src="/files/business-images/a-hero.png"><img src="/files/business-images/a-hero.png">' +
+      '<meta property="og:image" content="https://roland.example/files/business-images/b.png">'
+    expect(storageReferences(html)).toEqual(['/files/business-images/a-hero.png', '/files/business-images/b.png'])
+  })
+
+  test('finds nothing in a page without storage files', () => {
+    expect(storageReferences('<a href="/businesses">Businesses</a>')).toEqual([])
+  })
+})
+
+describe('isStorageUrl', () => {
+  test('accepts site-relative storage URLs and refuses absolute ones', () => {
+    expect(isStorageUrl('/files/business-images/a.png')).toBe(true)
+    expect(isStorageUrl('https://abcd.supabase.co/storage/v1/object/public/files/a.png')).toBe(false)
+  })
+})
+
+describe('storageFilePath', () => {
+  test('maps a storage URL into the storage folder, decoding escapes', () => {
+    expect(storageFilePath('/files/business-images/a%20b.png', '/data/storage/files')).toBe(
+      '/data/storage/files/business-images/a b.png',
+    )
+  })
+
+  test('refuses paths that would leave the storage folder', () => {
+    expect(storageFilePath('/files/../db/PG_VERSION', '/data/storage/files')).toBeNull()
+    expect(storageFilePath('/files/%2e%2e/secret', '/data/storage/files')).toBeNull()
+  })
+
+  test('returns null for URLs outside storage', () => {
+    expect(storageFilePath('https://example.com/a.png', '/data/storage/files')).toBeNull()
+  })
+})

@@ -1,0 +1,276 @@
+import { openEmbeddedStore } from '@roland/scripts/store/embedded'
+import { gradientPng } from './png.ts'
+
+// A small, named catalog for the site's end-to-end tests: ten active businesses across every
+// business category (plus the generic 'Business' one and an inactive one), some featured,
+// some with photos, one without any description, one whose photo cannot load.
+
+type Rgb = [number, number, number]
+
+interface FixtureImage {
+  file?: { name: string; from: Rgb; to: Rgb }
+  url?: string
+  alt: string | null
+  type: 'hero' | 'logo' | 'gallery'
+  primary?: boolean
+  metadata?: Record<string, unknown>
+}
+
+interface FixtureBusiness {
+  slug: string
+  name: string
+  category: string
+  short_description: string | null
+  full_description: string | null
+  address: string | null
+  phone: string | null
+  website: string | null
+  hours: string | null
+  services: string[]
+  featured?: boolean
+  rating?: number
+  price_range?: string
+  images?: FixtureImage[]
+}
+
+const weekdays = (opens: string, closes: string, days = [1, 2, 3, 4, 5]) =>
+  days.map((day_of_week) => ({ day_of_week, opens_at: opens, closes_at: closes }))
+
+const png = (name: string, from: Rgb, to: Rgb) => ({ name, from, to })
+
+/** The fixture businesses, by slug; tests name them from here rather than repeating literals. */
+export const fixtureBusinesses: FixtureBusiness[] = [
+  {
+    slug: 'roland-coffee-house',
+    name: 'Roland Coffee House',
+    category: 'Dining & Refreshments',
+    short_description: 'Fresh coffee, breakfast biscuits and pastries at the foot of Pinnacle Mountain.',
+    full_description:
+      'Roland Coffee House roasts its beans in small batches and bakes every biscuit in the morning. Hikers stop in on the way to the West Summit trail; neighbours stay for the porch.',
+    address: '18000 Highway 300, Roland, AR 72135',
+    phone: '(501) 555-0101',
+    website: 'https://coffee.example',
+    hours: 'Mon-Sat 6am-2pm',
+    services: ['Free Wi-Fi', 'Drive-thru', 'Catering'],
+    featured: true,
+    rating: 4.8,
+    price_range: '$$',
+    images: [
+      { file: png('roland-coffee-house-hero.png', [120, 72, 40], [230, 200, 160]), alt: 'The coffee house porch', type: 'hero', primary: true },
+      { file: png('roland-coffee-house-logo.png', [40, 20, 10], [90, 50, 20]), alt: 'Roland Coffee House logo', type: 'logo', primary: true },
+      { file: png('roland-coffee-house-1.png', [200, 150, 90], [250, 240, 220]), alt: 'A latte on the counter', type: 'gallery' },
+      { file: png('roland-coffee-house-2.png', [60, 90, 60], [160, 200, 140]), alt: null, type: 'gallery' },
+      { file: png('roland-coffee-house-3.png', [90, 60, 30], [200, 170, 120]), alt: 'Biscuits fresh from the oven', type: 'gallery' },
+      { file: png('roland-coffee-house-4.png', [30, 60, 90], [140, 180, 220]), alt: 'The fifth photo, beyond the grid of four', type: 'gallery' },
+    ],
+  },
+  {
+    slug: 'maumelle-smokehouse',
+    name: 'Maumelle Smokehouse',
+    category: 'Dining & Refreshments',
+    short_description: 'Barbecue plates and family-size platters by the lake.',
+    full_description: 'Brisket and ribs smoked low and slow over hickory for fourteen hours, with sides made from scratch.',
+    address: '22000 Highway 10, Roland, AR 72135',
+    phone: '(501) 555-0102',
+    website: null,
+    hours: 'Thu-Sun 11am-8pm',
+    services: ['Family platters', 'Takeout'],
+    featured: true,
+    rating: 4.6,
+    price_range: '$$',
+    images: [
+      { file: png('maumelle-smokehouse-generated.png', [150, 40, 20], [240, 160, 80]), alt: 'A generated picture of the smokehouse', type: 'hero', metadata: { generated: true } },
+      { file: png('maumelle-smokehouse-1.png', [80, 30, 10], [180, 120, 70]), alt: 'The smoker out back', type: 'gallery', primary: true },
+    ],
+  },
+  {
+    slug: 'lakeside-sweets',
+    name: 'Lakeside Sweets',
+    category: 'Dining & Refreshments',
+    short_description: null,
+    full_description: null,
+    address: '21000 Highway 10, Roland, AR 72135',
+    phone: '(501) 555-0103',
+    website: null,
+    hours: null,
+    services: [],
+  },
+  {
+    slug: 'roland-general-store',
+    name: 'Roland General Store',
+    category: 'Shopping & Convenience',
+    short_description: 'Groceries, fuel and hardware basics without the drive into town.',
+    full_description: 'Groceries, fuel, propane exchange and hardware basics. The deli counter makes sandwiches to go for the lake.',
+    address: '17500 Highway 300, Roland, AR 72135',
+    phone: '(501) 555-0104',
+    website: 'https://store.example',
+    hours: 'Daily 6am-10pm',
+    services: ['Fuel', 'Propane exchange', 'Deli'],
+    featured: true,
+    images: [{ file: png('roland-general-store-front.png', [20, 90, 60], [150, 220, 180]), alt: null, type: 'gallery' }],
+  },
+  {
+    slug: 'pinnacle-bait-tackle',
+    name: 'Pinnacle Bait & Tackle',
+    category: 'Shopping & Convenience',
+    short_description: 'Live bait, tackle and fishing licenses for Lake Maumelle.',
+    full_description: null,
+    address: '23000 Highway 10, Roland, AR 72135',
+    phone: '(501) 555-0105',
+    website: null,
+    hours: 'Daily 5am-7pm',
+    services: ['Live bait', 'Fishing licenses'],
+    // An image that cannot load (nothing listens on port 9): the card must fall back to the building icon.
+    images: [{ url: 'http://127.0.0.1:9/unreachable-photo.png', alt: 'The bait shop', type: 'gallery' }],
+  },
+  {
+    slug: 'valley-hardware',
+    name: 'Valley Hardware',
+    category: 'Shopping & Convenience',
+    short_description: 'Tools, paint, garden supplies and keys cut while you wait.',
+    full_description: null,
+    address: '17800 Highway 300, Roland, AR 72135',
+    phone: '(501) 555-0106',
+    website: null,
+    hours: 'Mon-Sat 7am-6pm',
+    services: ['Key cutting'],
+    // Recorded in the database, but the file is not in storage: the build must leave it out.
+    images: [{ url: '/files/business-images/valley-hardware-missing.png', alt: 'A photo whose file is gone', type: 'gallery' }],
+  },
+  {
+    slug: 'roland-auto-repair',
+    name: 'Roland Auto Repair',
+    category: 'Professional Services',
+    short_description: 'Brakes, tires, oil changes and state inspections.',
+    full_description: 'Family-owned garage with ASE-certified mechanics. Brakes, tires, diagnostics and oil changes, with a loaner car for longer jobs.',
+    address: '18200 Highway 300, Roland, AR 72135',
+    phone: '(501) 555-0107',
+    website: 'https://auto.example',
+    hours: 'Mon-Fri 7am-5pm',
+    services: ['Oil changes', 'Tires', 'Diagnostics'],
+    featured: true,
+    rating: 4.9,
+    price_range: '$$$',
+  },
+  {
+    slug: 'big-maumelle-insurance',
+    name: 'Big Maumelle Insurance',
+    category: 'Professional Services',
+    short_description: 'Home, auto and farm insurance from a neighbour.',
+    full_description: null,
+    address: '18400 Highway 300, Roland, AR 72135',
+    phone: '(501) 555-0108',
+    website: 'https://insurance.example',
+    hours: 'Mon-Fri 9am-5pm',
+    services: [],
+  },
+  {
+    slug: 'pinnacle-fitness',
+    name: 'Pinnacle Fitness',
+    category: 'Recreation',
+    short_description: 'A small gym with early hours and trail-running groups.',
+    full_description: null,
+    address: '18600 Highway 300, Roland, AR 72135',
+    phone: '(501) 555-0109',
+    website: null,
+    hours: 'Daily 5am-9pm',
+    services: ['Group runs'],
+  },
+  {
+    slug: 'roland-handyman',
+    name: 'Roland Handyman',
+    category: 'Business',
+    short_description: 'Repairs, decks and odd jobs around the house.',
+    full_description: null,
+    address: null,
+    phone: '(501) 555-0110',
+    website: null,
+    hours: null,
+    services: [],
+  },
+  {
+    slug: 'closed-diner',
+    name: 'Closed Diner',
+    category: 'Dining & Refreshments',
+    short_description: 'A diner that has closed: it must appear nowhere on the site.',
+    full_description: null,
+    address: '1 Gone Rd, Roland, AR 72135',
+    phone: null,
+    website: null,
+    hours: null,
+    services: [],
+  },
+]
+
+/** The businesses a visitor sees: every fixture business but the inactive one. */
+export const activeFixtureBusinesses = fixtureBusinesses.filter((b) => b.slug !== 'closed-diner')
+
+/**
+ * Creates an embedded store in dir (migrations and seed applied) and fills it with the fixture
+ * catalog: businesses, their photo files in storage, ratings, featured flags, and the seeded
+ * events moved to 2099 so the home page's "upcoming" list never depends on today's date.
+ */
+export async function buildFixtureDataDir(dir: string): Promise<void> {
+  const store = await openEmbeddedStore({ dir })
+  try {
+    const migratedAt = new Date().toISOString()
+    await store.call('import_businesses', {
+      entries: fixtureBusinesses.map((b, originalIndex) => ({
+        slug: b.slug,
+        name: b.name,
+        category: b.category,
+        short_description: b.short_description,
+        full_description: b.full_description,
+        address: b.address,
+        phone: b.phone,
+        website: b.website,
+        hours: b.hours,
+        services: b.services,
+        hours_detail: b.hours ? weekdays('07:00', '17:00') : [],
+        metadata: { source: 'roland.txt', originalIndex, migratedAt },
+      })),
+    })
+    const ids = new Map((await store.listBusinesses()).map((b) => [b.slug, b.id]))
+    for (const business of fixtureBusinesses) {
+      const id = ids.get(business.slug)!
+      if (business.featured) await store.db.query('update businesses set is_featured = true where id = $1', [id])
+      if (business.rating !== undefined || business.price_range !== undefined) {
+        await store.db.query('update businesses set rating = $2, price_range = $3 where id = $1', [
+          id,
+          business.rating ?? null,
+          business.price_range ?? null,
+        ])
+      }
+      for (const [sortOrder, image] of (business.images ?? []).entries()) {
+        let url = image.url
+        if (image.file) {
+          const objectPath = `business-images/${image.file.name}`
+          await store.files.put(objectPath, gradientPng(48, 27, image.file.from, image.file.to), {
+            contentType: 'image/png',
+          })
+          url = store.files.publicUrl(objectPath)
+        }
+        await store.addImage({
+          business_id: id,
+          image_url: url!,
+          alt_text: image.alt,
+          image_type: image.type,
+          is_primary: image.primary ?? false,
+          sort_order: sortOrder,
+          metadata: image.metadata ?? {},
+        })
+      }
+    }
+    await store.db.query(`update businesses set is_active = false where slug = 'closed-diner'`)
+    await store.db.query(
+      `update community_events set starts_at = starts_at + interval '73 years', ends_at = ends_at + interval '73 years'`,
+    )
+    await store.db.query(
+      `insert into community_events (slug, title, description, starts_at, ends_at, location, event_type)
+       values ('fall-cleanup-2020', 'Fall Roadside Cleanup', 'Neighbours picked up litter along Highway 300.',
+               '2020-10-17 09:00 America/Chicago', '2020-10-17 12:00 America/Chicago', 'Highway 300 at Roland', 'Community')`,
+    )
+  } finally {
+    await store.close()
+  }
+}
