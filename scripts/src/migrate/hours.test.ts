@@ -1,0 +1,143 @@
+import { describe, expect, test } from 'vitest'
+import { looksLikeHours, parseHours, stripHoursLabel, type HoursRow } from './hours.ts'
+
+const open = (day_of_week: HoursRow['day_of_week'], opens_at: string, closes_at: string): HoursRow => ({
+  day_of_week,
+  opens_at,
+  closes_at,
+})
+const closed = (day_of_week: HoursRow['day_of_week']): HoursRow => ({ day_of_week, is_closed: true })
+const everyDay = (opens_at: string, closes_at: string) => ([0, 1, 2, 3, 4, 5, 6] as const).map((day) => open(day, opens_at, closes_at))
+
+describe('parseHours', () => {
+  test("reads 'Mon-Fri 7am-5pm, Sat 8am-12pm, Sun Closed' into a row per day, Sunday first", () => {
+    expect(parseHours('Mon-Fri 7am-5pm, Sat 8am-12pm, Sun Closed')).toEqual([
+      closed(0),
+      open(1, '07:00', '17:00'),
+      open(2, '07:00', '17:00'),
+      open(3, '07:00', '17:00'),
+      open(4, '07:00', '17:00'),
+      open(5, '07:00', '17:00'),
+      open(6, '08:00', '12:00'),
+    ])
+  })
+
+  test("reads full day names with a colon: 'Monday - Saturday: 6:00 AM - 9:00 PM'", () => {
+    expect(parseHours('Monday - Saturday: 6:00 AM - 9:00 PM')).toEqual(
+      ([1, 2, 3, 4, 5, 6] as const).map((day) => open(day, '06:00', '21:00')),
+    )
+  })
+
+  test("reads 'Daily 5am-10pm' as every day of the week", () => {
+    expect(parseHours('Daily 5am-10pm')).toEqual(everyDay('05:00', '22:00'))
+  })
+
+  test("reads 'Open 24 hours' as midnight to midnight every day", () => {
+    expect(parseHours('Open 24 hours')).toEqual(everyDay('00:00', '00:00'))
+    expect(parseHours('24/7')).toEqual(everyDay('00:00', '00:00'))
+    expect(parseHours('24 hours a day, 7 days a week')).toEqual(everyDay('00:00', '00:00'))
+  })
+
+  test("reads 24-hour times such as 'Tue-Sun 11:00-21:00'", () => {
+    expect(parseHours('Tue-Sun 11:00-21:00')).toEqual(([0, 2, 3, 4, 5, 6] as const).map((day) => open(day, '11:00', '21:00')))
+  })
+
+  test("gives no rows for '11:00-21:00' alone, because it does not say which days", () => {
+    expect(parseHours('11:00-21:00')).toEqual([])
+    expect(parseHours('7am-5pm')).toEqual([])
+  })
+
+  test("gives no rows for '9-5', which could be morning or evening", () => {
+    expect(parseHours('Mon-Fri 9-5')).toEqual([])
+    expect(parseHours('Mon-Fri 9:00-5:00')).toEqual([])
+  })
+
+  test("shares a meridiem only where the result makes sense: '5-9pm' is evening, '9-5pm' is a working day", () => {
+    expect(parseHours('Fri 5-9pm')).toEqual([open(5, '17:00', '21:00')])
+    expect(parseHours('Fri 9-5pm')).toEqual([open(5, '09:00', '17:00')])
+    expect(parseHours('Fri 11-2pm')).toEqual([open(5, '11:00', '14:00')])
+  })
+
+  test('keeps a closing time after midnight as an earlier clock time', () => {
+    expect(parseHours('Fri-Sat 5pm-2am')).toEqual([open(5, '17:00', '02:00'), open(6, '17:00', '02:00')])
+    expect(parseHours('Sat 11am-12am')).toEqual([open(6, '11:00', '00:00')])
+    expect(parseHours('Sat noon to midnight')).toEqual([open(6, '12:00', '00:00')])
+  })
+
+  test("wraps a day range through the weekend: 'Fri-Mon'", () => {
+    expect(parseHours('Fri-Mon 10a-6p').map((row) => row.day_of_week)).toEqual([0, 1, 5, 6])
+  })
+
+  test('reads days written after the times, and closed days written either way round', () => {
+    expect(parseHours('7am-7pm daily')).toEqual(everyDay('07:00', '19:00'))
+    expect(parseHours('Tue-Sat 9am-6pm, Closed Sundays')).toEqual([
+      closed(0),
+      ...([2, 3, 4, 5, 6] as const).map((day) => open(day, '09:00', '18:00')),
+    ])
+  })
+
+  test("reads lists of days, 'weekdays' and 'weekends', dotted abbreviations and 'a.m.'", () => {
+    expect(parseHours('Mon, Wed & Fri 9am-5pm').map((row) => row.day_of_week)).toEqual([1, 3, 5])
+    expect(parseHours('Weekdays 6:30am-6pm, weekends 7am-3pm')).toEqual([
+      open(0, '07:00', '15:00'),
+      ...([1, 2, 3, 4, 5] as const).map((day) => open(day, '06:30', '18:00')),
+      open(6, '07:00', '15:00'),
+    ])
+    expect(parseHours('Tues.-Sat. 11 a.m. to 8 p.m.')).toHaveLength(5)
+  })
+
+  test('gives a split shift two rows on the same day', () => {
+    expect(parseHours('Mon 11am-2pm, 5pm-9pm')).toEqual([open(1, '11:00', '14:00'), open(1, '17:00', '21:00')])
+  })
+
+  test('gives no rows when a day is given twice in a way that contradicts itself', () => {
+    expect(parseHours('Mon-Sat 9am-5pm, Sat 9am-12pm')).toEqual([])
+    expect(parseHours('Mon-Fri 9am-5pm, Mon closed')).toEqual([])
+  })
+
+  test('gives no rows when the line says anything it cannot read', () => {
+    expect(parseHours('Mon-Fri 8am-5pm (closed holidays)')).toEqual([])
+    expect(parseHours('By appointment')).toEqual([])
+    expect(parseHours('Saturdays 7am-noon, April through October')).toEqual([])
+    expect(parseHours('Mon-Fri 8am-25pm')).toEqual([])
+    expect(parseHours('Mon-Fri 8:75am-5pm')).toEqual([])
+  })
+
+  test("ignores an 'Hours:' label in front", () => {
+    expect(parseHours('Hours: Sun 1pm-5pm')).toEqual([open(0, '13:00', '17:00')])
+  })
+})
+
+describe('stripHoursLabel', () => {
+  test("returns the text after 'Hours:' or a longer label", () => {
+    expect(stripHoursLabel('Hours: Daily 6am-9pm')).toBe('Daily 6am-9pm')
+    expect(stripHoursLabel('Store hours - Daily 6am-9pm')).toBe('Daily 6am-9pm')
+    expect(stripHoursLabel('HOURS OF OPERATION: by appointment')).toBe('by appointment')
+  })
+
+  test('returns null for a line without the label', () => {
+    expect(stripHoursLabel('Daily 6am-9pm')).toBeNull()
+  })
+})
+
+describe('looksLikeHours', () => {
+  test('accepts a labelled line whatever follows', () => {
+    expect(looksLikeHours('Hours: call ahead, they change with the seasons')).toBe(true)
+  })
+
+  test('accepts an unlabelled schedule that starts with days or times', () => {
+    expect(looksLikeHours('Mon-Sat 9am-6pm')).toBe(true)
+    expect(looksLikeHours('Open daily 5am-10pm')).toBe(true)
+    expect(looksLikeHours('Closed Mondays')).toBe(true)
+    expect(looksLikeHours('Monday thru Friday 9-5')).toBe(true)
+  })
+
+  test('leaves a sentence that happens to start with a day to the description', () => {
+    expect(looksLikeHours('Sunday brunch from 10am is a local favorite with the church crowd')).toBe(false)
+  })
+
+  test('rejects lines with no days or times', () => {
+    expect(looksLikeHours('Open year-round with forty campsites')).toBe(false)
+    expect(looksLikeHours('Monticello Street Florist')).toBe(false)
+  })
+})

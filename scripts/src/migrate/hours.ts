@@ -1,0 +1,360 @@
+/** A day of the week as the business_hours table stores it: 0 is Sunday, 6 is Saturday. */
+export type DayOfWeek = 0 | 1 | 2 | 3 | 4 | 5 | 6
+
+/** Opening hours on one day; a closes_at at or before opens_at means closing after midnight. */
+export type OpenHoursRow = { day_of_week: DayOfWeek; opens_at: string; closes_at: string }
+
+/** A day the business says it is closed. */
+export type ClosedHoursRow = { day_of_week: DayOfWeek; is_closed: true }
+
+/** One business_hours row read from an hours line. */
+export type HoursRow = OpenHoursRow | ClosedHoursRow
+
+/** The hours text must be shorter than this (SPEC §5); longer lines are dropped. */
+export const MAX_HOURS_LENGTH = 100
+
+const ALL_DAYS: DayOfWeek[] = [0, 1, 2, 3, 4, 5, 6]
+
+const DAY_NAMES: Record<string, DayOfWeek> = {}
+for (const [day, names] of [
+  [0, ['sun', 'sunday']],
+  [1, ['mon', 'monday']],
+  [2, ['tue', 'tues', 'tuesday']],
+  [3, ['wed', 'weds', 'wednesday']],
+  [4, ['thu', 'thur', 'thurs', 'thursday']],
+  [5, ['fri', 'friday']],
+  [6, ['sat', 'saturday']],
+] as const) {
+  for (const name of names) {
+    DAY_NAMES[name] = day
+    // 'Closed Sundays' means the same as 'Closed Sunday'.
+    if (name.endsWith('day')) DAY_NAMES[`${name}s`] = day
+  }
+}
+
+const DAY_WORD = '(?:sun(?:days?)?|mon(?:days?)?|tue(?:s|sdays?)?|wed(?:s|nesdays?)?|thu(?:r|rs|rsdays?)?|fri(?:days?)?|sat(?:urdays?)?)'
+const TIME_WORD = '(?:\\d{1,2}(?:[:.]\\d{2})?\\s*(?:[ap]\\.?\\s?m\\b\\.?|[ap]\\b)|\\d{1,2}:\\d{2}\\b|noon\\b|midnight\\b)'
+const ALL_DAY_WORD = '(?:24\\s*\\/\\s*7|24\\s*-?\\s*(?:hours|hrs|hr|h)\\b)'
+
+const HOURS_LABEL = /^(?:(?:business|store|shop|office|opening|open)\s+)?(?:hours|hrs)(?:\s+of\s+operation)?\s*(?::|\s[-–—]\s)\s*|^open\s*:\s*/i
+const STARTS_LIKE_HOURS = new RegExp(
+  `^(?:open\\s+)?(?:${DAY_WORD}\\b\\.?|daily\\b|every\\s*day\\b|everyday\\b|weekdays?\\b|weekends?\\b|(?:7|seven)\\s+days\\b|closed\\b|${ALL_DAY_WORD}|${TIME_WORD})`,
+  'i',
+)
+// A bare '9-5' after a day name is still a time range, even though it is too vague to parse.
+const MENTIONS_TIME = new RegExp(`${TIME_WORD}|${ALL_DAY_WORD}|\\bclosed\\b|\\b\\d{1,2}\\s*(?:-|to)\\s*\\d{1,2}\\b`, 'i')
+
+// Words an hours line is made of; a line with several other long words is a sentence about
+// the business ('Sunday brunch from 10am is a local favorite…'), so it stays a description.
+const SCHEDULE_WORDS = new Set([
+  'open', 'opens', 'closed', 'closes', 'hours', 'daily', 'every', 'week', 'weekdays', 'weekday', 'weekends',
+  'weekend', 'through', 'thru', 'till', 'until', 'from', 'noon', 'midnight', 'except', 'holidays', 'holiday',
+  'days', 'only', 'appointment', 'seasonal', 'season', 'summer', 'winter', 'spring', 'fall',
+])
+
+/** Returns the text after an 'Hours:' label, or null when the line has no such label. */
+export function stripHoursLabel(line: string): string | null {
+  const match = HOURS_LABEL.exec(line)
+  return match ? line.slice(match[0].length).trim() : null
+}
+
+/** Tells whether a line is an hours line: labelled 'Hours:', or a schedule of days and times. */
+export function looksLikeHours(line: string): boolean {
+  const text = line.trim()
+  if (stripHoursLabel(text) !== null) return true
+  if (!STARTS_LIKE_HOURS.test(text) || !MENTIONS_TIME.test(text)) return false
+  const otherWords = (text.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter(
+    (word) => !SCHEDULE_WORDS.has(word) && !(word in DAY_NAMES),
+  )
+  return otherWords.length < 3
+}
+
+type Meridiem = 'am' | 'pm'
+
+type Time = { hour: number; minute: number; meridiem: Meridiem | null; twentyFourHour: boolean }
+
+type Token =
+  | { kind: 'day'; day: DayOfWeek }
+  | { kind: 'days'; days: DayOfWeek[] }
+  | { kind: 'time'; time: Time }
+  | { kind: 'allDay' }
+  | { kind: 'closed' }
+  | { kind: 'range' }
+  | { kind: 'list' }
+  | { kind: 'colon' }
+
+type Spec = { kind: 'closed' } | { kind: 'open'; opens: number; closes: number }
+
+const RANGE_WORDS = new Set(['to', 'through', 'thru', 'till', 'til', 'until'])
+// Filler that does not change the meaning: 'Open Daily', 'Hours Mon-Fri', 'from 7am to 5pm'.
+const FILLER_WORDS = new Set(['open', 'hours', 'hrs', 'from', 'are'])
+
+/** Reads an hours text into business_hours rows; an empty list when any part is unclear, never a guess. */
+export function parseHours(text: string): HoursRow[] {
+  const value = stripHoursLabel(text) ?? text
+  const tokens = tokenize(value)
+  if (tokens === null || tokens.length === 0) return []
+  const groups = parseGroups(tokens)
+  if (groups === null) return []
+  return toRows(groups)
+}
+
+function tokenize(text: string): Token[] | null {
+  const source = text.toLowerCase().replace(/[‐‑‒–—―]/g, '-')
+  const tokens: Token[] = []
+  const patterns: [RegExp, (match: RegExpExecArray) => Token | null | 'skip'][] = [
+    [new RegExp(ALL_DAY_WORD + '(?:\\s+a\\s+day)?', 'y'), () => ({ kind: 'allDay' })],
+    [/(?:(?:7|seven)\s+days(?:\s+a\s+week)?|every\s*day|daily)\b/y, () => ({ kind: 'days', days: ALL_DAYS })],
+    [/weekdays?\b/y, () => ({ kind: 'days', days: [1, 2, 3, 4, 5] })],
+    [/weekends?\b/y, () => ({ kind: 'days', days: [6, 0] })],
+    [/(\d{1,2})(?![\d])(?:[:.](\d{2}))?\s*(?:([ap])\.?\s?m\b\.?|([ap])\b\.?)?/y, readTime],
+    [/[a-z]+\.?/y, readWord],
+    [/[,;|&/+]/y, () => ({ kind: 'list' })],
+    [/-+/y, () => ({ kind: 'range' })],
+    [/:/y, () => ({ kind: 'colon' })],
+    [/\./y, () => 'skip'],
+  ]
+  let position = 0
+  while (position < source.length) {
+    const space = /\s+/y
+    space.lastIndex = position
+    if (space.test(source)) {
+      position = space.lastIndex
+      continue
+    }
+    let matched = false
+    for (const [pattern, read] of patterns) {
+      pattern.lastIndex = position
+      const match = pattern.exec(source)
+      if (!match) continue
+      const token = read(match)
+      if (token === null) return null
+      if (token !== 'skip') tokens.push(token)
+      position = pattern.lastIndex
+      matched = true
+      break
+    }
+    // Anything else (a parenthesis, 'by appointment', 'seasonal') means the line says more than
+    // days and times, so reading only part of it would misstate the hours.
+    if (!matched) return null
+  }
+  return tokens
+}
+
+function readTime(match: RegExpExecArray): Token | null {
+  const [, hourText = '', minuteText, longMeridiem, shortMeridiem] = match
+  const marker = longMeridiem ?? shortMeridiem
+  const hour = Number(hourText)
+  const minute = minuteText === undefined ? 0 : Number(minuteText)
+  if (minute > 59) return null
+  return {
+    kind: 'time',
+    time: {
+      hour,
+      minute,
+      meridiem: marker === undefined ? null : marker === 'a' ? 'am' : 'pm',
+      // '07:00', '0:30' and '21:00' can only be 24-hour times.
+      twentyFourHour: hour > 12 || hour === 0 || (hourText.length === 2 && hourText.startsWith('0')),
+    },
+  }
+}
+
+function readWord(match: RegExpExecArray): Token | null | 'skip' {
+  const word = match[0].replace(/\.$/, '')
+  const day = DAY_NAMES[word]
+  if (day !== undefined) return { kind: 'day', day }
+  if (word === 'closed') return { kind: 'closed' }
+  if (word === 'noon') return { kind: 'time', time: { hour: 12, minute: 0, meridiem: 'pm', twentyFourHour: false } }
+  if (word === 'midnight') return { kind: 'time', time: { hour: 12, minute: 0, meridiem: 'am', twentyFourHour: false } }
+  if (RANGE_WORDS.has(word)) return { kind: 'range' }
+  if (word === 'and') return { kind: 'list' }
+  if (FILLER_WORDS.has(word)) return 'skip'
+  return null
+}
+
+type Group = { days: DayOfWeek[]; spec: Spec }
+
+function parseGroups(tokens: Token[]): Group[] | null {
+  const groups: Group[] = []
+  let index = 0
+  const peek = (offset = 0): Token | undefined => tokens[index + offset]
+
+  const parseDays = (): DayOfWeek[] | null => {
+    const days: DayOfWeek[] = []
+    for (;;) {
+      const token = peek()
+      if (token?.kind === 'days') {
+        days.push(...token.days)
+        index += 1
+      } else if (token?.kind === 'day') {
+        const end = peek(2)
+        if (peek(1)?.kind === 'range' && end?.kind === 'day') {
+          days.push(...dayRange(token.day, end.day))
+          index += 3
+        } else {
+          days.push(token.day)
+          index += 1
+        }
+      } else {
+        break
+      }
+      // 'Sat & Sun', 'Mon, Wed, Fri': a list separator continues the days only if a day follows.
+      const next = peek(1)?.kind
+      if (peek()?.kind === 'list' && (next === 'day' || next === 'days')) index += 1
+    }
+    return days.length > 0 ? days : null
+  }
+
+  const parseSpec = (): Spec | 'allDay' | null => {
+    const token = peek()
+    if (token?.kind === 'closed') {
+      index += 1
+      return { kind: 'closed' }
+    }
+    if (token?.kind === 'allDay') {
+      index += 1
+      return 'allDay'
+    }
+    const end = peek(2)
+    if (token?.kind === 'time' && peek(1)?.kind === 'range' && end?.kind === 'time') {
+      index += 3
+      return resolveRange(token.time, end.time)
+    }
+    return null
+  }
+
+  while (index < tokens.length) {
+    while (peek()?.kind === 'list') index += 1
+    if (index >= tokens.length) break
+    let days = parseDays()
+    if (peek()?.kind === 'colon') index += 1
+    const specs: Spec[] = []
+    let allDayWithoutDays = false
+    for (;;) {
+      const spec = parseSpec()
+      if (spec === null) return null
+      if (spec === 'allDay') {
+        specs.push({ kind: 'open', opens: 0, closes: 0 })
+        allDayWithoutDays = days === null
+      } else {
+        specs.push(spec)
+      }
+      // A split shift: 'Mon-Fri 11am-2pm, 5pm-9pm' gives the same days a second range.
+      if (peek()?.kind === 'list' && peek(1)?.kind === 'time') {
+        index += 1
+        continue
+      }
+      break
+    }
+    if (days === null) {
+      // The days may follow the times: '6am-10pm daily', 'Closed Sundays', '24 hours, 7 days a week'.
+      const save = index
+      if (peek()?.kind === 'list') index += 1
+      days = parseDays()
+      if (days === null) {
+        index = save
+        // 'Open 24 hours' on its own means every day; a bare '7am-5pm' does not say which days.
+        if (allDayWithoutDays && groups.length === 0 && index >= tokens.length) days = ALL_DAYS
+        else return null
+      }
+    }
+    for (const spec of specs) groups.push({ days, spec })
+  }
+  return groups
+}
+
+function dayRange(from: DayOfWeek, to: DayOfWeek): DayOfWeek[] {
+  const days: DayOfWeek[] = []
+  // 'Fri-Mon' wraps through the weekend.
+  for (let day = from; ; day = ((day + 1) % 7) as DayOfWeek) {
+    days.push(day)
+    if (day === to) return days
+  }
+}
+
+function resolveRange(opens: Time, closes: Time): Spec | null {
+  let opensAt: number | null
+  let closesAt: number | null
+  if (opens.meridiem !== null && closes.meridiem !== null) {
+    opensAt = twelveHour(opens, opens.meridiem)
+    closesAt = twelveHour(closes, closes.meridiem)
+  } else if (opens.meridiem !== null || closes.meridiem !== null) {
+    // '5-9pm' shares the meridiem; '9-5pm' and '11-2pm' cannot, so the opening is in the morning.
+    const known = (opens.meridiem ?? closes.meridiem) as Meridiem
+    const other: Meridiem = known === 'am' ? 'pm' : 'am'
+    const candidates: Meridiem[] = opens.meridiem === null ? [known, other] : [opens.meridiem]
+    const closeCandidates: Meridiem[] = closes.meridiem === null ? [known, other] : [closes.meridiem]
+    opensAt = null
+    closesAt = null
+    for (const [openMeridiem, closeMeridiem] of candidates.flatMap((o) => closeCandidates.map((c) => [o, c] as const))) {
+      const o = twelveHour(opens, openMeridiem)
+      const c = twelveHour(closes, closeMeridiem)
+      if (o !== null && c !== null && o < c) {
+        opensAt = o
+        closesAt = c
+        break
+      }
+    }
+  } else if (opens.twentyFourHour || closes.twentyFourHour) {
+    opensAt = twentyFourHour(opens)
+    closesAt = twentyFourHour(closes)
+  } else {
+    // '9-5' or '9:00-5:00': most likely morning to evening, but a guess all the same.
+    return null
+  }
+  if (opensAt === null || closesAt === null || opensAt >= 24 * 60) return null
+  // '00:00-24:00' is the whole day, stored like 'Open 24 hours'.
+  if (opensAt === 0 && closesAt === 24 * 60) return { kind: 'open', opens: 0, closes: 0 }
+  closesAt %= 24 * 60
+  if (opensAt === closesAt) return null
+  return { kind: 'open', opens: opensAt, closes: closesAt }
+}
+
+function twelveHour(time: Time, meridiem: Meridiem): number | null {
+  if (time.hour < 1 || time.hour > 12) return null
+  const hour = (time.hour % 12) + (meridiem === 'pm' ? 12 : 0)
+  return hour * 60 + time.minute
+}
+
+function twentyFourHour(time: Time): number | null {
+  if (time.hour > 24 || (time.hour === 24 && time.minute > 0)) return null
+  return time.hour * 60 + time.minute
+}
+
+function toRows(groups: Group[]): HoursRow[] {
+  const byDay = new Map<DayOfWeek, Spec[]>()
+  for (const { days, spec } of groups) {
+    for (const day of new Set(days)) {
+      const specs = byDay.get(day) ?? []
+      specs.push(spec)
+      byDay.set(day, specs)
+    }
+  }
+  const rows: HoursRow[] = []
+  for (const day of ALL_DAYS) {
+    const specs = byDay.get(day)
+    if (specs === undefined) continue
+    if (specs.every((spec) => spec.kind === 'closed')) {
+      rows.push({ day_of_week: day, is_closed: true })
+      continue
+    }
+    const open = specs.filter((spec) => spec.kind === 'open')
+    // A day both closed and open, or with overlapping ranges, contradicts itself.
+    if (open.length !== specs.length || overlaps(open)) return []
+    open.sort((a, b) => a.opens - b.opens)
+    for (const spec of open) {
+      rows.push({ day_of_week: day, opens_at: clock(spec.opens), closes_at: clock(spec.closes) })
+    }
+  }
+  return rows
+}
+
+function overlaps(ranges: { opens: number; closes: number }[]): boolean {
+  const spans = ranges.map(({ opens, closes }) => [opens, closes <= opens ? closes + 24 * 60 : closes] as const)
+  return spans.some(([start, end], i) => spans.some(([otherStart, otherEnd], j) => i < j && start < otherEnd && otherStart < end))
+}
+
+function clock(minutes: number): string {
+  const hour = Math.floor(minutes / 60)
+  return `${String(hour).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`
+}
