@@ -1,0 +1,100 @@
+import type { Store } from '../store/types.ts'
+
+// The embedded PGlite can be open in one process at a time, and a local site build (`astro build`)
+// opens it in a child process. A leased store opens the database for each call (several calls at
+// once share one open) and closes it once idle, so a long job — a rebuild, a crawl, the console
+// itself — never keeps another process waiting for the lock.
+
+/** A store that opens the database only while a call needs it. */
+export interface LeasedStore extends Store {
+  /** Runs fn with the database open, sharing one open with any other call in flight. */
+  use<T>(fn: (store: Store) => Promise<T>): Promise<T>
+}
+
+/** Options of a leased store. */
+export interface LeasedStoreOptions {
+  /** How long the database stays open after the last call ends (default 0: close at once). */
+  idleMs?: number
+}
+
+/** Opens a leased store: the first open checks the settings and learns the store's kind and location. */
+export async function openLeasedStore(open: () => Promise<Store>, options: LeasedStoreOptions = {}): Promise<LeasedStore> {
+  const idleMs = options.idleMs ?? 0
+  let current: Promise<Store> | null = null
+  let closing: Promise<void> | null = null
+  let users = 0
+  let idleTimer: NodeJS.Timeout | undefined
+  let closed = false
+
+  const shut = (): Promise<void> => {
+    const store = current
+    current = null
+    if (!store) return closing ?? Promise.resolve()
+    const done: Promise<void> = store
+      .then((s) => s.close())
+      .catch(() => {})
+      .finally(() => {
+        if (closing === done) closing = null
+      })
+    closing = done
+    return done
+  }
+
+  const use = async <T>(fn: (store: Store) => Promise<T>): Promise<T> => {
+    if (closed) throw new Error('This store is closed: open a new one.')
+    clearTimeout(idleTimer)
+    users++
+    try {
+      while (closing) await closing
+      current ??= open()
+      let store: Store
+      try {
+        store = await current
+      } catch (error) {
+        current = null
+        throw error
+      }
+      return await fn(store)
+    } finally {
+      users--
+      if (users === 0) {
+        if (idleMs > 0) idleTimer = setTimeout(() => void shut(), idleMs)
+        else await shut()
+      }
+    }
+  }
+
+  const first = await open()
+  const kind = first.kind
+  const location = first.location
+  const publicUrl = first.files.publicUrl.bind(first.files)
+  current = Promise.resolve(first)
+  await shut()
+
+  return {
+    kind,
+    location,
+    use,
+    loadCatalog: () => use((s) => s.loadCatalog()),
+    listBusinesses: () => use((s) => s.listBusinesses()),
+    call: <T>(fn: string, args: Record<string, unknown>) => use((s) => s.call<T>(fn, args)),
+    addImage: (image) => use((s) => s.addImage(image)),
+    files: {
+      get: (path) => use((s) => s.files.get(path)),
+      put: (path, bytes, opts) => use((s) => s.files.put(path, bytes, opts)),
+      remove: (path) => use((s) => s.files.remove(path)),
+      publicUrl,
+    },
+    jobs: {
+      create: (kind, params, startedBy) => use((s) => s.jobs.create(kind, params, startedBy)),
+      update: (id, update) => use((s) => s.jobs.update(id, update)),
+      get: (id) => use((s) => s.jobs.get(id)),
+      list: (limit) => use((s) => s.jobs.list(limit)),
+    },
+    async close() {
+      closed = true
+      clearTimeout(idleTimer)
+      await shut()
+    },
+  }
+}

@@ -1,0 +1,193 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import { runJob, type JobListener } from '../jobs/run-job.ts'
+import { repoRoot } from '../paths.ts'
+import type { Store } from '../store/types.ts'
+
+/** How the site gets rebuilt: a deploy hook (CI builds and publishes) or a local `astro build`. */
+export type RebuildMode = 'hook' | 'local'
+
+/** What a rebuild did. */
+export interface RebuildResult {
+  mode: RebuildMode
+  /** The hook's HTTP status (hook mode). */
+  status?: number
+  /** Where the site was written (local mode). */
+  outDir?: string
+  durationMs: number
+}
+
+/** The error of a rebuild that did not happen or did not finish: what and how to fix it. */
+export class RebuildError extends Error {
+  override name = 'RebuildError'
+}
+
+/** Options of one rebuild. */
+export interface RebuildOptions {
+  /** Where REBUILD_HOOK_URL and the build's settings come from (default process.env). */
+  env?: NodeJS.ProcessEnv
+  /** Lines of output worth keeping (the build's output, the hook's answer). */
+  onLog?: (line: string) => void
+  /** Which phase the rebuild is in. */
+  onPhase?: (phase: 'calling hook' | 'building') => void
+  signal?: AbortSignal
+  /** The longest a hook call may take (default 60 s). */
+  hookTimeoutMs?: number
+}
+
+/** Says which way the environment rebuilds the site, checking REBUILD_HOOK_URL when it is set. */
+export function rebuildMode(env: NodeJS.ProcessEnv = process.env): RebuildMode {
+  return hookUrl(env) ? 'hook' : 'local'
+}
+
+function hookUrl(env: NodeJS.ProcessEnv): URL | null {
+  const raw = env.REBUILD_HOOK_URL?.trim()
+  if (!raw) return null
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new RebuildError(
+      'REBUILD_HOOK_URL is not a URL: use the deploy hook address your host gives you (https://…), or unset it to build locally.',
+    )
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new RebuildError(`REBUILD_HOOK_URL must be an http(s) address, not ${url.protocol}: check .env (see .env.example).`)
+  }
+  return url
+}
+
+/**
+ * Rebuilds the site (DESIGN.md, "Jobs"): POSTs to REBUILD_HOOK_URL when it is set, else runs
+ * `astro build` at the repository root. Fails with a RebuildError saying what went wrong.
+ */
+export async function rebuildSite(options: RebuildOptions = {}): Promise<RebuildResult> {
+  const env = options.env ?? process.env
+  const started = performance.now()
+  const url = hookUrl(env)
+  if (url) {
+    options.onPhase?.('calling hook')
+    const status = await callHook(url, options)
+    return { mode: 'hook', status, durationMs: Math.round(performance.now() - started) }
+  }
+  options.onPhase?.('building')
+  const outDir = await buildLocally(env, options)
+  return { mode: 'local', outDir, durationMs: Math.round(performance.now() - started) }
+}
+
+// A deploy hook's address is itself the secret (anyone holding it can trigger deploys):
+// messages name only its host.
+async function callHook(url: URL, options: RebuildOptions): Promise<number> {
+  const where = `the rebuild hook at ${url.host}`
+  const timeout = AbortSignal.timeout(options.hookTimeoutMs ?? 60_000)
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  let response: Response
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'roland-rebuild/1.0' },
+      body: JSON.stringify({ trigger: 'roland', at: new Date().toISOString() }),
+      signal,
+      redirect: 'error',
+    })
+  } catch (error) {
+    const reason = timeout.aborted ? 'no answer within the time limit' : ((error as Error).cause as Error)?.message ?? (error as Error).message
+    throw new RebuildError(`Could not reach ${where} (${reason}): check REBUILD_HOOK_URL and your network, then rebuild again.`)
+  }
+  const body = (await response.text().catch(() => '')).trim().slice(0, 200)
+  if (!response.ok) {
+    throw new RebuildError(
+      `${where} answered HTTP ${response.status}${body ? ` (${body})` : ''}: check REBUILD_HOOK_URL with your host, then rebuild again.`,
+    )
+  }
+  options.onLog?.(`${where} answered HTTP ${response.status}${body ? `: ${body}` : ''}`)
+  return response.status
+}
+
+// The build reads the catalog from the same database, in its own process; ANSI colours are
+// stripped so the log reads the same in a terminal and in the console.
+async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Promise<string> {
+  const astro = path.join(repoRoot, 'node_modules', '.bin', 'astro')
+  if (!existsSync(astro)) {
+    throw new RebuildError(`The site cannot be built: ${astro} is missing. Run \`pnpm install\` at the repository root first.`)
+  }
+  const outDir = path.resolve(repoRoot, env.ROLAND_OUT_DIR || 'dist')
+  const tail: string[] = []
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(astro, ['build'], {
+      cwd: repoRoot,
+      env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      signal: options.signal,
+    })
+    const onData = lineSplitter((line) => {
+      const clean = line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd()
+      if (!clean.trim()) return
+      tail.push(clean)
+      if (tail.length > 20) tail.shift()
+      options.onLog?.(clean)
+    })
+    child.stdout.on('data', onData)
+    child.stderr.on('data', onData)
+    child.on('error', reject)
+    child.on('close', resolve)
+  }).catch((error: Error) => {
+    throw new RebuildError(`The site build could not start (${error.message}): run \`pnpm build\` to see why.`)
+  })
+  if (code !== 0) {
+    const last = tail.filter((line) => /error|fail|cannot|could not/i.test(line)).at(-1) ?? tail.at(-1) ?? 'no output'
+    throw new RebuildError(
+      `The site build failed (exit ${code ?? 'killed'}): ${last.trim()}. The published site was left as it was; run \`pnpm build\` to see the whole output.`,
+    )
+  }
+  return outDir
+}
+
+function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
+  let rest = ''
+  return (chunk) => {
+    const lines = (rest + chunk.toString('utf8')).split(/\r?\n/)
+    rest = lines.pop() ?? ''
+    lines.forEach(onLine)
+  }
+}
+
+/** Options of a rebuild recorded as a job. */
+export interface RebuildJobOptions extends Omit<RebuildOptions, 'onLog' | 'onPhase'> {
+  /** Use a leased store (openLeasedStore) with the embedded database: the build opens it too. */
+  store: Store
+  /** Why it runs: 'manual', 'cli', or after which jobs. */
+  trigger: string
+  jobs?: string[]
+  startedBy?: string
+  onEvent?: JobListener
+}
+
+/**
+ * Rebuilds the site as a job of kind 'rebuild', its log keeping the build's output. The store is
+ * written only when the job starts and ends, so a local build can open the database meanwhile.
+ */
+export async function runRebuild(options: RebuildJobOptions): Promise<RebuildResult> {
+  const env = options.env ?? process.env
+  const mode = rebuildMode(env)
+  return runJob(
+    {
+      store: options.store,
+      kind: 'rebuild',
+      params: { mode, trigger: options.trigger, ...(options.jobs?.length ? { jobs: options.jobs } : {}) },
+      startedBy: options.startedBy ?? 'cli',
+      onEvent: options.onEvent,
+    },
+    async (reporter) => {
+      const result = await rebuildSite({
+        ...options,
+        env,
+        onPhase: (phase) => reporter.progress({ phase, done: 0, total: 1 }),
+        onLog: (line) => reporter.log(line),
+      })
+      reporter.progress({ phase: 'done', done: 1, total: 1 })
+      return result
+    },
+  )
+}
