@@ -20,6 +20,12 @@ export interface RunJobOptions {
   onEvent?: JobListener
 }
 
+/** Options of a job whose full result is too big to keep: what of it to record. */
+export interface RecordOptions<T> {
+  /** What the jobs table keeps of the result (default: all of it). */
+  record?: (result: T) => unknown
+}
+
 // Progress is written to the jobs table at most this often; phase changes always are.
 const progressWriteInterval = 250
 
@@ -28,7 +34,10 @@ const progressWriteInterval = 250
  * running with progress and log, then succeeded with its result or failed with its error.
  * The function's error is rethrown after it is recorded.
  */
-export async function runJob<T>(options: RunJobOptions, fn: (reporter: JobReporter) => Promise<T>): Promise<T> {
+export async function runJob<T>(
+  options: RunJobOptions & RecordOptions<T>,
+  fn: (reporter: JobReporter) => Promise<T>,
+): Promise<T> {
   const { store, onEvent } = options
   let job = await store.jobs.create(options.kind, options.params, options.startedBy ?? 'cli')
   onEvent?.({ job })
@@ -68,7 +77,7 @@ export async function runJob<T>(options: RunJobOptions, fn: (reporter: JobReport
     await pending
     job = await store.jobs.update(job.id, {
       status: 'succeeded',
-      result,
+      result: options.record ? options.record(result) : result,
       finished_at: new Date().toISOString(),
       appendLog: queuedLog,
     })

@@ -67,9 +67,23 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       params: { source: describeSource(options.source), reset: options.reset ?? false },
       startedBy: options.startedBy ?? 'cli',
       onEvent: options.onEvent,
+      record: recordedResult,
     },
     work,
   )
+}
+
+/** What the job history keeps of a migration: the counts and what needs a person's eye, not every row. */
+export function recordedResult(result: MigrationResult) {
+  return {
+    summary: result.summary,
+    deactivated: result.deactivated,
+    businessCount: result.businessCount,
+    warnings: result.businesses
+      .filter((b) => b.warnings.length > 0)
+      .slice(0, 200)
+      .map((b) => ({ name: b.name, slug: b.slug, warnings: b.warnings })),
+  }
 }
 
 async function migrate(options: MigrationOptions, reporter: JobReporter): Promise<MigrationResult> {

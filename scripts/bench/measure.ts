@@ -1,0 +1,23 @@
+/** Times an async function and reports the peak RSS seen while it ran (sampled every 20 ms). */
+export async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; seconds: number; peakRssMb: number }> {
+  let peak = process.memoryUsage.rss()
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }, 20)
+  const start = performance.now()
+  try {
+    const result = await fn()
+    return { result, seconds: (performance.now() - start) / 1000, peakRssMb: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20 }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/** Prints rows as an aligned table. */
+export function table(rows: Array<Record<string, string | number>>): void {
+  if (rows.length === 0) return
+  const keys = Object.keys(rows[0]!)
+  const cells = [keys, ...rows.map((row) => keys.map((key) => String(row[key])))]
+  const widths = keys.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)))
+  for (const row of cells) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}\n`)
+}
