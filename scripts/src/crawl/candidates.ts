@@ -153,7 +153,8 @@ function ownMarks(element: Element): string {
 function ancestors(element: Element, levels: number): Element[] {
   const found: Element[] = []
   let node: AnyNode | null = element.parent
-  while (node && isTag(node) && found.length < levels) {
+  // Body and main classes describe the whole page (WordPress puts wp-custom-logo on body), not one image.
+  while (node && isTag(node) && found.length < levels && !['body', 'html', 'main'].includes(node.name)) {
     found.push(node)
     node = node.parent
   }

@@ -159,12 +159,34 @@ function merge(into: AcceptedImage, candidate: ImageCandidate): void {
   into.isLogo ||= candidate.isLogo
   into.isHero ||= candidate.isHero
   into.alt ??= candidate.alt
-  const incoming = area(candidate) ?? 0
-  if (incoming > (area(into) ?? 0)) {
+  if (candidate.url === into.url) {
+    // The same address declared twice: whichever mention knew its size tells it.
+    into.width ??= candidate.width
+    into.height ??= candidate.height
+  } else if (sizeRank(candidate) > sizeRank(into)) {
     // Keep the largest copy of the same picture.
     into.url = candidate.url
     into.width = candidate.width
     into.height = candidate.height
+  }
+}
+
+/** Rank copies of one picture by size; an unresized original of unknown size outranks every resized copy. */
+function sizeRank(image: Pick<AcceptedImage, 'url' | 'width' | 'height'>): number {
+  const known = area(image)
+  if (known !== undefined) return known
+  return isUnresized(image.url) ? Number.POSITIVE_INFINITY : 0
+}
+
+function isUnresized(url: string): boolean {
+  try {
+    const parsed = new URL(url)
+    const path = decodeURIComponent(parsed.pathname)
+    const hasSizeSuffix = /(?:-\d+x\d+|-scaled|@\dx)\.[a-z]+$/i.test(path) || /~mv2\.[a-z]+\/v1\//i.test(path)
+    const hasResizeParameter = [...parsed.searchParams.keys()].some((name) => RESIZE_PARAMETERS.has(name.toLowerCase()))
+    return !hasSizeSuffix && !hasResizeParameter
+  } catch {
+    return false
   }
 }
 

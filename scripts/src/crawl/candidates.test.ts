@@ -1,0 +1,191 @@
+import { describe, expect, test } from 'vitest'
+import { extractImageCandidates, extractMarkdownImages, parseSrcset, resolveUrl } from './candidates.ts'
+
+const PAGE = 'https://www.rolandhardware.example/shop/'
+
+function only(html: string) {
+  return extractImageCandidates(html, PAGE).map(({ url, source, isLogo, isHero, width, height }) => ({
+    url,
+    source,
+    isLogo,
+    isHero,
+    width,
+    height,
+  }))
+}
+
+describe('resolveUrl', () => {
+  test('makes relative, root-relative and protocol-relative addresses absolute', () => {
+    expect(resolveUrl('img/a.jpg', PAGE)).toBe('https://www.rolandhardware.example/shop/img/a.jpg')
+    expect(resolveUrl('/img/a.jpg', PAGE)).toBe('https://www.rolandhardware.example/img/a.jpg')
+    expect(resolveUrl('//cdn.example.net/a.jpg', PAGE)).toBe('https://cdn.example.net/a.jpg')
+  })
+
+  test('keeps data: URIs as they are and drops addresses a browser would not load', () => {
+    expect(resolveUrl('data:image/gif;base64,R0lGODlh', PAGE)).toBe('data:image/gif;base64,R0lGODlh')
+    expect(resolveUrl('javascript:void(0)', PAGE)).toBeUndefined()
+    expect(resolveUrl('#top', PAGE)).toBeUndefined()
+    expect(resolveUrl('   ', PAGE)).toBeUndefined()
+  })
+
+  test('removes the newlines themes leave inside attributes', () => {
+    expect(resolveUrl('/img/\n\ta.jpg', PAGE)).toBe('https://www.rolandhardware.example/img/a.jpg')
+  })
+})
+
+describe('parseSrcset', () => {
+  test('reads width and density descriptors', () => {
+    expect(parseSrcset('a-300.jpg 300w, a-1024.jpg 1024w')).toEqual([
+      { url: 'a-300.jpg', width: 300, density: undefined },
+      { url: 'a-1024.jpg', width: 1024, density: undefined },
+    ])
+    expect(parseSrcset('logo.png 1x, logo@2x.png 2x')[1]).toEqual({ url: 'logo@2x.png', width: undefined, density: 2 })
+  })
+
+  test('keeps commas that belong to an address, as image CDNs write them', () => {
+    const entries = parseSrcset('https://res.example.net/c_fill,w_400,h_300/shop.jpg 400w, https://res.example.net/c_fill,w_800,h_600/shop.jpg 800w')
+    expect(entries.map((entry) => entry.url)).toEqual([
+      'https://res.example.net/c_fill,w_400,h_300/shop.jpg',
+      'https://res.example.net/c_fill,w_800,h_600/shop.jpg',
+    ])
+  })
+})
+
+describe('extractImageCandidates', () => {
+  test('reads og:image with its declared size and twitter:image', () => {
+    const found = only(`<head>
+      <meta property="og:image" content="/share.jpg"><meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">
+      <meta name="twitter:image" content="https://www.rolandhardware.example/twitter.jpg"></head>`)
+    expect(found).toEqual([
+      { url: 'https://www.rolandhardware.example/share.jpg', source: 'og:image', isLogo: false, isHero: true, width: 1200, height: 630 },
+      { url: 'https://www.rolandhardware.example/twitter.jpg', source: 'twitter:image', isLogo: false, isHero: true, width: undefined, height: undefined },
+    ])
+  })
+
+  test('reads the logo and images of JSON-LD, skipping a person’s avatar and broken blocks', () => {
+    const found = only(`
+      <script type="application/ld+json">{"@context":"https://schema.org","@type":"HardwareStore","name":"Roland Hardware",
+        "logo":{"@type":"ImageObject","url":"/brand/rh.png","width":"400","height":"400"},
+        "image":["/photos/aisle.jpg","/photos/counter.jpg"],
+        "employee":{"@type":"Person","name":"Bob","image":"/team/bob.jpg"}}</script>
+      <script type="application/ld+json">{"@type": "Organization", broken</script>`)
+    expect(found.map(({ url, source }) => [url.replace('https://www.rolandhardware.example', ''), source])).toEqual([
+      ['/brand/rh.png', 'json-ld-logo'],
+      ['/photos/aisle.jpg', 'json-ld-image'],
+      ['/photos/counter.jpg', 'json-ld-image'],
+    ])
+    expect(found[0]).toMatchObject({ isLogo: true, width: 400, height: 400 })
+  })
+
+  test('reads icons with their sizes, the apple-touch-icon defaulting to 180 pixels', () => {
+    const found = only(`<link rel="icon" href="/favicon-32x32.png" sizes="32x32"><link rel="apple-touch-icon" href="/apple-touch-icon.png">`)
+    expect(found).toEqual([
+      { url: 'https://www.rolandhardware.example/favicon-32x32.png', source: 'icon', isLogo: false, isHero: false, width: 32, height: 32 },
+      { url: 'https://www.rolandhardware.example/apple-touch-icon.png', source: 'apple-touch-icon', isLogo: false, isHero: false, width: 180, height: 180 },
+    ])
+  })
+
+  test('takes a lazy-loaded image’s real address instead of its placeholder', () => {
+    const found = only(`
+      <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" data-src="/photos/paint-aisle.jpg" class="lazyload" width="600" height="400" alt="Paint aisle">
+      <img src="/wp-content/plugins/lazy/placeholder.png" data-lazy-src="/photos/garden-center.jpg" width="600" height="400">`)
+    expect(found.map((candidate) => candidate.url)).toEqual([
+      'https://www.rolandhardware.example/photos/paint-aisle.jpg',
+      'https://www.rolandhardware.example/photos/garden-center.jpg',
+    ])
+  })
+
+  test('takes the largest srcset entry and scales the declared height to it', () => {
+    const [found] = only(`<img src="/p/tools-300x200.jpg" srcset="/p/tools-300x200.jpg 300w, /p/tools-1536x1024.jpg 1536w, /p/tools-768x512.jpg 768w" width="300" height="200">`)
+    expect(found).toMatchObject({ url: 'https://www.rolandhardware.example/p/tools-1536x1024.jpg', width: 1536, height: 1024 })
+  })
+
+  test('reads a data-srcset of a lazy loader', () => {
+    const [found] = only(`<img src="data:," data-srcset="/p/grill-400.webp 400w, /p/grill-1200.webp 1200w" width="400" height="300">`)
+    expect(found?.url).toBe('https://www.rolandhardware.example/p/grill-1200.webp')
+  })
+
+  test('reads a picture as one image, its sources counting as larger copies', () => {
+    const found = only(`<picture>
+      <source type="image/webp" srcset="/p/storefront-800.webp 800w, /p/storefront-1600.webp 1600w">
+      <img src="/p/storefront-800.jpg" width="800" height="533" alt="The store on Highway 300"></picture>`)
+    expect(found).toEqual([
+      { url: 'https://www.rolandhardware.example/p/storefront-1600.webp', source: 'picture', isLogo: false, isHero: false, width: 1600, height: 1066 },
+    ])
+  })
+
+  test('adds the full-size picture a gallery thumbnail links to', () => {
+    const found = only(`<a href="/uploads/porch-swing.jpg"><img src="/uploads/porch-swing-150x150.jpg" width="150" height="150"></a>`)
+    expect(found.map(({ url, source }) => [url, source])).toEqual([
+      ['https://www.rolandhardware.example/uploads/porch-swing-150x150.jpg', 'img'],
+      ['https://www.rolandhardware.example/uploads/porch-swing.jpg', 'linked-image'],
+    ])
+  })
+
+  test('reads inline background images, also behind a gradient, and lazy background attributes', () => {
+    const found = only(`
+      <section class="hero-banner" style="background-image: linear-gradient(rgba(0,0,0,.4), rgba(0,0,0,.4)), url('/img/front-door.jpg')"></section>
+      <div class="tile" data-bg="/img/lumber.jpg"></div>`)
+    expect(found).toEqual([
+      { url: 'https://www.rolandhardware.example/img/front-door.jpg', source: 'background', isLogo: false, isHero: true, width: undefined, height: undefined },
+      { url: 'https://www.rolandhardware.example/img/lumber.jpg', source: 'background', isLogo: false, isHero: false, width: undefined, height: undefined },
+    ])
+  })
+
+  test('reads background images of a style block, marking a hero rule', () => {
+    const found = only(`<style>.masthead { background: #000 url("../img/sign.jpg") center / cover } @font-face { src: url(f.woff2) }</style>`)
+    expect(found).toEqual([
+      { url: 'https://www.rolandhardware.example/img/sign.jpg', source: 'stylesheet', isLogo: false, isHero: true, width: undefined, height: undefined },
+    ])
+  })
+
+  test('marks logos by class, id, alt, file name and a branded container', () => {
+    const found = only(`
+      <img class="custom-logo" src="/a.png"><img id="site-logo" src="/b.png"><img alt="Roland Hardware logo" src="/c.png">
+      <img src="/uploads/RH-Logo-White.png"><a class="navbar-brand" href="/"><img src="/d.svg"></a><img src="/e.jpg" alt="Our team">`)
+    expect(found.map((candidate) => candidate.isLogo)).toEqual([true, true, true, true, true, false])
+  })
+
+  test('marks the image the page asks to load first as a hero', () => {
+    const found = only(`<img src="/hero.jpg" fetchpriority="high"><link rel="preload" as="image" href="/lcp.jpg">`)
+    expect(found.map(({ source, isHero }) => [source, isHero])).toEqual([
+      ['img', true],
+      ['preload', true],
+    ])
+  })
+
+  test('reads a video poster', () => {
+    expect(only(`<video poster="/video/tour-poster.jpg" width="1280" height="720"></video>`)[0]).toMatchObject({
+      source: 'poster',
+      width: 1280,
+      height: 720,
+    })
+  })
+
+  test('reads the original size Squarespace declares', () => {
+    expect(only(`<img data-src="https://images.squarespace-cdn.com/content/v1/1/abc/photo" data-image-dimensions="2500x1667">`)[0]).toMatchObject({
+      width: 2500,
+      height: 1667,
+    })
+  })
+
+  test('resolves addresses against a base href', () => {
+    const [found] = extractImageCandidates(`<base href="https://cdn.rolandhardware.example/site/"><img src="img/a.jpg">`, PAGE)
+    expect(found?.url).toBe('https://cdn.rolandhardware.example/site/img/a.jpg')
+  })
+
+  test('numbers candidates in page order', () => {
+    const found = extractImageCandidates(`<img src="/1.jpg"><img src="/2.jpg"><img src="/3.jpg">`, PAGE)
+    expect(found.map((candidate) => candidate.position)).toEqual([0, 1, 2])
+  })
+})
+
+describe('extractMarkdownImages', () => {
+  test('reads Markdown images with their alt text', () => {
+    const found = extractMarkdownImages('# Feed & Seed\n![Our logo](/logo.png)\n![Baby chicks in spring](https://cdn.example.net/chicks.jpg "Chicks")', PAGE)
+    expect(found.map(({ url, alt, isLogo }) => ({ url, alt, isLogo }))).toEqual([
+      { url: 'https://www.rolandhardware.example/logo.png', alt: 'Our logo', isLogo: true },
+      { url: 'https://cdn.example.net/chicks.jpg', alt: 'Baby chicks in spring', isLogo: false },
+    ])
+  })
+})
