@@ -1,0 +1,687 @@
+import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCategory } from './category.ts'
+import { looksLikeHours, MAX_HOURS_LENGTH, parseHours, stripHoursLabel, type HoursRow } from './hours.ts'
+import { claimUniqueSlug, slugify } from './slug.ts'
+
+export type { BusinessCategory } from './category.ts'
+export type { ClosedHoursRow, DayOfWeek, HoursRow, OpenHoursRow } from './hours.ts'
+
+/** The largest Roland.txt we accept: 5 MB, far above any town's list, far below a mistaken upload. */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024
+
+/** short_description is cut to 147 characters plus '...' when longer than this (SPEC §5). */
+export const SHORT_DESCRIPTION_LIMIT = 150
+
+/** One business read from Roland.txt, ready for the importer; null where the file says nothing. */
+export interface ParsedBusiness {
+  /** 0-based position among the file's businesses; stored as metadata.originalIndex. */
+  index: number
+  /** 1-based line of the file where the business starts, so warnings can point at it. */
+  line: number
+  name: string
+  slug: string
+  category: BusinessCategory
+  /** Normalised as '(501) 555-0123'. */
+  phone: string | null
+  /** An absolute http(s) URL. */
+  website: string | null
+  address: string | null
+  hours: string | null
+  short_description: string | null
+  /** Paragraphs separated by a blank line ('\n\n'). */
+  full_description: string | null
+  /** Services and features in file order; the first is the featured one. */
+  services: string[]
+  hours_detail: HoursRow[]
+  /** Plain-language notes for the operator about what was missing or changed. */
+  warnings: string[]
+}
+
+/** A block of the file that is not a business (a title, a separator note), with the reason. */
+export interface SkippedBlock {
+  line: number
+  text: string
+  reason: string
+}
+
+/** What parsing a whole file found: the businesses and the blocks it left out. */
+export interface RolandParseReport {
+  businesses: ParsedBusiness[]
+  skipped: SkippedBlock[]
+}
+
+/** What is wrong with a Roland.txt file as a whole. */
+export type RolandFileProblem = 'empty' | 'too-large' | 'binary' | 'no-businesses'
+
+/** Raised when Roland.txt cannot be read as a business list; the message says how to fix the file. */
+export class RolandFileError extends Error {
+  readonly problem: RolandFileProblem
+
+  constructor(problem: RolandFileProblem, message: string) {
+    super(message)
+    this.name = 'RolandFileError'
+    this.problem = problem
+  }
+}
+
+/** Decodes the bytes of Roland.txt as UTF-8 text, rejecting empty, oversized and binary files. */
+export function decodeRolandFile(bytes: Uint8Array): string {
+  if (bytes.length === 0) {
+    throw new RolandFileError(
+      'empty',
+      'Roland.txt is empty: add the businesses, one per block with a blank line between them, and upload it again.',
+    )
+  }
+  if (bytes.length > MAX_FILE_BYTES) {
+    const megabytes = (bytes.length / (1024 * 1024)).toFixed(1)
+    throw new RolandFileError(
+      'too-large',
+      `Roland.txt is ${megabytes} MB, over the 5 MB limit: check that it is the business list (a plain text file of a few hundred KB at most) and not another file.`,
+    )
+  }
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    throw new RolandFileError(
+      'binary',
+      'Roland.txt is saved as UTF-16 text: open it in a text editor and save it again with the UTF-8 encoding.',
+    )
+  }
+  const nul = bytes.indexOf(0)
+  if (nul !== -1) {
+    throw new RolandFileError(
+      'binary',
+      `Roland.txt contains binary data (a NUL byte at byte ${nul}), so it is not a plain text file: export the list as plain text (.txt, UTF-8) and upload that.`,
+    )
+  }
+  const invalid = firstInvalidUtf8Byte(bytes)
+  if (invalid !== -1) {
+    const line = bytes.subarray(0, invalid).reduce((count, byte) => count + (byte === 0x0a ? 1 : 0), 1)
+    throw new RolandFileError(
+      'binary',
+      `Roland.txt is not valid UTF-8 text (first bad byte on line ${line}): it was probably saved as Windows-1252 ("ANSI") or is not a text file; save it again with the UTF-8 encoding.`,
+    )
+  }
+  // The decoder drops a byte-order mark, which Windows editors like to add.
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  if (text.trim() === '') {
+    throw new RolandFileError(
+      'empty',
+      'Roland.txt has only blank lines: add the businesses, one per block with a blank line between them, and upload it again.',
+    )
+  }
+  return text
+}
+
+/** Parses the text of Roland.txt into businesses; throws RolandFileError when none can be found. */
+export function parseRolandText(text: string): ParsedBusiness[] {
+  return parseRolandTextReport(text).businesses
+}
+
+/** Parses the text of Roland.txt into businesses and the skipped blocks, for a job's summary. */
+export function parseRolandTextReport(text: string): RolandParseReport {
+  const drafts: Draft[] = []
+  const skipped: SkippedBlock[] = []
+  for (const block of splitBlocks(text)) {
+    const first = block[0]
+    if (first === undefined) continue
+    const result = readBlock(block)
+    if (result.kind === 'business') {
+      drafts.push(result.draft)
+    } else if (result.kind === 'paragraph') {
+      const previous = drafts.at(-1)
+      if (previous) previous.paragraphs.push(result.text)
+      else
+        skipped.push({
+          line: first.line,
+          text: first.text,
+          reason: 'text before the first business (an introduction, not a business)',
+        })
+    } else {
+      skipped.push({ line: first.line, text: first.text, reason: result.reason })
+    }
+  }
+  if (drafts.length === 0) {
+    throw new RolandFileError(
+      'no-businesses',
+      'Roland.txt has no recognisable business: give each business its own block, separated by a blank line, with the name on the first line and a phone, website, address or description on the lines below it.',
+    )
+  }
+  const takenSlugs = new Set<string>()
+  return { businesses: drafts.map((draft, index) => finish(draft, index, takenSlugs)), skipped }
+}
+
+type Line = { text: string; line: number }
+
+// Lines made only of dashes, equals signs, stars and the like separate entries just as a blank line does.
+const SEPARATOR = /^[-=_*~#.•·+\s]{3,}$/
+
+function splitBlocks(text: string): Line[][] {
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    // Tabs, non-breaking spaces and trailing blanks are how copied text differs from typed text.
+    .map((raw, i) => ({
+      text: raw
+        .replace(/[\t\u00a0\u2000-\u200b\u202f\u3000]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+      line: i + 1,
+    }))
+  const blocks: Line[][] = []
+  let current: Line[] = []
+  for (const [i, line] of lines.entries()) {
+    // A rule right under a lone first line underlines a name ('Big Rock Coffee' / '-----') rather than ending it.
+    const underline = current.length === 1 && current[0]?.line === line.line - 1 && (lines[i + 1]?.text ?? '') !== ''
+    if (SEPARATOR.test(line.text) && underline) continue
+    if (line.text === '' || SEPARATOR.test(line.text)) {
+      if (current.length > 0) blocks.push(current)
+      current = []
+    } else {
+      current.push(line)
+    }
+  }
+  if (current.length > 0) blocks.push(current)
+  return blocks
+}
+
+type Draft = {
+  line: number
+  name: string
+  phone: string | null
+  extraPhones: string[]
+  website: string | null
+  address: string | null
+  hours: string | null
+  hoursWarnings: string[]
+  services: string[]
+  paragraphs: string[]
+  categoryLabel: string | null
+  warnings: string[]
+}
+
+type BlockResult =
+  { kind: 'business'; draft: Draft } | { kind: 'paragraph'; text: string } | { kind: 'skip'; reason: string }
+
+const PHONE = /(?<![\d])(?:\+?1[\s.-]*)?\(?([2-9]\d{2})\)?[\s.-]*([2-9]\d{2})[\s.-]*(\d{4})(?!\d)/g
+const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g
+const SCHEME_URL = /\bhttps?:\/\/[^\s<>"'()]+/i
+const WWW_URL = /(?<![@\w.-])www\.[^\s<>"'()]+/i
+const BARE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::\d{1,5})?(?:[/?#]\S*)?$/i
+const BULLET = /^(?:[-*•·◦‣▪–]|\d{1,2}[.)])\s+/
+
+const NAME_LABEL = /^(?:business\s+)?name\s*:\s*/i
+const FAX_LABEL = /^fax\b/i
+const EMAIL_LABEL = /^e-?mail\b\s*[:\-–]?\s*/i
+const CATEGORY_LABEL = /^category\s*:\s*/i
+const FEATURES_LABEL =
+  /^(?:special\s+features|features|services(?:\s+offered)?|amenities|specialties)\s*(?::|\s[-–—]\s)\s*/i
+const WEBSITE_LABEL = /^(?:website|web\s*site|web|url|site|homepage|online|facebook)\s*(?::|\s[-–—]\s)\s*/i
+const ADDRESS_LABEL = /^(?:(?:street|physical|mailing)\s+)?(?:address|addr|location|located\s+at)\s*(?::|\s[-–—]\s)\s*/i
+const PHONE_LABEL = /^(?:phone|telephone|tel|ph|call|cell|mobile|office)\b\.?\s*(?:number|no\.?|#)?\s*(?::|\s[-–—]\s)/i
+const DESCRIPTION_LABEL = /^(?:description|about|notes?)\s*:\s*/i
+
+const STREET_WORDS =
+  'rd|road|st|street|hwy|highway|ave|avenue|dr|drive|ln|lane|blvd|boulevard|way|ct|court|pkwy|parkway|loop|trail|trl|cir|circle|pl|place|pike|route|rte|cove|cv|bend|ridge|ter|terrace|plaza|hollow|run|landing'
+const STREET_ADDRESS = new RegExp(`^\\d{1,6}[a-z]?\\s+(?:[\\w.'-]+\\s+){0,4}?(?:${STREET_WORDS})\\b`, 'i')
+const STATE_AND_ZIP = /\b(?:AR|Ark\.?|Arkansas)\s*,?\s+7\d{4}(?:-\d{4})?\b/
+const ROAD_FIRST = new RegExp(
+  `^(?:(?:state\\s+)?(?:highway|hwy)\\s*\\d+|corner\\s+of|intersection\\s+of|p\\.?\\s?o\\.?\\s+box\\s+\\d+)\\b`,
+  'i',
+)
+const CITY_STATE =
+  /^[A-Z][A-Za-z.]*(?:\s[A-Z][A-Za-z.]*)?\s*,?\s+(?:AR|Ark\.?|Arkansas)\b(?:\s*,?\s*7\d{4}(?:-\d{4})?)?\.?$/
+const DIRECTORY_WORDS = /\b(?:directory|listings?|last\s+updated|updated|compiled|table\s+of\s+contents|page\s+\d+)\b/i
+
+type LineKind =
+  | { kind: 'phone' }
+  | { kind: 'website'; value: string }
+  | { kind: 'address'; value: string }
+  | { kind: 'hours'; value: string }
+  | { kind: 'features'; value: string }
+  | { kind: 'category'; value: string }
+  | { kind: 'description'; value: string; bullet: boolean }
+  | { kind: 'ignored' }
+
+function readBlock(block: Line[]): BlockResult {
+  const [first, ...rest] = block
+  if (first === undefined) return { kind: 'skip', reason: 'empty block' }
+  const [nameText, tagline] = splitNameLine(first.text)
+  const nameKind = classify(nameText)
+  // An unlabelled line that merely looks like an address or hours is still a name: '24/7 Fitness'.
+  const labelled = ADDRESS_LABEL.test(nameText) || stripHoursLabel(nameText) !== null
+  if (nameKind.kind !== 'description' && ((nameKind.kind !== 'address' && nameKind.kind !== 'hours') || labelled)) {
+    return { kind: 'skip', reason: `starts with ${describeKind(nameKind)} instead of a business name` }
+  }
+  // A paragraph on its own (a blank line inside a long description) carries on the business above it.
+  if (
+    looksLikeProse(nameText, first.text) &&
+    rest.every((line) => ['description', 'ignored'].includes(classify(line.text).kind))
+  ) {
+    return { kind: 'paragraph', text: block.map((line) => line.text).join(' ') }
+  }
+
+  const name = cleanName(nameText)
+  const draft: Draft = {
+    line: first.line,
+    name,
+    phone: null,
+    extraPhones: [],
+    website: null,
+    address: null,
+    hours: null,
+    hoursWarnings: [],
+    services: [],
+    paragraphs: [],
+    categoryLabel: null,
+    warnings: [],
+  }
+
+  // The text after the name's dash is read like any other line: usually a tagline, sometimes a phone.
+  const lines: { text: string; tagline: boolean }[] = [
+    ...(tagline === null ? [] : [{ text: tagline, tagline: true }]),
+    ...rest.map((line) => ({ text: line.text, tagline: false })),
+  ]
+  const fields = readLines(lines, draft)
+
+  const bare = fields === 0 && draft.services.length === 0
+  // A title block often carries the town's own address ('Roland, AR 72135'), but never a phone or website.
+  const title = DIRECTORY_WORDS.test(name) && draft.phone === null && draft.website === null
+  if ((bare && isHeading(name)) || title) return { kind: 'skip', reason: 'a heading, not a business' }
+  if (name === '') return { kind: 'skip', reason: 'the first line has no business name' }
+  if (fields === 0 && draft.paragraphs.length === 0) {
+    return { kind: 'skip', reason: 'no phone, website, address or description below the name' }
+  }
+  return { kind: 'business', draft }
+}
+
+/** Reads the lines below the name into the draft; returns how many contact or hours fields were found. */
+function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): number {
+  let fields = 0
+  let paragraph: string[] = []
+  let previous: LineKind['kind'] | null = null
+  // A features list goes on over bullet lines; over plain lines too after an empty 'Features:' label
+  // ('list'), or for the next line when the last one ended with a comma ('comma').
+  let inFeatures: 'bullets' | 'list' | 'comma' | null = null
+  let hoursSeen = false
+
+  const endParagraph = () => {
+    if (paragraph.length > 0) draft.paragraphs.push(paragraph.join(' '))
+    paragraph = []
+  }
+
+  for (const [i, { text, tagline }] of lines.entries()) {
+    const bare = text.replace(BULLET, '')
+    if (!FAX_LABEL.test(bare) && !EMAIL_LABEL.test(bare)) {
+      for (const phone of findPhones(text)) {
+        if (draft.phone === null) draft.phone = phone
+        else if (phone !== draft.phone && !draft.extraPhones.includes(phone)) draft.extraPhones.push(phone)
+      }
+    }
+    const kind = classify(text)
+
+    if (inFeatures !== null && kind.kind === 'description') {
+      const plainItem =
+        inFeatures !== 'bullets' && !kind.bullet && kind.value.length <= 60 && !/[.!?]$/.test(kind.value)
+      if (kind.bullet || plainItem) {
+        addServices(draft, kind.value)
+        if (inFeatures === 'comma' && !kind.bullet) inFeatures = /[,;]$/.test(kind.value) ? 'comma' : 'bullets'
+        previous = 'features'
+        continue
+      }
+    }
+    inFeatures = null
+
+    switch (kind.kind) {
+      case 'phone':
+        fields += 1
+        break
+      case 'website': {
+        fields += 1
+        if (draft.website === null) {
+          const website = normaliseWebsite(kind.value)
+          if (website === null && !NO_WEBSITE.test(stripTrailing(kind.value)))
+            draft.warnings.push(`website "${kind.value}" is not a web address: left out`)
+          draft.website = website
+        }
+        break
+      }
+      case 'address': {
+        fields += 1
+        if (draft.address === null) {
+          // A two-line address: the street, then 'Roland, AR 72135' on its own line.
+          const next = lines[i + 1]?.text
+          const joined =
+            next !== undefined && CITY_STATE.test(next) && !STATE_AND_ZIP.test(kind.value)
+              ? `${kind.value}, ${next}`
+              : kind.value
+          // A phone typed on the address line is not part of the address.
+          draft.address = joined
+            .replace(PHONE, ' ')
+            .replace(/\s*[,.;·|•-]*\s*$/, '')
+            .replace(/\s+/g, ' ')
+            .trim()
+        }
+        break
+      }
+      case 'hours': {
+        fields += 1
+        if (previous === 'hours' && draft.hours !== null) {
+          // Hours spread over consecutive lines belong together: 'Mon-Fri 7am-5pm' / 'Sat 8am-noon'.
+          draft.hours = `${draft.hours}, ${kind.value}`
+        } else if (hoursSeen && previous !== 'hours') {
+          draft.hoursWarnings.push('more than one hours line: kept the first')
+        } else {
+          draft.hours = kind.value === '' ? null : kind.value
+        }
+        hoursSeen = true
+        break
+      }
+      case 'features':
+        addServices(draft, kind.value)
+        inFeatures = kind.value === '' ? 'list' : /[,;]$/.test(kind.value) ? 'comma' : 'bullets'
+        break
+      case 'category':
+        draft.categoryLabel ??= kind.value
+        break
+      case 'description': {
+        const url = findUrl(text)
+        if (url !== null && draft.website === null) draft.website = normaliseWebsite(url)
+        // SPEC §5: description lines are longer than 10 characters; a short line still counts
+        // when it ends a sentence the line before began (text wrapped by hand).
+        const continues =
+          previous === 'description' && !tagline && paragraph.length > 0 && !endsSentence(paragraph.at(-1) ?? '')
+        if (kind.value.length > 10 || (continues && kind.value.length > 0)) {
+          if (tagline || kind.bullet) endParagraph()
+          paragraph.push(kind.value)
+          if (tagline) endParagraph()
+          previous = 'description'
+          continue
+        }
+        break
+      }
+      case 'ignored':
+        break
+    }
+    endParagraph()
+    previous = kind.kind
+  }
+  endParagraph()
+  return fields
+}
+
+function classify(text: string): LineKind {
+  const bullet = BULLET.exec(text)
+  const bare = bullet ? text.slice(bullet[0].length).trim() : text
+  if (FAX_LABEL.test(bare)) return { kind: 'ignored' }
+  if (EMAIL_LABEL.test(bare) || (bare.search(EMAIL) !== -1 && leftover(bare, EMAIL).length <= 12))
+    return { kind: 'ignored' }
+  const category = CATEGORY_LABEL.exec(bare)
+  if (category) return { kind: 'category', value: bare.slice(category[0].length).trim() }
+  const features = FEATURES_LABEL.exec(bare)
+  if (features) return { kind: 'features', value: bare.slice(features[0].length).trim() }
+  const hours = stripHoursLabel(bare)
+  if (hours !== null) return { kind: 'hours', value: hours }
+  const website = WEBSITE_LABEL.exec(bare)
+  if (website) {
+    const value = bare.slice(website[0].length).trim()
+    const url = findUrl(value) ?? value.split(/\s+/).find((word) => BARE_DOMAIN.test(stripTrailing(word))) ?? value
+    return { kind: 'website', value: url }
+  }
+  const address = ADDRESS_LABEL.exec(bare)
+  if (address) return { kind: 'address', value: bare.slice(address[0].length).trim() }
+  const hasPhone = findPhones(bare).length > 0
+  if (PHONE_LABEL.test(bare)) return hasPhone ? { kind: 'phone' } : { kind: 'ignored' }
+  if (hasPhone && leftover(bare, PHONE).length <= 12) return { kind: 'phone' }
+  const url = findUrl(bare)
+  if (url !== null && leftover(bare, new RegExp(`${SCHEME_URL.source}|${WWW_URL.source}`, 'gi')).length <= 12) {
+    return { kind: 'website', value: url }
+  }
+  if (BARE_DOMAIN.test(stripTrailing(bare)) && !/^\d+(\.\d+)*$/.test(bare))
+    return { kind: 'website', value: stripTrailing(bare) }
+  const description = DESCRIPTION_LABEL.exec(bare)
+  if (description) return { kind: 'description', value: bare.slice(description[0].length).trim(), bullet: false }
+  if (looksLikeHours(bare)) return { kind: 'hours', value: bare }
+  if (isAddressLike(bare)) return { kind: 'address', value: bare }
+  return { kind: 'description', value: bare, bullet: bullet !== null }
+}
+
+function describeKind(kind: LineKind): string {
+  switch (kind.kind) {
+    case 'phone':
+      return 'a phone number'
+    case 'website':
+      return 'a website'
+    case 'address':
+      return 'an address'
+    case 'hours':
+      return 'opening hours'
+    case 'features':
+      return 'a features list'
+    case 'category':
+      return 'a category'
+    case 'description':
+      return 'a list item'
+    case 'ignored':
+      return 'an e-mail or fax line'
+  }
+}
+
+// SPEC §5: the name is the text before the hyphen; a hyphen inside a word ('Stop-N-Go') is part
+// of the name, so only a dash with spaces around it separates the name from its tagline.
+function splitNameLine(text: string): [string, string | null] {
+  const withoutLabel = text.replace(NAME_LABEL, '')
+  const dash = /\s+(?:--?|[–—])\s+/.exec(withoutLabel)
+  if (!dash) return [withoutLabel, null]
+  const tagline = withoutLabel.slice(dash.index + dash[0].length).trim()
+  return [withoutLabel.slice(0, dash.index), tagline === '' ? null : tagline]
+}
+
+function cleanName(text: string): string {
+  const name = text
+    .replace(/^\s*(?:\d{1,3}[.)]\s+|[-*•·]\s+)/, '')
+    // Decorations a volunteer puts around a name: '== Name ==', '**Name**', '# Name', 'Name:'.
+    .replace(/^[\s=#*_~>•·]+|[\s=#*_~<:•·]+$/g, '')
+    .trim()
+  const quoted = /^["“'](.*)["”']$/.exec(name)
+  return (quoted?.[1] ?? name).trim()
+}
+
+function looksLikeProse(nameText: string, firstLine: string): boolean {
+  const words = nameText.trim().split(/\s+/).length
+  return words >= 8 && (endsSentence(firstLine) || firstLine.length > 60)
+}
+
+function isHeading(name: string): boolean {
+  const letters = name.replace(/[^\p{L}]/gu, '')
+  const shouting = letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()
+  return shouting || DIRECTORY_WORDS.test(name) || /:$/.test(name)
+}
+
+function isAddressLike(text: string): boolean {
+  const words = text.split(/\s+/).length
+  if (words > 15) return false
+  if (STATE_AND_ZIP.test(text)) return true
+  if (words <= 10 && (STREET_ADDRESS.test(text) || ROAD_FIRST.test(text))) return true
+  return CITY_STATE.test(text)
+}
+
+function endsSentence(text: string): boolean {
+  return /[.!?:]["”')]?$/.test(text)
+}
+
+function findPhones(text: string): string[] {
+  return [...text.matchAll(PHONE)].map(([, area, exchange, number]) => `(${area}) ${exchange}-${number}`)
+}
+
+function findUrl(text: string): string | null {
+  const withoutEmails = text.replace(EMAIL, ' ')
+  const scheme = SCHEME_URL.exec(withoutEmails)
+  const www = WWW_URL.exec(withoutEmails)
+  const found = [scheme, www].filter((match) => match !== null).sort((a, b) => a.index - b.index)[0]
+  return found ? stripTrailing(found[0]) : null
+}
+
+function stripTrailing(text: string): string {
+  return text.replace(/[.,;:!?'"”’)\]]+$/, '')
+}
+
+function leftover(text: string, pattern: RegExp): string {
+  return text
+    .replace(new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`), ' ')
+    .replace(/[^\p{L}]/gu, '')
+}
+
+const NO_WEBSITE = /^(?:none|n\/?a|no|-+|tbd|coming soon)$/i
+
+function normaliseWebsite(raw: string): string | null {
+  const text = stripTrailing(raw.trim())
+  if (text === '' || text.includes('@') || NO_WEBSITE.test(text)) return null
+  const absolute = /^https?:\/\//i.test(text) ? text : `https://${text.replace(/^\/+/, '')}`
+  let url: URL
+  try {
+    url = new URL(absolute)
+  } catch {
+    return null
+  }
+  if (!/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/i.test(url.hostname)) return null
+  // Keep what the volunteer typed recognisable: 'https://lakeviewmarina.example', not '…example/'.
+  return url.pathname === '/' && url.search === '' && url.hash === '' ? `${url.protocol}//${url.host}` : url.href
+}
+
+function addServices(draft: Draft, text: string): void {
+  for (const part of text.split(/[,;•·|]/)) {
+    const service = part
+      .replace(BULLET, '')
+      .replace(/^\s*and\s+/i, '')
+      .replace(/[.\s]+$/, '')
+      .trim()
+    if (service === '') continue
+    if (draft.services.some((existing) => existing.toLowerCase() === service.toLowerCase())) continue
+    draft.services.push(service)
+  }
+}
+
+function finish(draft: Draft, index: number, takenSlugs: Set<string>): ParsedBusiness {
+  const warnings = [...draft.warnings]
+  if (draft.phone === null) warnings.push('no phone found')
+  for (const phone of draft.extraPhones) warnings.push(`more than one phone number: kept the first, left out ${phone}`)
+  if (draft.address === null) warnings.push('no address found')
+
+  let hours = draft.hours
+  let hoursDetail: HoursRow[] = []
+  if (hours !== null && hours.length >= MAX_HOURS_LENGTH) {
+    warnings.push(`hours line too long (${hours.length} characters): left out, keep it under ${MAX_HOURS_LENGTH}`)
+    hours = null
+  } else if (hours !== null) {
+    hoursDetail = parseHours(hours)
+    if (hoursDetail.length === 0)
+      warnings.push('hours kept as text only: the days and times could not be read with confidence')
+  }
+  warnings.push(...draft.hoursWarnings)
+
+  const paragraphs = draft.paragraphs.map((paragraph) => paragraph.trim()).filter((paragraph) => paragraph !== '')
+  if (paragraphs.length === 0) warnings.push('no description found')
+  const fullDescription =
+    paragraphs.length === 0
+      ? null
+      : paragraphs.map((p, i) => (i < paragraphs.length - 1 && !endsSentence(p) ? `${p}.` : p)).join('\n\n')
+  const shortDescription = paragraphs[0] === undefined ? null : shorten(paragraphs[0])
+
+  let category: BusinessCategory | null = null
+  if (draft.categoryLabel !== null) {
+    category = matchCategoryLabel(draft.categoryLabel)
+    if (category === null)
+      warnings.push(`category "${draft.categoryLabel}" is not one of the site's categories: guessed instead`)
+  }
+  if (category === null) {
+    category = guessCategory(draft.name, [...paragraphs, ...draft.services].join(' '))
+    if (category === DEFAULT_CATEGORY)
+      warnings.push(`no category could be told from the name or description: set to ${DEFAULT_CATEGORY}`)
+  }
+
+  let base = slugify(draft.name)
+  if (base === '') {
+    base = 'business'
+    warnings.push('the name has no letters or digits to make a web address from: used "business"')
+  }
+  const slug = claimUniqueSlug(base, takenSlugs)
+  if (slug !== base) warnings.push(`duplicate name: renamed slug to ${slug}`)
+
+  return {
+    index,
+    line: draft.line,
+    name: draft.name,
+    slug,
+    category,
+    phone: draft.phone,
+    website: draft.website,
+    address: draft.address,
+    hours,
+    short_description: shortDescription,
+    full_description: fullDescription,
+    services: draft.services,
+    hours_detail: hoursDetail,
+    warnings,
+  }
+}
+
+// Abbreviations whose dot does not end a sentence in a Roland listing.
+const ABBREVIATIONS = /\b(?:St|Rd|Dr|Mr|Mrs|Ms|Jr|Sr|Hwy|Ave|Ln|Mt|No|Co|Inc|Est|approx|vs|etc|[A-Z])\.$/
+
+/** Cuts a paragraph to its leading sentences within 150 characters, else to 147 plus '...'. */
+export function shorten(paragraph: string): string {
+  if (paragraph.length <= SHORT_DESCRIPTION_LIMIT) return paragraph
+  let short = ''
+  for (const sentence of sentences(paragraph)) {
+    const next = short === '' ? sentence : `${short} ${sentence}`
+    if (next.length > SHORT_DESCRIPTION_LIMIT) break
+    short = next
+  }
+  return short !== '' ? short : `${paragraph.slice(0, SHORT_DESCRIPTION_LIMIT - 3).trimEnd()}...`
+}
+
+function sentences(text: string): string[] {
+  const result: string[] = []
+  let current = ''
+  for (const word of text.split(' ')) {
+    current = current === '' ? word : `${current} ${word}`
+    if (/[.!?]["”')]?$/.test(word) && !ABBREVIATIONS.test(word)) {
+      result.push(current)
+      current = ''
+    }
+  }
+  if (current !== '') result.push(current)
+  return result
+}
+
+function firstInvalidUtf8Byte(bytes: Uint8Array): number {
+  let i = 0
+  while (i < bytes.length) {
+    const byte = bytes[i] ?? 0
+    const length =
+      byte < 0x80
+        ? 1
+        : byte >= 0xc2 && byte <= 0xdf
+          ? 2
+          : byte >= 0xe0 && byte <= 0xef
+            ? 3
+            : byte >= 0xf0 && byte <= 0xf4
+              ? 4
+              : 0
+    if (length === 0) return i
+    for (let k = 1; k < length; k += 1) {
+      const next = bytes[i + k]
+      if (next === undefined || (next & 0xc0) !== 0x80) return i
+    }
+    const second = bytes[i + 1] ?? 0
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are invalid UTF-8 too.
+    if (
+      (byte === 0xe0 && second < 0xa0) ||
+      (byte === 0xed && second > 0x9f) ||
+      (byte === 0xf0 && second < 0x90) ||
+      (byte === 0xf4 && second > 0x8f)
+    )
+      return i
+    i += length
+  }
+  return -1
+}
