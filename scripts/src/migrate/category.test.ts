@@ -38,11 +38,16 @@ describe('guessCategory', () => {
   })
 
   test('breaks a tie in the name with the description', () => {
-    expect(guessCategory('Roland Grocery & Deli', 'Family grocery store with a hot deli counter')).toBe('Shopping & Convenience')
+    expect(guessCategory('Roland Grocery & Deli', 'Family grocery store with a hot deli counter')).toBe(
+      'Shopping & Convenience',
+    )
   })
 
   test("falls back to 'Business' when two categories tie", () => {
-    expect(scoreCategories('Grill & Gas', '')).toMatchObject({ 'Dining & Refreshments': 6, 'Shopping & Convenience': 6 })
+    expect(scoreCategories('Grill & Gas', '')).toMatchObject({
+      'Dining & Refreshments': 6,
+      'Shopping & Convenience': 6,
+    })
     expect(guessCategory('Grill & Gas')).toBe('Business')
   })
 

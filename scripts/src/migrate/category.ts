@@ -18,6 +18,7 @@ type GuessableCategory = (typeof BUSINESS_CATEGORIES)[number]
 // words that say what the business is ('marina', 'dentist'), 1 for generic words that many kinds
 // of business use ('shop', 'store', 'services'). A generic word never outvotes a specific one,
 // which is why 'Lakeview Marina & Bait Shop' is Recreation and 'Big Rock Coffee Shop' is Dining.
+// prettier-ignore
 const KEYWORDS: Record<GuessableCategory, Record<string, number>> = {
   'Dining & Refreshments': {
     'coffee shop': 3, 'ice cream': 3, 'snow cone': 3, 'snow cones': 3, 'food truck': 3, 'tea room': 3,
@@ -131,7 +132,11 @@ export function guessCategory(name: string, description = ''): BusinessCategory 
 
 /** Matches an operator's own 'Category:' text to a site category, ignoring case and '&' versus 'and'. */
 export function matchCategoryLabel(label: string): BusinessCategory | null {
-  const key = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/[^a-z]/g, '')
+  const key = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/&/g, 'and')
+      .replace(/[^a-z]/g, '')
   const wanted = key(label)
   if (wanted === key(DEFAULT_CATEGORY)) return DEFAULT_CATEGORY
   return BUSINESS_CATEGORIES.find((category) => key(category) === wanted) ?? null

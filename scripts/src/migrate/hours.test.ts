@@ -7,7 +7,8 @@ const open = (day_of_week: HoursRow['day_of_week'], opens_at: string, closes_at:
   closes_at,
 })
 const closed = (day_of_week: HoursRow['day_of_week']): HoursRow => ({ day_of_week, is_closed: true })
-const everyDay = (opens_at: string, closes_at: string) => ([0, 1, 2, 3, 4, 5, 6] as const).map((day) => open(day, opens_at, closes_at))
+const everyDay = (opens_at: string, closes_at: string) =>
+  ([0, 1, 2, 3, 4, 5, 6] as const).map((day) => open(day, opens_at, closes_at))
 
 describe('parseHours', () => {
   test("reads 'Mon-Fri 7am-5pm, Sat 8am-12pm, Sun Closed' into a row per day, Sunday first", () => {
@@ -39,7 +40,9 @@ describe('parseHours', () => {
   })
 
   test("reads 24-hour times such as 'Tue-Sun 11:00-21:00'", () => {
-    expect(parseHours('Tue-Sun 11:00-21:00')).toEqual(([0, 2, 3, 4, 5, 6] as const).map((day) => open(day, '11:00', '21:00')))
+    expect(parseHours('Tue-Sun 11:00-21:00')).toEqual(
+      ([0, 2, 3, 4, 5, 6] as const).map((day) => open(day, '11:00', '21:00')),
+    )
   })
 
   test("gives no rows for '11:00-21:00' alone, because it does not say which days", () => {

@@ -32,24 +32,58 @@ for (const [day, names] of [
   }
 }
 
-const DAY_WORD = '(?:sun(?:days?)?|mon(?:days?)?|tue(?:s|sdays?)?|wed(?:s|nesdays?)?|thu(?:r|rs|rsdays?)?|fri(?:days?)?|sat(?:urdays?)?)'
-const TIME_WORD = '(?:\\d{1,2}(?:[:.]\\d{2})?\\s*(?:[ap]\\.?\\s?m\\b\\.?|[ap]\\b)|\\d{1,2}:\\d{2}\\b|noon\\b|midnight\\b)'
+const DAY_WORD =
+  '(?:sun(?:days?)?|mon(?:days?)?|tue(?:s|sdays?)?|wed(?:s|nesdays?)?|thu(?:r|rs|rsdays?)?|fri(?:days?)?|sat(?:urdays?)?)'
+const TIME_WORD =
+  '(?:\\d{1,2}(?:[:.]\\d{2})?\\s*(?:[ap]\\.?\\s?m\\b\\.?|[ap]\\b)|\\d{1,2}:\\d{2}\\b|noon\\b|midnight\\b)'
 const ALL_DAY_WORD = '(?:24\\s*\\/\\s*7|24\\s*-?\\s*(?:hours|hrs|hr|h)\\b)'
 
-const HOURS_LABEL = /^(?:(?:business|store|shop|office|opening|open)\s+)?(?:hours|hrs)(?:\s+of\s+operation)?\s*(?::|\s[-–—]\s)\s*|^open\s*:\s*/i
+const HOURS_LABEL =
+  /^(?:(?:business|store|shop|office|opening|open)\s+)?(?:hours|hrs)(?:\s+of\s+operation)?\s*(?::|\s[-–—]\s)\s*|^open\s*:\s*/i
 const STARTS_LIKE_HOURS = new RegExp(
   `^(?:open\\s+)?(?:${DAY_WORD}\\b\\.?|daily\\b|every\\s*day\\b|everyday\\b|weekdays?\\b|weekends?\\b|(?:7|seven)\\s+days\\b|closed\\b|${ALL_DAY_WORD}|${TIME_WORD})`,
   'i',
 )
 // A bare '9-5' after a day name is still a time range, even though it is too vague to parse.
-const MENTIONS_TIME = new RegExp(`${TIME_WORD}|${ALL_DAY_WORD}|\\bclosed\\b|\\b\\d{1,2}\\s*(?:-|to)\\s*\\d{1,2}\\b`, 'i')
+const MENTIONS_TIME = new RegExp(
+  `${TIME_WORD}|${ALL_DAY_WORD}|\\bclosed\\b|\\b\\d{1,2}\\s*(?:-|to)\\s*\\d{1,2}\\b`,
+  'i',
+)
 
 // Words an hours line is made of; a line with several other long words is a sentence about
 // the business ('Sunday brunch from 10am is a local favorite…'), so it stays a description.
 const SCHEDULE_WORDS = new Set([
-  'open', 'opens', 'closed', 'closes', 'hours', 'daily', 'every', 'week', 'weekdays', 'weekday', 'weekends',
-  'weekend', 'through', 'thru', 'till', 'until', 'from', 'noon', 'midnight', 'except', 'holidays', 'holiday',
-  'days', 'only', 'appointment', 'seasonal', 'season', 'summer', 'winter', 'spring', 'fall',
+  'open',
+  'opens',
+  'closed',
+  'closes',
+  'hours',
+  'daily',
+  'every',
+  'week',
+  'weekdays',
+  'weekday',
+  'weekends',
+  'weekend',
+  'through',
+  'thru',
+  'till',
+  'until',
+  'from',
+  'noon',
+  'midnight',
+  'except',
+  'holidays',
+  'holiday',
+  'days',
+  'only',
+  'appointment',
+  'seasonal',
+  'season',
+  'summer',
+  'winter',
+  'spring',
+  'fall',
 ])
 
 /** Returns the text after an 'Hours:' label, or null when the line has no such label. */
@@ -286,7 +320,9 @@ function resolveRange(opens: Time, closes: Time): Spec | null {
     const closeCandidates: Meridiem[] = closes.meridiem === null ? [known, other] : [closes.meridiem]
     opensAt = null
     closesAt = null
-    for (const [openMeridiem, closeMeridiem] of candidates.flatMap((o) => closeCandidates.map((c) => [o, c] as const))) {
+    for (const [openMeridiem, closeMeridiem] of candidates.flatMap((o) =>
+      closeCandidates.map((c) => [o, c] as const),
+    )) {
       const o = twelveHour(opens, openMeridiem)
       const c = twelveHour(closes, closeMeridiem)
       if (o !== null && c !== null && o < c) {
@@ -351,7 +387,9 @@ function toRows(groups: Group[]): HoursRow[] {
 
 function overlaps(ranges: { opens: number; closes: number }[]): boolean {
   const spans = ranges.map(({ opens, closes }) => [opens, closes <= opens ? closes + 24 * 60 : closes] as const)
-  return spans.some(([start, end], i) => spans.some(([otherStart, otherEnd], j) => i < j && start < otherEnd && otherStart < end))
+  return spans.some(([start, end], i) =>
+    spans.some(([otherStart, otherEnd], j) => i < j && start < otherEnd && otherStart < end),
+  )
 }
 
 function clock(minutes: number): string {

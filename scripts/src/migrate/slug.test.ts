@@ -38,7 +38,9 @@ describe('slugify', () => {
   })
 
   test('cuts a very long name at a word so the slug fits the database domain', () => {
-    const slug = slugify('The Really Quite Extraordinarily Long Named Family Owned And Operated Roland Arkansas Bait Tackle And Sundries Emporium')
+    const slug = slugify(
+      'The Really Quite Extraordinarily Long Named Family Owned And Operated Roland Arkansas Bait Tackle And Sundries Emporium',
+    )
     expect(slug.length).toBeLessThanOrEqual(100)
     expect(slug).toMatch(SLUG_DOMAIN)
     expect(slug.endsWith('-')).toBe(false)
@@ -54,7 +56,11 @@ describe('claimUniqueSlug', () => {
 
   test('numbers repeats from 2 upwards', () => {
     const taken = new Set<string>()
-    expect([1, 2, 3].map(() => claimUniqueSlug('joes-diner', taken))).toEqual(['joes-diner', 'joes-diner-2', 'joes-diner-3'])
+    expect([1, 2, 3].map(() => claimUniqueSlug('joes-diner', taken))).toEqual([
+      'joes-diner',
+      'joes-diner-2',
+      'joes-diner-3',
+    ])
   })
 
   test('skips a numbered slug another business already holds', () => {
