@@ -4,7 +4,7 @@ import { resolveUrl } from './candidates.ts'
 
 // Pages of a small-business site most likely to show its photos, best first.
 const PAGE_KEYWORDS: readonly RegExp[] = [
-  /about|our-?story|who-we-are/,
+  /about|our[-_\s]?story|who[-_\s]we[-_\s]are/,
   /gallery|photos?|portfolio|pictures/,
   /menu|food|drinks/,
   /services?|products?|shop|store/,
