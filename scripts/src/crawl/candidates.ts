@@ -115,13 +115,12 @@ export function parseSrcset(value: string): { url: string; width: number | undef
 
 function bestOfSrcset(value: string): { url: string; width: number | undefined } | undefined {
   const entries = parseSrcset(value)
-  let best = entries[0]
-  for (const entry of entries) {
-    if (!best) break
-    const score = entry.width ?? (entry.density ?? 1) * 1
-    const bestScore = best.width ?? (best.density ?? 1) * 1
-    if (score > bestScore) best = entry
-  }
+  // A srcset uses either width or density descriptors, so one score compares them all.
+  const score = (entry: { width: number | undefined; density: number | undefined }): number => entry.width ?? entry.density ?? 1
+  const best = entries.reduce<(typeof entries)[number] | undefined>(
+    (current, entry) => (current === undefined || score(entry) > score(current) ? entry : current),
+    undefined,
+  )
   return best ? { url: best.url, width: best.width } : undefined
 }
 

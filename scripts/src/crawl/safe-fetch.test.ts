@@ -135,6 +135,12 @@ describe('safeFetch', () => {
     expect(error.message).toContain('localhost')
   })
 
+  test('resolves a host name itself and connects when the address is allowed', async () => {
+    const port = new URL(site.origin).port
+    const response = await safeFetch(`http://localhost:${port}/about-us/`, { allowPrivateNetwork: true })
+    expect(response.status).toBe(200)
+  })
+
   test('refuses IPv6 loopback and IPv4-mapped loopback literals', async () => {
     expect((await failure(safeFetch('http://[::1]/'))).code).toBe('blocked-address')
     expect((await failure(safeFetch('http://[::ffff:127.0.0.1]/'))).code).toBe('blocked-address')

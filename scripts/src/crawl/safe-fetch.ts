@@ -250,7 +250,8 @@ function fetchHop(url: URL, limits: HopLimits): Promise<Hop> {
         return
       }
       const declared = Number(response.headers['content-length'])
-      if (Number.isFinite(declared) && declared > limits.maxBytes && !response.headers['content-encoding']) {
+      // A compressed body only grows when decompressed, so a declared length over the limit is already too much.
+      if (Number.isFinite(declared) && declared > limits.maxBytes) {
         fail(tooLarge(url, limits.maxBytes))
         return
       }
