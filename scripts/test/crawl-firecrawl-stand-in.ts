@@ -105,7 +105,12 @@ export async function startFirecrawlStandIn(options: StandInOptions): Promise<Fi
       if (request.method === 'POST' && url.pathname === '/v2/crawl') {
         if (options.startFailure) return send(response, options.startFailure.status, options.startFailure.body)
         const target = typeof body?.['url'] === 'string' ? body['url'] : ''
-        if (!target) return send(response, 400, { success: false, error: 'Bad Request', details: [{ path: ['url'], message: 'Required' }] })
+        if (!target)
+          return send(response, 400, {
+            success: false,
+            error: 'Bad Request',
+            details: [{ path: ['url'], message: 'Required' }],
+          })
         const limit = typeof body?.['limit'] === 'number' ? body['limit'] : 10_000
         const id = randomUUID()
         jobs.set(id, { id, documents: (options.pages?.(target) ?? []).slice(0, limit), polls: 0 })
@@ -130,15 +135,42 @@ export async function startFirecrawlStandIn(options: StandInOptions): Promise<Fi
         if (skip === 0) job.polls += 1
         if (job.polls <= (options.pollsBeforeDone ?? 0)) {
           const completed = Math.min(total, job.polls - 1)
-          return send(response, 200, { success: true, status: 'scraping', completed, total, creditsUsed: completed, expiresAt, next: null, data: [] })
+          return send(response, 200, {
+            success: true,
+            status: 'scraping',
+            completed,
+            total,
+            creditsUsed: completed,
+            expiresAt,
+            next: null,
+            data: [],
+          })
         }
         if (options.outcome === 'failed') {
-          return send(response, 200, { success: true, status: 'failed', completed: 0, total, creditsUsed: 0, expiresAt, next: null, data: [] })
+          return send(response, 200, {
+            success: true,
+            status: 'failed',
+            completed: 0,
+            total,
+            creditsUsed: 0,
+            expiresAt,
+            next: null,
+            data: [],
+          })
         }
         const pageSize = options.pageSize ?? 10
         const data = job.documents.slice(skip, skip + pageSize)
         const next = skip + pageSize < total ? `${apiUrl}/v2/crawl/${job.id}?skip=${skip + pageSize}` : null
-        return send(response, 200, { success: true, status: 'completed', completed: total, total, creditsUsed: total, expiresAt, next, data })
+        return send(response, 200, {
+          success: true,
+          status: 'completed',
+          completed: total,
+          total,
+          creditsUsed: total,
+          expiresAt,
+          next,
+          data,
+        })
       }
 
       send(response, 404, { success: false, error: `Cannot ${request.method} ${url.pathname}` })

@@ -56,7 +56,10 @@ async function findFile(root: string, pathname: string): Promise<string | undefi
  * Serve a fixture site (a folder under fixtures/sites, or none) on 127.0.0.1 at a random port. Routes answer first;
  * in .html files the token __ORIGIN__ becomes the server's origin, as a CMS writes absolute links to itself.
  */
-export async function startFixtureSite(site: string | undefined, routes: Record<string, FixtureRoute> = {}): Promise<FixtureSite> {
+export async function startFixtureSite(
+  site: string | undefined,
+  routes: Record<string, FixtureRoute> = {},
+): Promise<FixtureSite> {
   const root = site === undefined ? undefined : resolve(FIXTURE_SITES, site)
   const requests: ReceivedRequest[] = []
   let origin = ''
@@ -77,7 +80,8 @@ export async function startFixtureSite(site: string | undefined, routes: Record<
     }
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream'
     let body: Buffer = await readFile(file)
-    if (extname(file) === '.html') body = Buffer.from(body.toString('latin1').replaceAll('__ORIGIN__', origin), 'latin1')
+    if (extname(file) === '.html')
+      body = Buffer.from(body.toString('latin1').replaceAll('__ORIGIN__', origin), 'latin1')
     response.writeHead(200, { 'content-type': type, 'content-length': body.length }).end(body)
   }
 

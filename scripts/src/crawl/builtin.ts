@@ -44,10 +44,14 @@ async function fetchPage(url: string, options: BuiltinCrawlOptions): Promise<{ u
     signal: options.signal,
   })
   if (response.status >= 400) {
-    throw new CrawlError('http-status', `${response.url} answered HTTP ${response.status}: the page is missing or the site is down`, {
-      url: response.url,
-      status: response.status,
-    })
+    throw new CrawlError(
+      'http-status',
+      `${response.url} answered HTTP ${response.status}: the page is missing or the site is down`,
+      {
+        url: response.url,
+        status: response.status,
+      },
+    )
   }
   // Some small hosts send pages as text/plain or with no type at all; anything else is not a page.
   const type = response.contentType

@@ -43,7 +43,9 @@ describe('parseSrcset', () => {
   })
 
   test('keeps commas that belong to an address, as image CDNs write them', () => {
-    const entries = parseSrcset('https://res.example.net/c_fill,w_400,h_300/shop.jpg 400w, https://res.example.net/c_fill,w_800,h_600/shop.jpg 800w')
+    const entries = parseSrcset(
+      'https://res.example.net/c_fill,w_400,h_300/shop.jpg 400w, https://res.example.net/c_fill,w_800,h_600/shop.jpg 800w',
+    )
     expect(entries.map((entry) => entry.url)).toEqual([
       'https://res.example.net/c_fill,w_400,h_300/shop.jpg',
       'https://res.example.net/c_fill,w_800,h_600/shop.jpg',
@@ -57,8 +59,22 @@ describe('extractImageCandidates', () => {
       <meta property="og:image" content="/share.jpg"><meta property="og:image:width" content="1200"><meta property="og:image:height" content="630">
       <meta name="twitter:image" content="https://www.rolandhardware.example/twitter.jpg"></head>`)
     expect(found).toEqual([
-      { url: 'https://www.rolandhardware.example/share.jpg', source: 'og:image', isLogo: false, isHero: true, width: 1200, height: 630 },
-      { url: 'https://www.rolandhardware.example/twitter.jpg', source: 'twitter:image', isLogo: false, isHero: true, width: undefined, height: undefined },
+      {
+        url: 'https://www.rolandhardware.example/share.jpg',
+        source: 'og:image',
+        isLogo: false,
+        isHero: true,
+        width: 1200,
+        height: 630,
+      },
+      {
+        url: 'https://www.rolandhardware.example/twitter.jpg',
+        source: 'twitter:image',
+        isLogo: false,
+        isHero: true,
+        width: undefined,
+        height: undefined,
+      },
     ])
   })
 
@@ -78,10 +94,26 @@ describe('extractImageCandidates', () => {
   })
 
   test('reads icons with their sizes, the apple-touch-icon defaulting to 180 pixels', () => {
-    const found = only(`<link rel="icon" href="/favicon-32x32.png" sizes="32x32"><link rel="apple-touch-icon" href="/apple-touch-icon.png">`)
+    const found = only(
+      `<link rel="icon" href="/favicon-32x32.png" sizes="32x32"><link rel="apple-touch-icon" href="/apple-touch-icon.png">`,
+    )
     expect(found).toEqual([
-      { url: 'https://www.rolandhardware.example/favicon-32x32.png', source: 'icon', isLogo: false, isHero: false, width: 32, height: 32 },
-      { url: 'https://www.rolandhardware.example/apple-touch-icon.png', source: 'apple-touch-icon', isLogo: false, isHero: false, width: 180, height: 180 },
+      {
+        url: 'https://www.rolandhardware.example/favicon-32x32.png',
+        source: 'icon',
+        isLogo: false,
+        isHero: false,
+        width: 32,
+        height: 32,
+      },
+      {
+        url: 'https://www.rolandhardware.example/apple-touch-icon.png',
+        source: 'apple-touch-icon',
+        isLogo: false,
+        isHero: false,
+        width: 180,
+        height: 180,
+      },
     ])
   })
 
@@ -96,12 +128,20 @@ describe('extractImageCandidates', () => {
   })
 
   test('takes the largest srcset entry and scales the declared height to it', () => {
-    const [found] = only(`<img src="/p/tools-300x200.jpg" srcset="/p/tools-300x200.jpg 300w, /p/tools-1536x1024.jpg 1536w, /p/tools-768x512.jpg 768w" width="300" height="200">`)
-    expect(found).toMatchObject({ url: 'https://www.rolandhardware.example/p/tools-1536x1024.jpg', width: 1536, height: 1024 })
+    const [found] = only(
+      `<img src="/p/tools-300x200.jpg" srcset="/p/tools-300x200.jpg 300w, /p/tools-1536x1024.jpg 1536w, /p/tools-768x512.jpg 768w" width="300" height="200">`,
+    )
+    expect(found).toMatchObject({
+      url: 'https://www.rolandhardware.example/p/tools-1536x1024.jpg',
+      width: 1536,
+      height: 1024,
+    })
   })
 
   test('reads a data-srcset of a lazy loader', () => {
-    const [found] = only(`<img src="data:," data-srcset="/p/grill-400.webp 400w, /p/grill-1200.webp 1200w" width="400" height="300">`)
+    const [found] = only(
+      `<img src="data:," data-srcset="/p/grill-400.webp 400w, /p/grill-1200.webp 1200w" width="400" height="300">`,
+    )
     expect(found?.url).toBe('https://www.rolandhardware.example/p/grill-1200.webp')
   })
 
@@ -110,12 +150,21 @@ describe('extractImageCandidates', () => {
       <source type="image/webp" srcset="/p/storefront-800.webp 800w, /p/storefront-1600.webp 1600w">
       <img src="/p/storefront-800.jpg" width="800" height="533" alt="The store on Highway 300"></picture>`)
     expect(found).toEqual([
-      { url: 'https://www.rolandhardware.example/p/storefront-1600.webp', source: 'picture', isLogo: false, isHero: false, width: 1600, height: 1066 },
+      {
+        url: 'https://www.rolandhardware.example/p/storefront-1600.webp',
+        source: 'picture',
+        isLogo: false,
+        isHero: false,
+        width: 1600,
+        height: 1066,
+      },
     ])
   })
 
   test('adds the full-size picture a gallery thumbnail links to', () => {
-    const found = only(`<a href="/uploads/porch-swing.jpg"><img src="/uploads/porch-swing-150x150.jpg" width="150" height="150"></a>`)
+    const found = only(
+      `<a href="/uploads/porch-swing.jpg"><img src="/uploads/porch-swing-150x150.jpg" width="150" height="150"></a>`,
+    )
     expect(found.map(({ url, source }) => [url, source])).toEqual([
       ['https://www.rolandhardware.example/uploads/porch-swing-150x150.jpg', 'img'],
       ['https://www.rolandhardware.example/uploads/porch-swing.jpg', 'linked-image'],
@@ -127,15 +176,38 @@ describe('extractImageCandidates', () => {
       <section class="hero-banner" style="background-image: linear-gradient(rgba(0,0,0,.4), rgba(0,0,0,.4)), url('/img/front-door.jpg')"></section>
       <div class="tile" data-bg="/img/lumber.jpg"></div>`)
     expect(found).toEqual([
-      { url: 'https://www.rolandhardware.example/img/front-door.jpg', source: 'background', isLogo: false, isHero: true, width: undefined, height: undefined },
-      { url: 'https://www.rolandhardware.example/img/lumber.jpg', source: 'background', isLogo: false, isHero: false, width: undefined, height: undefined },
+      {
+        url: 'https://www.rolandhardware.example/img/front-door.jpg',
+        source: 'background',
+        isLogo: false,
+        isHero: true,
+        width: undefined,
+        height: undefined,
+      },
+      {
+        url: 'https://www.rolandhardware.example/img/lumber.jpg',
+        source: 'background',
+        isLogo: false,
+        isHero: false,
+        width: undefined,
+        height: undefined,
+      },
     ])
   })
 
   test('reads background images of a style block, marking a hero rule', () => {
-    const found = only(`<style>.masthead { background: #000 url("../img/sign.jpg") center / cover } @font-face { src: url(f.woff2) }</style>`)
+    const found = only(
+      `<style>.masthead { background: #000 url("../img/sign.jpg") center / cover } @font-face { src: url(f.woff2) }</style>`,
+    )
     expect(found).toEqual([
-      { url: 'https://www.rolandhardware.example/img/sign.jpg', source: 'stylesheet', isLogo: false, isHero: true, width: undefined, height: undefined },
+      {
+        url: 'https://www.rolandhardware.example/img/sign.jpg',
+        source: 'stylesheet',
+        isLogo: false,
+        isHero: true,
+        width: undefined,
+        height: undefined,
+      },
     ])
   })
 
@@ -163,14 +235,21 @@ describe('extractImageCandidates', () => {
   })
 
   test('reads the original size Squarespace declares', () => {
-    expect(only(`<img data-src="https://images.squarespace-cdn.com/content/v1/1/abc/photo" data-image-dimensions="2500x1667">`)[0]).toMatchObject({
+    expect(
+      only(
+        `<img data-src="https://images.squarespace-cdn.com/content/v1/1/abc/photo" data-image-dimensions="2500x1667">`,
+      )[0],
+    ).toMatchObject({
       width: 2500,
       height: 1667,
     })
   })
 
   test('resolves addresses against a base href', () => {
-    const [found] = extractImageCandidates(`<base href="https://cdn.rolandhardware.example/site/"><img src="img/a.jpg">`, PAGE)
+    const [found] = extractImageCandidates(
+      `<base href="https://cdn.rolandhardware.example/site/"><img src="img/a.jpg">`,
+      PAGE,
+    )
     expect(found?.url).toBe('https://cdn.rolandhardware.example/site/img/a.jpg')
   })
 
@@ -182,7 +261,10 @@ describe('extractImageCandidates', () => {
 
 describe('extractMarkdownImages', () => {
   test('reads Markdown images with their alt text', () => {
-    const found = extractMarkdownImages('# Feed & Seed\n![Our logo](/logo.png)\n![Baby chicks in spring](https://cdn.example.net/chicks.jpg "Chicks")', PAGE)
+    const found = extractMarkdownImages(
+      '# Feed & Seed\n![Our logo](/logo.png)\n![Baby chicks in spring](https://cdn.example.net/chicks.jpg "Chicks")',
+      PAGE,
+    )
     expect(found.map(({ url, alt, isLogo }) => ({ url, alt, isLogo }))).toEqual([
       { url: 'https://www.rolandhardware.example/logo.png', alt: 'Our logo', isLogo: true },
       { url: 'https://cdn.example.net/chicks.jpg', alt: 'Baby chicks in spring', isLogo: false },

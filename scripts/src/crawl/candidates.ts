@@ -116,7 +116,8 @@ export function parseSrcset(value: string): { url: string; width: number | undef
 function bestOfSrcset(value: string): { url: string; width: number | undefined } | undefined {
   const entries = parseSrcset(value)
   // A srcset uses either width or density descriptors, so one score compares them all.
-  const score = (entry: { width: number | undefined; density: number | undefined }): number => entry.width ?? entry.density ?? 1
+  const score = (entry: { width: number | undefined; density: number | undefined }): number =>
+    entry.width ?? entry.density ?? 1
   const best = entries.reduce<(typeof entries)[number] | undefined>(
     (current, entry) => (current === undefined || score(entry) > score(current) ? entry : current),
     undefined,
@@ -228,7 +229,9 @@ function collectFromImg(img: Element, collector: Collector): void {
     .map(bestOfSrcset)
     .filter((entry) => entry !== undefined)
     .sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0]
-  const lazy = LAZY_SRC_ATTRIBUTES.map((name) => getAttributeValue(img, name)).find((value) => value && !/^data:/i.test(value))
+  const lazy = LAZY_SRC_ATTRIBUTES.map((name) => getAttributeValue(img, name)).find(
+    (value) => value && !/^data:/i.test(value),
+  )
   const src = getAttributeValue(img, 'src')
 
   let chosen: string | undefined
@@ -236,7 +239,8 @@ function collectFromImg(img: Element, collector: Collector): void {
   let height = size.height
   if (largest && (largest.width ?? 0) > (size.width ?? 0)) {
     chosen = resolveUrl(largest.url, base)
-    if (chosen && largest.width && size.width && size.height) height = Math.round((size.height * largest.width) / size.width)
+    if (chosen && largest.width && size.width && size.height)
+      height = Math.round((size.height * largest.width) / size.width)
     width = largest.width ?? width
   }
   chosen ??= resolveUrl(lazy, base) ?? resolveUrl(largest?.url, base) ?? resolveUrl(src, base)
@@ -363,7 +367,10 @@ function collectFromJsonLd(value: unknown, collector: Collector, depth = 0): voi
         const url = resolveUrl(image.url, collector.base)
         if (url) collector.add({ url, source: 'json-ld-logo', isLogo: true, width: image.width, height: image.height })
       }
-    } else if ((key === 'image' || key === 'photo' || key === 'thumbnailUrl' || key === 'primaryImageOfPage') && !isPerson) {
+    } else if (
+      (key === 'image' || key === 'photo' || key === 'thumbnailUrl' || key === 'primaryImageOfPage') &&
+      !isPerson
+    ) {
       for (const image of jsonLdImages(child)) {
         const url = resolveUrl(image.url, collector.base)
         if (url) collector.add({ url, source: 'json-ld-image', width: image.width, height: image.height })

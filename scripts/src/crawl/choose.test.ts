@@ -46,17 +46,25 @@ describe('pixelReason', () => {
   })
 
   test('names known pixel endpoints whatever their size', () => {
-    expect(pixelReason({ url: 'https://www.facebook.com/tr?id=1&ev=PageView', width: undefined, height: undefined })).toContain('facebook.com')
+    expect(
+      pixelReason({ url: 'https://www.facebook.com/tr?id=1&ev=PageView', width: undefined, height: undefined }),
+    ).toContain('facebook.com')
     expect(pixelReason({ url: 'https://pixel.wp.com/g.gif?v=ext', width: 6, height: 5 })).toContain('pixel.wp.com')
-    expect(pixelReason({ url: 'https://rolandtire.example/pixel.gif', width: undefined, height: undefined })).toContain('tracking pixel')
+    expect(pixelReason({ url: 'https://rolandtire.example/pixel.gif', width: undefined, height: undefined })).toContain(
+      'tracking pixel',
+    )
   })
 
   test('names lazy-load placeholders', () => {
-    expect(pixelReason({ url: 'https://rolandtire.example/img/blank.gif', width: undefined, height: undefined })).toBe('placeholder image')
+    expect(pixelReason({ url: 'https://rolandtire.example/img/blank.gif', width: undefined, height: undefined })).toBe(
+      'placeholder image',
+    )
   })
 
   test('leaves a photo alone', () => {
-    expect(pixelReason({ url: 'https://rolandtire.example/img/pixel-perfect-alignment.jpg', width: 800, height: 600 })).toBeUndefined()
+    expect(
+      pixelReason({ url: 'https://rolandtire.example/img/pixel-perfect-alignment.jpg', width: 800, height: 600 }),
+    ).toBeUndefined()
   })
 })
 
@@ -69,14 +77,18 @@ describe('imageKey', () => {
   })
 
   test('counts CDN resizing parameters and Wix transforms as one picture', () => {
-    expect(imageKey('https://images.squarespace-cdn.com/a/b.jpg?format=2500w')).toBe(imageKey('https://images.squarespace-cdn.com/a/b.jpg'))
+    expect(imageKey('https://images.squarespace-cdn.com/a/b.jpg?format=2500w')).toBe(
+      imageKey('https://images.squarespace-cdn.com/a/b.jpg'),
+    )
     expect(imageKey('https://static.wixstatic.com/media/ab12~mv2.jpg/v1/fill/w_980,h_551/ab12~mv2.jpg')).toBe(
       imageKey('https://static.wixstatic.com/media/ab12~mv2.jpg'),
     )
   })
 
   test('keeps parameters that name a different picture', () => {
-    expect(imageKey('https://rolandtire.example/photo?id=1')).not.toBe(imageKey('https://rolandtire.example/photo?id=2'))
+    expect(imageKey('https://rolandtire.example/photo?id=1')).not.toBe(
+      imageKey('https://rolandtire.example/photo?id=2'),
+    )
   })
 })
 
@@ -116,7 +128,10 @@ describe('chooseImages', () => {
   })
 
   test('uses the hero as the thumbnail when there is no second good image', () => {
-    const choice = chooseImages([candidate('/only.jpg', { width: 1200, height: 800 }), candidate('/badge.png', { width: 120, height: 120 })])
+    const choice = chooseImages([
+      candidate('/only.jpg', { width: 1200, height: 800 }),
+      candidate('/badge.png', { width: 120, height: 120 }),
+    ])
     expect(choice.thumbnailUrl).toBe(choice.heroUrl)
     expect(choice.heroUrl).toBe('https://rolandtire.example/only.jpg')
   })
@@ -136,7 +151,9 @@ describe('chooseImages', () => {
       candidate('/apple-touch-icon-180.png', { source: 'apple-touch-icon', width: 180, height: 180 }),
     ])
     expect(withTouchIcon.logoUrl).toBe('https://rolandtire.example/apple-touch-icon-180.png')
-    expect(chooseImages([candidate('/favicon-32x32.png', { source: 'icon', width: 32, height: 32 })]).logoUrl).toBeNull()
+    expect(
+      chooseImages([candidate('/favicon-32x32.png', { source: 'icon', width: 32, height: 32 })]).logoUrl,
+    ).toBeNull()
   })
 
   test('keeps icons, SVG drawings, thin strips and small badges out of the hero and thumbnail', () => {
@@ -195,12 +212,18 @@ describe('chooseImages', () => {
   })
 
   test('trusts a hero section over an ordinary image of unknown size', () => {
-    const choice = chooseImages([candidate('/gallery-1.jpg'), candidate('/front.jpg', { source: 'background', isHero: true })])
+    const choice = chooseImages([
+      candidate('/gallery-1.jpg'),
+      candidate('/front.jpg', { source: 'background', isHero: true }),
+    ])
     expect(choice.heroUrl).toBe('https://rolandtire.example/front.jpg')
   })
 
   test('marks the roles of the chosen images', () => {
-    const choice = chooseImages([candidate('/logo.png', { isLogo: true }), candidate('/one.jpg', { width: 1000, height: 800 })])
+    const choice = chooseImages([
+      candidate('/logo.png', { isLogo: true }),
+      candidate('/one.jpg', { width: 1000, height: 800 }),
+    ])
     expect(choice.images.map((image) => image.roles)).toEqual([['logo'], ['hero', 'thumbnail']])
   })
 

@@ -57,7 +57,8 @@ const PIXEL_ENDPOINTS: readonly RegExp[] = [
   /\/(?:pixel|beacon|tracking|track|collect)(?:\.gif|\.png)?(?:$|[/?])/,
 ]
 // Transparent placeholders lazy-loaders show before the real picture arrives.
-const PLACEHOLDER_FILES = /\/(?:spacer|blank|transparent|clear|pixel|1x1|lazy|loading|placeholder)[-_.]?(?:\d+x\d+)?\.(?:gif|png)$/
+const PLACEHOLDER_FILES =
+  /\/(?:spacer|blank|transparent|clear|pixel|1x1|lazy|loading|placeholder)[-_.]?(?:\d+x\d+)?\.(?:gif|png)$/
 
 const CONTENT_SOURCES = new Set<CandidateSource>([
   'og:image',
@@ -75,7 +76,22 @@ const CONTENT_SOURCES = new Set<CandidateSource>([
 ])
 const ICON_SOURCES = new Set<CandidateSource>(['icon', 'apple-touch-icon'])
 const SHOWN_SOURCES = new Set<CandidateSource>(['img', 'picture', 'background', 'stylesheet'])
-const RESIZE_PARAMETERS = new Set(['w', 'h', 'width', 'height', 'format', 'fit', 'crop', 'q', 'quality', 'auto', 'dpr', 'resize', 'size', 'fm'])
+const RESIZE_PARAMETERS = new Set([
+  'w',
+  'h',
+  'width',
+  'height',
+  'format',
+  'fit',
+  'crop',
+  'q',
+  'quality',
+  'auto',
+  'dpr',
+  'resize',
+  'size',
+  'fm',
+])
 
 /** Tell whether an address looks like an image by SPEC §5: a known image extension, or the word image or photo. */
 export function isImageUrl(url: string): boolean {
@@ -85,7 +101,12 @@ export function isImageUrl(url: string): boolean {
 
 /** Say why an address is a tracking pixel or placeholder, or undefined when it is not one. */
 export function pixelReason(candidate: Pick<ImageCandidate, 'url' | 'width' | 'height'>): string | undefined {
-  if (candidate.width !== undefined && candidate.height !== undefined && candidate.width <= 2 && candidate.height <= 2) {
+  if (
+    candidate.width !== undefined &&
+    candidate.height !== undefined &&
+    candidate.width <= 2 &&
+    candidate.height <= 2
+  ) {
     return `tracking pixel (${candidate.width}×${candidate.height})`
   }
   let url: URL
@@ -242,7 +263,9 @@ export function chooseImages(candidates: readonly ImageCandidate[]): ImageChoice
   const logo = chooseLogo(images)
   // A site often shares its logo as og:image; the logo is never the hero.
   const photos = images.filter((image) => image !== logo && isGoodPhoto(image))
-  const shared = photos.find((image) => image.sources.includes('og:image')) ?? photos.find((image) => image.sources.includes('twitter:image'))
+  const shared =
+    photos.find((image) => image.sources.includes('og:image')) ??
+    photos.find((image) => image.sources.includes('twitter:image'))
   const byScore = [...photos].sort((a, b) => photoScore(b) - photoScore(a))
   const hero = shared ?? byScore[0]
   const thumbnail = byScore.find((image) => image !== hero) ?? hero
@@ -260,7 +283,9 @@ export function chooseImages(candidates: readonly ImageCandidate[]): ImageChoice
 }
 
 function chooseLogo(images: AcceptedImage[]): AcceptedImage | undefined {
-  const declared = images.find((image) => image.sources.includes('json-ld-logo') || image.sources.includes('itemprop-logo'))
+  const declared = images.find(
+    (image) => image.sources.includes('json-ld-logo') || image.sources.includes('itemprop-logo'),
+  )
   if (declared) return declared
   const marked = images.filter((image) => image.isLogo && !image.sources.every((source) => ICON_SOURCES.has(source)))
   // The logo shown in the page beats one only named in meta tags; the first one shown is the site's own.

@@ -11,7 +11,11 @@ async function failure(promise: Promise<unknown>): Promise<CrawlError> {
   return error as CrawlError
 }
 
-function crawl(businessName: string, websiteUrl: string, extra: Partial<Parameters<typeof crawlBusinessImages>[0]> = {}) {
+function crawl(
+  businessName: string,
+  websiteUrl: string,
+  extra: Partial<Parameters<typeof crawlBusinessImages>[0]> = {},
+) {
   return crawlBusinessImages({ businessName, websiteUrl, engine: 'builtin', allowPrivateNetwork: true, ...extra })
 }
 
@@ -37,7 +41,9 @@ describe('crawlBusinessImages with the built-in engine', () => {
       '/': (_request, response) =>
         void response
           .writeHead(500, { 'content-type': 'text/html' })
-          .end('<html><head><title>Database Error</title></head><body><h1>Error establishing a database connection</h1></body></html>'),
+          .end(
+            '<html><head><title>Database Error</title></head><body><h1>Error establishing a database connection</h1></body></html>',
+          ),
       '/loop': (_request, response) => void response.writeHead(301, { location: '/loop/' }).end(),
       '/loop/': (_request, response) => void response.writeHead(302, { location: '/loop' }).end(),
       '/huge': (_request, response) => {
@@ -55,7 +61,8 @@ describe('crawlBusinessImages with the built-in engine', () => {
         response.on('close', () => (sent = Infinity))
         pump()
       },
-      '/brochure.pdf': (_request, response) => void response.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4'),
+      '/brochure.pdf': (_request, response) =>
+        void response.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4'),
     })
   })
 
@@ -115,7 +122,10 @@ describe('crawlBusinessImages with the built-in engine', () => {
     const site = sites['wordpress-bakery']!
     const result = await crawl('Main Street Bakery', site.url('/'))
     const croissants = result.images.find((image) => image.url.includes('croissants'))
-    expect(croissants).toMatchObject({ url: site.url('/wp-content/uploads/2024/03/croissants.jpg'), sources: ['img', 'linked-image'] })
+    expect(croissants).toMatchObject({
+      url: site.url('/wp-content/uploads/2024/03/croissants.jpg'),
+      sources: ['img', 'linked-image'],
+    })
   })
 
   test('takes CDN images of a site-builder page, skipping the logo it shares as og:image', async () => {
@@ -125,7 +135,9 @@ describe('crawlBusinessImages with the built-in engine', () => {
     expect(result.heroUrl).toMatch(new RegExp(`^${cdn}/1598712399999-ASDFGHJKLZ/salon-chairs-window\\.jpg`))
     expect(result.thumbnailUrl).toBe(`${cdn}/1600895432123-ABCDEFGHIJ/image-asset.jpeg`)
     // The header shows it at ?format=1500w; the unresized original is the copy worth keeping.
-    expect(result.logoUrl).toBe('http://images.squarespace-cdn.com/content/v1/5f3a2b1c9d8e7f0012345678/1598712345678-QWERTYUIOP/Lakeview+Logo.png')
+    expect(result.logoUrl).toBe(
+      'http://images.squarespace-cdn.com/content/v1/5f3a2b1c9d8e7f0012345678/1598712345678-QWERTYUIOP/Lakeview+Logo.png',
+    )
     expect(result.pagesVisited).toEqual([site.url('/'), site.url('/services')])
   })
 
@@ -152,7 +164,10 @@ describe('crawlBusinessImages with the built-in engine', () => {
     const site = sites['favicon-only']!
     const result = await crawl('Lakeside Bait & Tackle', site.url('/'))
     expect(result).toMatchObject({ heroUrl: null, thumbnailUrl: null, logoUrl: null })
-    expect(result.rejected.map((rejected) => rejected.url)).toEqual([site.url('/favicon.ico'), site.url('/images/spacer.gif')])
+    expect(result.rejected.map((rejected) => rejected.url)).toEqual([
+      site.url('/favicon.ico'),
+      site.url('/images/spacer.gif'),
+    ])
   })
 
   test('reports real phases while it works', async () => {
@@ -188,7 +203,9 @@ describe('crawlBusinessImages with the built-in engine', () => {
     const port = await closedPort()
     const error = await failure(crawl('Closed Diner', `http://127.0.0.1:${port}/`))
     expect(error.code).toBe('connection-failed')
-    expect(error.message).toBe(`Failed to crawl business images: 127.0.0.1:${port} refused the connection: the website may be down`)
+    expect(error.message).toBe(
+      `Failed to crawl business images: 127.0.0.1:${port} refused the connection: the website may be down`,
+    )
   })
 
   test('fails with the status of a site whose home page answers 500', async () => {
@@ -203,7 +220,9 @@ describe('crawlBusinessImages with the built-in engine', () => {
   })
 
   test('stops reading a huge page', async () => {
-    const error = await failure(crawl('Huge Site', sites['broken']!.url('/huge'), { limits: { maxPageBytes: 512 * 1024 } }))
+    const error = await failure(
+      crawl('Huge Site', sites['broken']!.url('/huge'), { limits: { maxPageBytes: 512 * 1024 } }),
+    )
     expect(error.code).toBe('too-large')
     expect(error.message).toContain('larger than 0.5 MB')
   })

@@ -49,11 +49,15 @@ const FAILED = 'Failed to crawl business images'
 /** Read a website address as an operator types it: "www.example.com" means https://www.example.com. */
 export function normalizeWebsiteUrl(input: string): string {
   const trimmed = input.trim()
-  if (!trimmed) throw new CrawlError('invalid-input', 'Website URL is required: enter the address of the business website')
+  if (!trimmed)
+    throw new CrawlError('invalid-input', 'Website URL is required: enter the address of the business website')
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`
   const url = parseHttpUrl(withScheme)
   if (!url.hostname.includes('.') && url.hostname !== 'localhost' && !url.hostname.startsWith('[')) {
-    throw new CrawlError('invalid-url', `"${input}" is not a website address: use a full URL such as https://example.com`)
+    throw new CrawlError(
+      'invalid-url',
+      `"${input}" is not a website address: use a full URL such as https://example.com`,
+    )
   }
   return url.href
 }
@@ -79,7 +83,11 @@ export async function crawlBusinessImages(options: CrawlBusinessImagesOptions): 
           'Please set your API key first: set FIRECRAWL_API_KEY in .env (see .env.example), or use the built-in engine',
         )
       }
-      site = await crawlBusinessImagesWithFirecrawl(websiteUrl, { ...options.firecrawl, signal: options.signal }, report)
+      site = await crawlBusinessImagesWithFirecrawl(
+        websiteUrl,
+        { ...options.firecrawl, signal: options.signal },
+        report,
+      )
     } else {
       site = await crawlSiteBuiltin(websiteUrl, {
         ...options.limits,

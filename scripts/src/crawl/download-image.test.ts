@@ -26,16 +26,28 @@ describe('sniffImageType', () => {
     ['PNG', png(2, 2), 'image/png', 'png'],
     ['JPEG', Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46]), 'image/jpeg', 'jpg'],
     ['GIF', Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), 'image/gif', 'gif'],
-    ['WebP', Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]), 'image/webp', 'webp'],
+    [
+      'WebP',
+      Buffer.concat([Buffer.from('RIFF'), Buffer.from([0x24, 0, 0, 0]), Buffer.from('WEBPVP8 ')]),
+      'image/webp',
+      'webp',
+    ],
     ['AVIF', Buffer.concat([Buffer.from([0, 0, 0, 0x1c]), Buffer.from('ftypavif')]), 'image/avif', 'avif'],
     ['ICO', Buffer.from([0, 0, 1, 0, 1, 0]), 'image/x-icon', 'ico'],
-    ['SVG with an XML prolog', Buffer.from('<?xml version="1.0"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg"/>'), 'image/svg+xml', 'svg'],
+    [
+      'SVG with an XML prolog',
+      Buffer.from('<?xml version="1.0"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      'image/svg+xml',
+      'svg',
+    ],
   ])('recognises %s by its bytes', (_name, bytes, contentType, extension) => {
     expect(sniffImageType(new Uint8Array(bytes))).toEqual({ contentType, extension })
   })
 
   test('recognises no image in an HTML page', () => {
-    expect(sniffImageType(new Uint8Array(Buffer.from('<!DOCTYPE html><html><body>Not found</body></html>')))).toBeUndefined()
+    expect(
+      sniffImageType(new Uint8Array(Buffer.from('<!DOCTYPE html><html><body>Not found</body></html>'))),
+    ).toBeUndefined()
   })
 })
 
@@ -44,12 +56,16 @@ describe('downloadImage', () => {
 
   beforeAll(async () => {
     site = await startFixtureSite('wordpress-bakery', {
-      '/cdn/storefront': (_request, response) => void response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(png(4, 3)),
+      '/cdn/storefront': (_request, response) =>
+        void response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(png(4, 3)),
       '/cdn/disguised.png': (_request, response) =>
-        void response.writeHead(200, { 'content-type': 'image/png' }).end('<!DOCTYPE html><html><body>Hotlinking not allowed</body></html>'),
+        void response
+          .writeHead(200, { 'content-type': 'image/png' })
+          .end('<!DOCTYPE html><html><body>Hotlinking not allowed</body></html>'),
       '/cdn/moved.jpg': (_request, response) =>
         void response.writeHead(301, { location: '/wp-content/uploads/2024/03/bakery-storefront.jpg' }).end(),
-      '/cdn/poster.png': (_request, response) => void response.writeHead(200, { 'content-type': 'image/png' }).end(png(600, 600)),
+      '/cdn/poster.png': (_request, response) =>
+        void response.writeHead(200, { 'content-type': 'image/png' }).end(png(600, 600)),
     })
   })
 
@@ -58,8 +74,12 @@ describe('downloadImage', () => {
   })
 
   test('downloads a JPEG of a fixture site, byte for byte', async () => {
-    const image = await downloadImage(site.url('/wp-content/uploads/2024/03/bakery-storefront.jpg'), { allowPrivateNetwork: true })
-    const file = await readFile(join(FIXTURE_SITES, 'wordpress-bakery/wp-content/uploads/2024/03/bakery-storefront.jpg'))
+    const image = await downloadImage(site.url('/wp-content/uploads/2024/03/bakery-storefront.jpg'), {
+      allowPrivateNetwork: true,
+    })
+    const file = await readFile(
+      join(FIXTURE_SITES, 'wordpress-bakery/wp-content/uploads/2024/03/bakery-storefront.jpg'),
+    )
     expect(image).toMatchObject({ contentType: 'image/jpeg', extension: 'jpg' })
     expect(Buffer.from(image.bytes).equals(file)).toBe(true)
   })
@@ -87,7 +107,9 @@ describe('downloadImage', () => {
   })
 
   test('refuses a missing image with its status', async () => {
-    const error = await failure(downloadImage(site.url('/wp-content/uploads/2019/01/gone.jpg'), { allowPrivateNetwork: true }))
+    const error = await failure(
+      downloadImage(site.url('/wp-content/uploads/2019/01/gone.jpg'), { allowPrivateNetwork: true }),
+    )
     expect(error).toMatchObject({ code: 'http-status', status: 404 })
   })
 

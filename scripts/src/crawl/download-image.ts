@@ -29,7 +29,11 @@ const FORMATS: { type: string; extension: string; test: (bytes: Uint8Array) => b
   { type: 'image/jpeg', extension: 'jpg', test: (b) => startsWith(b, [0xff, 0xd8, 0xff]) },
   { type: 'image/gif', extension: 'gif', test: (b) => ascii(b, 0, 6) === 'GIF87a' || ascii(b, 0, 6) === 'GIF89a' },
   { type: 'image/webp', extension: 'webp', test: (b) => ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP' },
-  { type: 'image/avif', extension: 'avif', test: (b) => ascii(b, 4, 8) === 'ftyp' && /^avi[fs]$/.test(ascii(b, 8, 12)) },
+  {
+    type: 'image/avif',
+    extension: 'avif',
+    test: (b) => ascii(b, 4, 8) === 'ftyp' && /^avi[fs]$/.test(ascii(b, 8, 12)),
+  },
   { type: 'image/x-icon', extension: 'ico', test: (b) => startsWith(b, [0x00, 0x00, 0x01, 0x00]) },
   { type: 'image/svg+xml', extension: 'svg', test: isSvg },
 ]
@@ -43,7 +47,10 @@ function ascii(bytes: Uint8Array, start: number, end: number): string {
 }
 
 function isSvg(bytes: Uint8Array): boolean {
-  const head = new TextDecoder('utf-8').decode(bytes.subarray(0, 1024)).replace(/^\uFEFF/, '').trimStart()
+  const head = new TextDecoder('utf-8')
+    .decode(bytes.subarray(0, 1024))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
   // An SVG may open with an XML declaration, comments or a doctype before its root element.
   const withoutProlog = head.replace(/^(?:<\?xml[^>]*\?>\s*|<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*/i, '')
   return /^<svg[\s>]/i.test(withoutProlog)
@@ -73,14 +80,23 @@ export async function downloadImage(url: string, options: DownloadImageOptions =
   }
   const claimed = response.contentType
   // Servers often send images as application/octet-stream or with no type; the bytes decide then.
-  if (claimed !== '' && !claimed.startsWith('image/') && claimed !== 'application/octet-stream' && claimed !== 'binary/octet-stream') {
+  if (
+    claimed !== '' &&
+    !claimed.startsWith('image/') &&
+    claimed !== 'application/octet-stream' &&
+    claimed !== 'binary/octet-stream'
+  ) {
     throw new CrawlError('not-an-image', `${response.url} is ${claimed}, not an image`, { url: response.url })
   }
   const sniffed = sniffImageType(response.body)
   if (!sniffed) {
-    throw new CrawlError('not-an-image', `${response.url} claims to be ${claimed || 'an image'} but its bytes are no known image format`, {
-      url: response.url,
-    })
+    throw new CrawlError(
+      'not-an-image',
+      `${response.url} claims to be ${claimed || 'an image'} but its bytes are no known image format`,
+      {
+        url: response.url,
+      },
+    )
   }
   return { url: response.url, bytes: response.body, ...sniffed }
 }

@@ -15,7 +15,11 @@ const SITE = 'https://rolandfeedandseed.example/'
 
 // What Firecrawl returns for a small feed store's site crawled with formats markdown and html, include tags img and meta.
 function feedStorePages(url: string): StandInDocument[] {
-  const page = (path: string, fields: Omit<StandInDocument, 'metadata'>, metadata: Record<string, unknown> = {}): StandInDocument => ({
+  const page = (
+    path: string,
+    fields: Omit<StandInDocument, 'metadata'>,
+    metadata: Record<string, unknown> = {},
+  ): StandInDocument => ({
     ...fields,
     metadata: {
       title: 'Roland Feed & Seed',
@@ -36,7 +40,8 @@ function feedStorePages(url: string): StandInDocument[] {
     page(
       '/about/',
       {
-        markdown: '# About us\n\n![The Dawson family](https://rolandfeedandseed.example/wp-content/uploads/dawson-family.jpg)',
+        markdown:
+          '# About us\n\n![The Dawson family](https://rolandfeedandseed.example/wp-content/uploads/dawson-family.jpg)',
         html: '<img src="/wp-content/uploads/dawson-family.jpg" alt="The Dawson family" width="900" height="600">',
       },
       { title: 'About – Roland Feed & Seed' },
@@ -44,7 +49,8 @@ function feedStorePages(url: string): StandInDocument[] {
     page(
       '/',
       {
-        markdown: '![Roland Feed & Seed](https://rolandfeedandseed.example/wp-content/uploads/feed-seed-logo.png)\n\n# Feed, seed and farm supply since 1962',
+        markdown:
+          '![Roland Feed & Seed](https://rolandfeedandseed.example/wp-content/uploads/feed-seed-logo.png)\n\n# Feed, seed and farm supply since 1962',
         html: [
           '<meta property="og:image" content="https://rolandfeedandseed.example/wp-content/uploads/storefront.jpg">',
           '<img class="site-logo" src="/wp-content/uploads/feed-seed-logo.png" alt="Roland Feed &amp; Seed" width="320" height="120">',
@@ -55,7 +61,11 @@ function feedStorePages(url: string): StandInDocument[] {
       },
       { ogImage: 'https://rolandfeedandseed.example/wp-content/uploads/storefront.jpg', ogTitle: 'Roland Feed & Seed' },
     ),
-    page('/old-specials/', { markdown: '# Not found', html: '<p>Not found</p>' }, { statusCode: 404, error: 'Not Found' }),
+    page(
+      '/old-specials/',
+      { markdown: '# Not found', html: '<p>Not found</p>' },
+      { statusCode: 404, error: 'Not Found' },
+    ),
     page('/garden-center/', { markdown: '![Tomato starts](/wp-content/uploads/tomato-starts.jpg)' }),
   ]
 }
@@ -94,7 +104,10 @@ function crawlFeedStore(server: FirecrawlStandIn, apiKey = KEY, onProgress?: (pr
 describe('validateFirecrawlKey', () => {
   test('accepts a key Firecrawl accepts, crawling an example site with limit 1', async () => {
     const server = await start()
-    expect(await validateFirecrawlKey(KEY, { apiUrl: server.apiUrl })).toEqual({ valid: true, message: 'API key validated and saved' })
+    expect(await validateFirecrawlKey(KEY, { apiUrl: server.apiUrl })).toEqual({
+      valid: true,
+      message: 'API key validated and saved',
+    })
     expect(server.requests).toEqual([
       expect.objectContaining({
         method: 'POST',
@@ -108,7 +121,11 @@ describe('validateFirecrawlKey', () => {
   test('refuses a key Firecrawl refuses, with SPEC’s message', async () => {
     const server = await start()
     const check = await validateFirecrawlKey('fc-typo', { apiUrl: server.apiUrl })
-    expect(check).toMatchObject({ valid: false, reason: 'rejected', message: 'Invalid API key. Please check and try again.' })
+    expect(check).toMatchObject({
+      valid: false,
+      reason: 'rejected',
+      message: 'Invalid API key. Please check and try again.',
+    })
   })
 
   test('refuses a key whose account has no credits, explaining why in the detail', async () => {
@@ -125,7 +142,11 @@ describe('validateFirecrawlKey', () => {
   })
 
   test('asks for a key before calling anything', async () => {
-    expect(await validateFirecrawlKey('   ')).toEqual({ valid: false, reason: 'empty', message: 'Please enter your Firecrawl API key' })
+    expect(await validateFirecrawlKey('   ')).toEqual({
+      valid: false,
+      reason: 'empty',
+      message: 'Please enter your Firecrawl API key',
+    })
   })
 })
 
@@ -193,7 +214,9 @@ describe('crawlBusinessImages with the Firecrawl engine', () => {
   test('maps a 500 while polling to SPEC’s "Failed to … Status code" message', async () => {
     const server = await start({ statusFailure: FIRECRAWL_FAILURES.serverError })
     const error = await failure(crawlFeedStore(server))
-    expect(error.message).toMatch(/^Failed to crawl business images: Failed to check crawl status\. Status code: 500\. Error: An unexpected error/)
+    expect(error.message).toMatch(
+      /^Failed to crawl business images: Failed to check crawl status\. Status code: 500\. Error: An unexpected error/,
+    )
   })
 
   test('maps a refused key (401) to SPEC’s "Unexpected error" message with a hint', async () => {
@@ -249,7 +272,12 @@ describe('crawlBusinessImages with the Firecrawl engine', () => {
 
   test('asks for a key first when none is set', async () => {
     const error = await failure(
-      crawlBusinessImages({ businessName: 'Roland Feed & Seed', websiteUrl: SITE, engine: 'firecrawl', firecrawl: { apiKey: '' } }),
+      crawlBusinessImages({
+        businessName: 'Roland Feed & Seed',
+        websiteUrl: SITE,
+        engine: 'firecrawl',
+        firecrawl: { apiKey: '' },
+      }),
     )
     expect(error.code).toBe('missing-api-key')
     expect(error.message).toMatch(/^Please set your API key first/)

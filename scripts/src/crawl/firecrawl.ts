@@ -1,7 +1,13 @@
 import Firecrawl, { SdkError, type CrawlOptions } from '@mendable/firecrawl-js'
 import { z } from 'zod'
 import type { SiteCrawl } from './builtin.ts'
-import { extractImageCandidates, extractMarkdownImages, isLogoFileName, resolveUrl, type ImageCandidate } from './candidates.ts'
+import {
+  extractImageCandidates,
+  extractMarkdownImages,
+  isLogoFileName,
+  resolveUrl,
+  type ImageCandidate,
+} from './candidates.ts'
 import { CrawlError } from './crawl-error.ts'
 import { reporter, type ProgressListener } from './progress.ts'
 
@@ -98,7 +104,9 @@ export function describeFirecrawlError(error: unknown, action: string, apiUrl = 
     )
   }
   if (status === undefined) {
-    return new CrawlError('unexpected', `Unexpected error occurred while trying to ${action}: ${message}`, { cause: error })
+    return new CrawlError('unexpected', `Unexpected error occurred while trying to ${action}: ${message}`, {
+      cause: error,
+    })
   }
   if (EXPLAINED_STATUSES.has(status)) {
     return new CrawlError('firecrawl-failed', `Failed to ${action}. Status code: ${status}. Error: ${message}`, {
@@ -106,11 +114,16 @@ export function describeFirecrawlError(error: unknown, action: string, apiUrl = 
       cause: error,
     })
   }
-  const hint = status === 401 ? ': check the Firecrawl API key' : status === 429 ? ': too many requests, try again later' : ''
-  return new CrawlError('firecrawl-failed', `Unexpected error occurred while trying to ${action}. Status code: ${status}${hint}`, {
-    status,
-    cause: error,
-  })
+  const hint =
+    status === 401 ? ': check the Firecrawl API key' : status === 429 ? ': too many requests, try again later' : ''
+  return new CrawlError(
+    'firecrawl-failed',
+    `Unexpected error occurred while trying to ${action}. Status code: ${status}${hint}`,
+    {
+      status,
+      cause: error,
+    },
+  )
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -135,7 +148,10 @@ async function runCrawl(
   onProgress: ProgressListener | undefined,
 ): Promise<FirecrawlPage[]> {
   if (!settings.apiKey.trim()) {
-    throw new CrawlError('missing-api-key', `${FIRECRAWL_MESSAGES.missingKey}: set FIRECRAWL_API_KEY in .env (see .env.example)`)
+    throw new CrawlError(
+      'missing-api-key',
+      `${FIRECRAWL_MESSAGES.missingKey}: set FIRECRAWL_API_KEY in .env (see .env.example)`,
+    )
   }
   const report = reporter(onProgress)
   const firecrawl = client(settings)
@@ -168,7 +184,10 @@ async function runCrawl(
     report({ phase: 'crawling with Firecrawl', done: job.completed, total: Math.max(job.total, job.completed) })
     if (job.status === 'completed') return job.data
     if (job.status !== 'scraping') {
-      throw new CrawlError('firecrawl-failed', `Firecrawl's crawl job ${jobId} ${job.status} after ${job.completed} of ${job.total} pages`)
+      throw new CrawlError(
+        'firecrawl-failed',
+        `Firecrawl's crawl job ${jobId} ${job.status} after ${job.completed} of ${job.total} pages`,
+      )
     }
     if (Date.now() > deadline) {
       // Stop paying for a job nobody waits for; a failed cancel changes nothing for the caller.
@@ -219,12 +238,17 @@ export async function crawlBusinessImagesWithFirecrawl(
   const ordered = pages
     .map((page) => ({ page, url: pageUrlOf(page, websiteUrl) }))
     // Firecrawl returns pages in the order they finished; the home page's images matter most, so it goes first.
-    .sort((a, b) => Number(new URL(b.url).pathname === home.pathname) - Number(new URL(a.url).pathname === home.pathname))
+    .sort(
+      (a, b) => Number(new URL(b.url).pathname === home.pathname) - Number(new URL(a.url).pathname === home.pathname),
+    )
   const result: SiteCrawl = { candidates: [], pagesVisited: [], pagesFailed: [] }
   for (const { page, url } of ordered) {
     const status = page.metadata?.statusCode ?? 200
     if (status >= 400) {
-      result.pagesFailed.push({ url, reason: `answered HTTP ${status}${page.metadata?.error ? `: ${page.metadata.error}` : ''}` })
+      result.pagesFailed.push({
+        url,
+        reason: `answered HTTP ${status}${page.metadata?.error ? `: ${page.metadata.error}` : ''}`,
+      })
       continue
     }
     result.pagesVisited.push(url)
@@ -243,7 +267,10 @@ export async function crawlWebsiteWithFirecrawl(
     return await runCrawl(websiteUrl, { limit: FIRECRAWL_LIMITS.wholeSite }, settings, onProgress)
   } catch (error) {
     const failure = describeFirecrawlError(error, 'crawl website', settings.apiUrl)
-    throw new CrawlError(failure.code, `Failed to crawl website: ${failure.message}`, { status: failure.status, cause: failure })
+    throw new CrawlError(failure.code, `Failed to crawl website: ${failure.message}`, {
+      status: failure.status,
+      cause: failure,
+    })
   }
 }
 

@@ -66,7 +66,9 @@ describe('safeFetch', () => {
       },
       '/moved': (_request, response) => void response.writeHead(301, { location: '/about-us/' }).end(),
       '/to-metadata': (_request, response) =>
-        void response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' }).end(),
+        void response
+          .writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/iam/security-credentials/' })
+          .end(),
       '/to-file': (_request, response) => void response.writeHead(302, { location: 'file:///etc/passwd' }).end(),
       '/huge': (_request, response) => {
         // 20 MB of markup, written as fast as the client reads, stopped as soon as it hangs up.
@@ -85,7 +87,9 @@ describe('safeFetch', () => {
       },
       '/gzip-bomb': (_request, response) => {
         const body = gzipSync(Buffer.alloc(20 * 1024 * 1024, 0x20))
-        response.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': body.length }).end(body)
+        response
+          .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip', 'content-length': body.length })
+          .end(body)
       },
       '/gzipped': (_request, response) => {
         const body = gzipSync(Buffer.from('<html><body><h1>Main Street Bakery</h1></body></html>'))
@@ -104,7 +108,12 @@ describe('safeFetch', () => {
       },
       '/old-windows-page': (_request, response) => {
         response.writeHead(200, { 'content-type': 'text/html' })
-        response.end(Buffer.from('<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body>Caf\xe9</body></html>', 'latin1'))
+        response.end(
+          Buffer.from(
+            '<html><head><meta http-equiv="Content-Type" content="text/html; charset=windows-1252"></head><body>Caf\xe9</body></html>',
+            'latin1',
+          ),
+        )
       },
     })
   })

@@ -109,8 +109,14 @@ function guardedLookup(url: string, allowPrivateNetwork: boolean): LookupFunctio
 
 // Separate pools per policy: a socket opened under allowPrivateNetwork must never serve a request that forbids it.
 const agents = {
-  public: { http: new HttpAgent({ keepAlive: true, timeout: 5_000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5_000 }) },
-  private: { http: new HttpAgent({ keepAlive: true, timeout: 5_000 }), https: new HttpsAgent({ keepAlive: true, timeout: 5_000 }) },
+  public: {
+    http: new HttpAgent({ keepAlive: true, timeout: 5_000 }),
+    https: new HttpsAgent({ keepAlive: true, timeout: 5_000 }),
+  },
+  private: {
+    http: new HttpAgent({ keepAlive: true, timeout: 5_000 }),
+    https: new HttpsAgent({ keepAlive: true, timeout: 5_000 }),
+  },
 }
 
 // One request per host at a time: the tail of each host's queue.
@@ -139,10 +145,15 @@ export function parseHttpUrl(input: string | URL, base?: string | URL): URL {
   try {
     url = new URL(input, base)
   } catch {
-    throw new CrawlError('invalid-url', `"${String(input)}" is not a web address: use a full URL such as https://example.com`)
+    throw new CrawlError(
+      'invalid-url',
+      `"${String(input)}" is not a web address: use a full URL such as https://example.com`,
+    )
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new CrawlError('invalid-url', `${url.href} is not an http(s) address: crawls fetch only web pages`, { url: url.href })
+    throw new CrawlError('invalid-url', `${url.href} is not an http(s) address: crawls fetch only web pages`, {
+      url: url.href,
+    })
   }
   if (url.username || url.password) {
     throw new CrawlError('invalid-url', `${url.origin} carries a user name or password: remove them from the address`, {
@@ -166,7 +177,9 @@ interface HopLimits {
 }
 
 function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase()
+  const encoding = String(response.headers['content-encoding'] ?? '')
+    .trim()
+    .toLowerCase()
   if (encoding === 'gzip' || encoding === 'x-gzip') return response.pipe(createGunzip())
   if (encoding === 'deflate') return response.pipe(createInflate())
   if (encoding === 'br') return response.pipe(createBrotliDecompress())
@@ -181,12 +194,17 @@ function translate(error: unknown, url: URL, limits: HopLimits, timeout: AbortSi
   if (error instanceof CrawlError) return error
   const href = url.href
   if (timeout.aborted) {
-    return new CrawlError('timeout', `${href} did not answer within ${limits.timeoutMs / 1000} s: the site may be down or very slow`, {
-      url: href,
-      cause: error,
-    })
+    return new CrawlError(
+      'timeout',
+      `${href} did not answer within ${limits.timeoutMs / 1000} s: the site may be down or very slow`,
+      {
+        url: href,
+        cause: error,
+      },
+    )
   }
-  if (limits.signal?.aborted) return new CrawlError('cancelled', `Fetching ${href} was cancelled`, { url: href, cause: error })
+  if (limits.signal?.aborted)
+    return new CrawlError('cancelled', `Fetching ${href} was cancelled`, { url: href, cause: error })
   const code = (error as NodeJS.ErrnoException | undefined)?.code ?? ''
   const message = error instanceof Error ? error.message : String(error)
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NODATA') {
@@ -202,10 +220,14 @@ function translate(error: unknown, url: URL, limits: HopLimits, timeout: AbortSi
     })
   }
   if (code.startsWith('ERR_TLS') || code.includes('CERT') || code.startsWith('ERR_SSL')) {
-    return new CrawlError('connection-failed', `${url.host} has an invalid HTTPS certificate (${code}): try its http:// address`, {
-      url: href,
-      cause: error,
-    })
+    return new CrawlError(
+      'connection-failed',
+      `${url.host} has an invalid HTTPS certificate (${code}): try its http:// address`,
+      {
+        url: href,
+        cause: error,
+      },
+    )
   }
   return new CrawlError('connection-failed', `Could not fetch ${href}: ${message}${code ? ` (${code})` : ''}`, {
     url: href,
@@ -278,7 +300,9 @@ function fetchHop(url: URL, limits: HopLimits): Promise<Hop> {
 }
 
 function tooLarge(url: URL, maxBytes: number): CrawlError {
-  return new CrawlError('too-large', `${url.href} is larger than ${megabytes(maxBytes)}: stopped reading it`, { url: url.href })
+  return new CrawlError('too-large', `${url.href} is larger than ${megabytes(maxBytes)}: stopped reading it`, {
+    url: url.href,
+  })
 }
 
 function mediaType(headers: IncomingMessage['headers']): { contentType: string; charset: string | undefined } {
@@ -313,22 +337,37 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     const url = current
     const hop = await withHostSlot(url.host.toLowerCase(), () => fetchHop(url, limits))
     if (hop.kind === 'response') {
-      return { url: url.href, status: hop.status, ...mediaType(hop.headers), headers: hop.headers, body: hop.body, redirects }
+      return {
+        url: url.href,
+        status: hop.status,
+        ...mediaType(hop.headers),
+        headers: hop.headers,
+        body: hop.body,
+        redirects,
+      }
     }
     let next: URL
     try {
       next = parseHttpUrl(hop.location, url)
     } catch (error) {
-      throw new CrawlError('invalid-url', `${url.href} redirects to an address a crawl cannot follow (${hop.location})`, {
-        url: url.href,
-        cause: error,
-      })
+      throw new CrawlError(
+        'invalid-url',
+        `${url.href} redirects to an address a crawl cannot follow (${hop.location})`,
+        {
+          url: url.href,
+          cause: error,
+        },
+      )
     }
     if (seen.has(next.href)) {
       const chain = [...seen, next.href].join(' → ')
-      throw new CrawlError('too-many-redirects', `${input.toString()} redirects in a loop (${chain}): fix the site's redirects`, {
-        url: url.href,
-      })
+      throw new CrawlError(
+        'too-many-redirects',
+        `${input.toString()} redirects in a loop (${chain}): fix the site's redirects`,
+        {
+          url: url.href,
+        },
+      )
     }
     if (redirects.length >= maxRedirects) {
       throw new CrawlError(
