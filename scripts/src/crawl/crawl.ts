@@ -7,7 +7,13 @@ import { parseHttpUrl } from './safe-fetch.ts'
 
 export { CrawlError, type CrawlErrorCode } from './crawl-error.ts'
 export { downloadImage, type DownloadedImage, type DownloadImageOptions } from './download-image.ts'
-export { validateFirecrawlKey, type FirecrawlKeyCheck } from './firecrawl.ts'
+export {
+  crawlWebsiteWithFirecrawl,
+  validateFirecrawlKey,
+  type FirecrawlKeyCheck,
+  type FirecrawlPage,
+  type FirecrawlSettings,
+} from './firecrawl.ts'
 export type { AcceptedImage, RejectedImage } from './choose.ts'
 export type { PageFailure } from './builtin.ts'
 export type { CrawlProgress, ProgressListener } from './progress.ts'
