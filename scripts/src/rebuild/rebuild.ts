@@ -133,6 +133,7 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
     child.on('error', reject)
     child.on('close', resolve)
   }).catch((error: Error) => {
+    if (options.signal?.aborted) throw new RebuildError('The site build was stopped before it finished: rebuild again.')
     throw new RebuildError(`The site build could not start (${error.message}): run \`pnpm build\` to see why.`)
   })
   if (code !== 0) {

@@ -1,0 +1,116 @@
+// One rebuild for jobs that finish close together (DESIGN.md, "Jobs"): a rebuild becomes due
+// when a job that changed data succeeds, waits while other data-changing jobs still run and for
+// a quiet debounce window, then runs once for all of them. A request arriving while a rebuild
+// runs makes one more rebuild after it, so the last change is always published.
+
+/** Why a rebuild runs: the jobs that changed data, or a person asking. */
+export interface RebuildTrigger {
+  trigger: 'jobs' | 'manual'
+  jobs: string[]
+}
+
+/** Where the scheduler stands. */
+export interface RebuildSchedulerState {
+  pending: boolean
+  running: boolean
+  waitingFor: number
+}
+
+/** Options: the rebuild to run, the quiet window, and who to tell when the state changes. */
+export interface RebuildSchedulerOptions {
+  run: (trigger: RebuildTrigger) => Promise<unknown>
+  debounceMs: number
+  onChange?: (state: RebuildSchedulerState) => void
+}
+
+/** Coalesces rebuild requests into as few rebuilds as keep the site current. */
+export class RebuildScheduler {
+  readonly #options: RebuildSchedulerOptions
+  #pendingJobs: string[] = []
+  #pending = false
+  #manual = false
+  #holds = 0
+  #running: Promise<void> | null = null
+  #timer: NodeJS.Timeout | undefined
+  #closed = false
+
+  constructor(options: RebuildSchedulerOptions) {
+    this.#options = options
+  }
+
+  /** The current state. */
+  get state(): RebuildSchedulerState {
+    return { pending: this.#pending, running: this.#running !== null, waitingFor: this.#holds }
+  }
+
+  /** Notes that a job that may change data has started: a due rebuild waits for it. */
+  hold(): void {
+    this.#holds++
+    this.#changed()
+  }
+
+  /** Notes that such a job has ended; when it changed data, a rebuild becomes due. */
+  release(options: { changedData: boolean; jobId?: string | undefined }): void {
+    this.#holds = Math.max(0, this.#holds - 1)
+    if (options.changedData) {
+      this.#pending = true
+      if (options.jobId) this.#pendingJobs.push(options.jobId)
+    }
+    this.#schedule(this.#options.debounceMs)
+    this.#changed()
+  }
+
+  /** Asks for a rebuild now (the 'Rebuild site' button); it runs after the current one if one runs. */
+  requestNow(): 'started' | 'queued' {
+    this.#pending = true
+    this.#manual = true
+    const running = this.#running !== null
+    this.#schedule(0)
+    this.#changed()
+    return running ? 'queued' : 'started'
+  }
+
+  /** Waits for the running rebuild, if any (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.#running) await this.#running
+  }
+
+  /** Stops scheduling; a running rebuild finishes. */
+  close(): void {
+    this.#closed = true
+    clearTimeout(this.#timer)
+  }
+
+  #schedule(delayMs: number): void {
+    clearTimeout(this.#timer)
+    if (this.#closed || !this.#pending || this.#running) return
+    // A manual request does not wait for the window, but still lets running jobs finish first.
+    const delay = this.#manual ? 0 : delayMs
+    this.#timer = setTimeout(() => this.#start(), delay)
+    this.#timer.unref()
+  }
+
+  #start(): void {
+    if (this.#closed || !this.#pending || this.#running || this.#holds > 0) return
+    const trigger: RebuildTrigger = { trigger: this.#manual ? 'manual' : 'jobs', jobs: this.#pendingJobs }
+    this.#pending = false
+    this.#manual = false
+    this.#pendingJobs = []
+    this.#running = this.#options
+      .run(trigger)
+      .then(
+        () => {},
+        () => {},
+      )
+      .finally(() => {
+        this.#running = null
+        this.#schedule(this.#options.debounceMs)
+        this.#changed()
+      })
+    this.#changed()
+  }
+
+  #changed(): void {
+    this.#options.onChange?.(this.state)
+  }
+}

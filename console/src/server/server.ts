@@ -1,0 +1,201 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { loadSampleData } from '@roland/scripts/migrate/sample'
+import { openLeasedStore } from '@roland/scripts/rebuild/leased-store'
+import { runRebuild } from '@roland/scripts/rebuild/rebuild'
+import { openStore } from '@roland/scripts/store/index'
+import { bearerToken, parseCookies, secretMatches, SessionStore, sessionCookieName, SignInLimiter, type SignInLimits } from './auth.ts'
+import { distDir } from './build-app.ts'
+import type { ConsoleConfig } from './config.ts'
+import type { ConsoleServices, Route, RouteContext } from './context.ts'
+import { EventHub } from './events.ts'
+import { HttpError, securityHeaders, sendError } from './http.ts'
+import { consoleStarter, ConsoleJobs } from './jobs.ts'
+import { allowedHosts, crossSiteReason } from './origin.ts'
+import { RebuildScheduler } from './rebuild-scheduler.ts'
+import { businessRoutes } from './routes/businesses.ts'
+import { crawlerRoutes } from './routes/crawler.ts'
+import { jobRoutes } from './routes/jobs.ts'
+import { migrationRoutes } from './routes/migration.ts'
+import { rebuildRoutes, rebuildState } from './routes/rebuild.ts'
+import { refuseWhileLockedOut, sessionRoutes } from './routes/session.ts'
+import { FirecrawlKeyStore } from './secrets.ts'
+import { resolveInside, sendApp, sendFile } from './static.ts'
+
+/** Every API route. */
+export const routes: Route[] = [...sessionRoutes, ...jobRoutes, ...migrationRoutes, ...crawlerRoutes, ...businessRoutes, ...rebuildRoutes]
+
+/** Options of a console server. */
+export interface ConsoleServerOptions {
+  config: ConsoleConfig
+  /** Serve the built app from console/dist (default true); API tests need only the API. */
+  serveApp?: boolean
+  /** How wrong secrets are slowed down (tests make it quick). */
+  signInLimits?: SignInLimits
+  /** How long the database stays open after the last call (default 250 ms). */
+  storeIdleMs?: number
+}
+
+/** A running console. */
+export interface ConsoleServer {
+  url: string
+  port: number
+  services: ConsoleServices
+  close(): Promise<void>
+}
+
+/** Starts the console: the API, the live updates, the rebuild scheduler and the app, on 127.0.0.1. */
+export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
+  const { config } = options
+  const store = await openLeasedStore(() => openStore({ env: config.env, onCreate: loadSampleData }), {
+    idleMs: options.storeIdleMs ?? 250,
+  })
+  const shutdown = new AbortController()
+  // Circular by nature: jobs feed the scheduler, the scheduler runs a rebuild job.
+  const services = { config, store } as ConsoleServices
+  services.keys = new FirecrawlKeyStore(config.dataDir, config.env)
+  services.sessions = new SessionStore(config.sessionTtlMs)
+  services.limiter = new SignInLimiter(options.signInLimits)
+  services.hub = new EventHub({ onClientsChange: (count) => services.jobs.watch(count) })
+  services.scheduler = new RebuildScheduler({
+    debounceMs: config.rebuildDebounceMs,
+    run: (trigger) =>
+      services.jobs.start(
+        (onEvent) =>
+          runRebuild({
+            store,
+            env: config.env,
+            trigger: trigger.trigger,
+            jobs: trigger.jobs,
+            startedBy: consoleStarter(),
+            signal: shutdown.signal,
+            onEvent,
+          }),
+        { mayChangeData: false },
+      ).done,
+    onChange: () => services.hub.send('rebuild', rebuildState(services)),
+  })
+  services.jobs = new ConsoleJobs({ store, hub: services.hub, scheduler: services.scheduler, pollMs: config.pollMs })
+  await services.jobs.recover(isAlive)
+
+  let hosts = new Set<string>()
+  const server = createServer((req, res) => {
+    void handle(req, res, services, hosts, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => resolve())
+  })
+  const port = (server.address() as AddressInfo).port
+  hosts = allowedHosts(port)
+  return {
+    url: `http://${config.host}:${port}`,
+    port,
+    services,
+    close: () => closeAll(server, services, shutdown),
+  }
+}
+
+async function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  services: ConsoleServices,
+  hosts: Set<string>,
+  serveApp: boolean,
+): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+  const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/')
+  const isFile = url.pathname.startsWith('/files/')
+  const host = req.headers.host?.toLowerCase()
+  if (!host || !hosts.has(host)) {
+    throw new HttpError(421, crossSiteReason(req.headers, hosts) ?? 'Unknown host')
+  }
+  if (isApi || isFile) {
+    const reason = crossSiteReason(req.headers, hosts)
+    if (reason) throw new HttpError(403, reason)
+  }
+  if (!isApi && !isFile) {
+    if (!serveApp) throw new HttpError(404, 'This console serves only its API.')
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'The app is read with GET.', { headers: { allow: 'GET, HEAD' } })
+    await sendApp(res, distDir, url.pathname)
+    return
+  }
+
+  const client = req.socket.remoteAddress ?? 'unknown'
+  const sessionId = parseCookies(req.headers.cookie).get(sessionCookieName)
+  const { route, params, allowed } = match(req.method ?? 'GET', url.pathname)
+  if (!route?.public) authenticate(req, services, client, sessionId)
+  if (isFile) {
+    await sendStorageFile(res, services, url.pathname)
+    return
+  }
+  if (!route) {
+    if (allowed.length) throw new HttpError(405, `Use ${allowed.join(' or ')} for ${url.pathname}.`, { headers: { allow: allowed.join(', ') } })
+    throw new HttpError(404, `No API route ${req.method} ${url.pathname}: see console/README.md for the routes.`)
+  }
+  const context: RouteContext = { req, res, url, params, services, sessionId, client }
+  await route.handler(context)
+}
+
+function match(method: string, pathname: string): { route: Route | undefined; params: Record<string, string>; allowed: string[] } {
+  const allowed: string[] = []
+  for (const route of routes) {
+    const found = route.path.exec(pathname)
+    if (!found) continue
+    if (route.method === method) return { route, params: { ...found.groups }, allowed }
+    allowed.push(route.method)
+  }
+  return { route: undefined, params: {}, allowed }
+}
+
+/**
+ * Lets a call through with a live session cookie or the console secret as a bearer token;
+ * 401 otherwise. A wrong bearer secret counts as a wrong sign-in.
+ */
+function authenticate(req: IncomingMessage, services: ConsoleServices, client: string, sessionId: string | undefined): void {
+  const bearer = bearerToken(req.headers.authorization)
+  if (bearer !== null) {
+    refuseWhileLockedOut(services.limiter.retryAfterMs(client))
+    if (secretMatches(bearer, services.config.secret)) return
+    services.limiter.fail(client)
+    throw unauthorized('The bearer token is not the console secret.')
+  }
+  if (services.sessions.valid(sessionId)) return
+  throw unauthorized(sessionId ? 'Your session has ended: sign in again.' : 'Sign in first (POST /api/session), or send Authorization: Bearer <console secret>.')
+}
+
+function unauthorized(message: string): HttpError {
+  return new HttpError(401, message, { headers: { 'www-authenticate': 'Bearer realm="roland-console"' } })
+}
+
+// The embedded store's public image URLs are /files/<path>; the files sit in the data folder.
+// Read straight from there: opening the database for each image would keep it busy for nothing.
+async function sendStorageFile(res: ServerResponse, services: ConsoleServices, pathname: string): Promise<void> {
+  const root = path.join(services.config.dataDir, 'storage', 'files')
+  const file = services.store.kind === 'embedded' ? resolveInside(root, pathname.slice('/files/'.length)) : null
+  if (await sendFile(res, file)) return
+  res.writeHead(404, { ...securityHeaders, 'content-type': 'text/plain; charset=utf-8' })
+  res.end('No such file in storage')
+}
+
+async function closeAll(server: Server, services: ConsoleServices, shutdown: AbortController): Promise<void> {
+  services.scheduler.close()
+  services.jobs.close()
+  services.hub.close()
+  shutdown.abort()
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  await services.scheduler.idle()
+  await services.jobs.idle()
+  await services.store.close()
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

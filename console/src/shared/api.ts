@@ -1,0 +1,146 @@
+import { z } from 'zod'
+
+// The console API's inputs (validated on the server with these schemas) and outputs (types the
+// app imports). Jobs are the rows of the jobs table as scripts/src/store/types.ts declares them.
+
+export type { Job, JobKind, JobProgress, JobStatus } from '@roland/scripts/store/types'
+
+/** The largest upload the migration accepts, before base64 (as runMigration checks). */
+export const maxUploadBytes = 5 * 1024 * 1024
+
+/** Sign-in: the console secret. */
+export const signInSchema = z.object({
+  secret: z.string().min(1, 'Enter the console secret').max(512, 'That is not a console secret: it is too long'),
+})
+
+/** Where a migration reads Roland.txt: the 'files' bucket, or a file the operator uploads. */
+export const migrationSourceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('bucket') }),
+  z.object({
+    kind: z.literal('upload'),
+    name: z.string().min(1).max(200).describe('the uploaded file name, for the job history'),
+    base64: z
+      .string()
+      .min(1, 'The uploaded file is empty: choose Roland.txt again')
+      .max(Math.ceil((maxUploadBytes * 4) / 3) + 8, 'The uploaded file is over the 5 MB limit: is it the right file?')
+      .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'The upload is not base64: send the file bytes base64-encoded'),
+  }),
+])
+
+/** Starting a migration or previewing one (a dry run). */
+export const migrationRequestSchema = z.object({
+  source: migrationSourceSchema,
+  reset: z.boolean().default(false).describe('delete every business first (clear and reload), still atomically'),
+})
+export type MigrationRequest = z.input<typeof migrationRequestSchema>
+
+/** Saving the Firecrawl key (SPEC §5). */
+export const firecrawlKeySchema = z.object({
+  apiKey: z.string().trim().min(1, 'Please enter your Firecrawl API key').max(500, 'That is not a Firecrawl API key: it is too long'),
+})
+
+/** A website address as the crawler form takes it (SPEC §5: required, URL-shaped). */
+export const websiteUrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'Website URL is required')
+  .max(2000, 'That address is too long')
+  .refine((value) => {
+    try {
+      const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `https://${value}`)
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0
+    } catch {
+      return false
+    }
+  }, 'Enter a website address such as https://example.com')
+
+/** Crawling a website for a business's images. */
+export const crawlRequestSchema = z.object({
+  businessName: z.string().trim().min(1, 'Business name is required').max(200, 'That business name is too long'),
+  websiteUrl: websiteUrlSchema,
+})
+
+/** Attaching a finished crawl's images to a business. */
+export const attachRequestSchema = z.object({
+  jobId: z.uuid('jobId must be the id of a finished crawl job'),
+  businessId: z.uuid('businessId must be the id of a business'),
+})
+
+/** The migration screen's status (SPEC §3 "Migration status", plus whether the bucket has a file). */
+export interface MigrationStatusView {
+  isComplete: boolean
+  businessCount: number
+  bucketHasFile: boolean
+}
+
+/** What a migration would change, or changed. */
+export interface MigrationSummaryView {
+  summary: { added: number; updated: number; unchanged: number; deactivated: number }
+  deactivated: string[]
+  businesses: Array<{ name: string; slug: string; category: string; status: 'added' | 'updated' | 'unchanged'; warnings: string[] }>
+  businessCount: number
+  dryRun: boolean
+}
+
+/** The crawler's settings as the browser may see them: never the key itself. */
+export interface CrawlerSettingsView {
+  engine: 'builtin' | 'firecrawl'
+  keyStored: boolean
+  keySource: 'environment' | 'console' | null
+}
+
+/** An image of a business, as the console shows it. */
+export interface BusinessImageView {
+  id: string
+  url: string
+  type: string
+  isPrimary: boolean
+  source: string | null
+}
+
+/** A business with its images, for the businesses screen. */
+export interface BusinessView {
+  id: string
+  slug: string
+  name: string
+  category: string
+  website: string | null
+  isActive: boolean
+  images: BusinessImageView[]
+}
+
+/** The crawled image result (SPEC §3) a crawl job returns, as far as the console reads it. */
+export interface CrawlResultView {
+  businessName: string
+  websiteUrl: string
+  heroUrl: string | null
+  thumbnailUrl: string | null
+  logoUrl: string | null
+  engine: 'builtin' | 'firecrawl'
+  images: Array<{ url: string }>
+}
+
+/** Where rebuilds stand: how they run, and whether one is waiting. */
+export interface RebuildStateView {
+  mode: 'hook' | 'local'
+  /** A rebuild is due and waits for running jobs or the debounce window. */
+  pending: boolean
+  /** A rebuild is running now. */
+  running: boolean
+  /** Jobs that changed data and are still running; the rebuild waits for them. */
+  waitingFor: number
+}
+
+/** What the console can do in this setup. */
+export interface CapabilitiesView {
+  rebuild: RebuildStateView
+  crawler: CrawlerSettingsView
+  imageGeneration: boolean
+  store: { kind: 'embedded' | 'supabase'; location: string }
+}
+
+/** An API error body: what went wrong and how to fix it. */
+export interface ApiErrorBody {
+  error: string
+  issues?: Array<{ path: string; message: string }>
+}
