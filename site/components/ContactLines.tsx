@@ -1,0 +1,41 @@
+import type { Business } from '@roland/scripts/catalog/types'
+import { telUrl } from '../lib/links.ts'
+import Icon from './Icon.tsx'
+
+interface Props {
+  business: Pick<Business, 'address' | 'phone' | 'hours'>
+  showHours?: boolean
+}
+
+/** The address, phone (a tel: link) and hours lines of a business card. */
+export default function ContactLines({ business, showHours = true }: Props) {
+  const tel = business.phone ? telUrl(business.phone) : null
+  return (
+    <ul className="space-y-1.5 text-sm text-stone-700">
+      {business.address && (
+        <li className="flex gap-2">
+          <Icon name="map-pin" className="mt-0.5 size-4 shrink-0 text-forest-600" />
+          <span>{business.address}</span>
+        </li>
+      )}
+      {business.phone && (
+        <li className="flex gap-2">
+          <Icon name="phone" className="mt-0.5 size-4 shrink-0 text-forest-600" />
+          {tel ? (
+            <a className="hover:underline" href={tel}>
+              {business.phone}
+            </a>
+          ) : (
+            <span>{business.phone}</span>
+          )}
+        </li>
+      )}
+      {showHours && business.hours && (
+        <li className="flex gap-2">
+          <Icon name="clock" className="mt-0.5 size-4 shrink-0 text-forest-600" />
+          <span>{business.hours}</span>
+        </li>
+      )}
+    </ul>
+  )
+}

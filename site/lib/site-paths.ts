@@ -1,0 +1,33 @@
+import { allBusinesses, sortedCategories } from '@roland/scripts/catalog/queries'
+import type { Catalog } from '@roland/scripts/catalog/types'
+import { attractionPath } from './attractions.ts'
+
+/** The site's pages that do not come from the catalog. */
+export const fixedPaths = [
+  '/',
+  '/businesses',
+  '/recreation',
+  '/community',
+  '/community/centers',
+  '/community/emergency',
+  '/community/faith',
+  '/community/garden',
+  '/about',
+  '/about/education',
+  '/about/history',
+  '/events',
+  '/contact',
+  '/nearby',
+] as const
+
+/** Lists every page of the site (redirects and the 404 page aside), for the sitemap. */
+export function sitePaths(catalog: Catalog): string[] {
+  const categories = sortedCategories(catalog)
+  return [
+    ...fixedPaths,
+    ...categories.map((c) => `/${c.slug}`),
+    ...categories.filter((c) => c.category_type === 'recreation').map((c) => `/recreation/${c.slug}`),
+    ...catalog.attractions.map((a) => attractionPath(a, catalog.attractions)),
+    ...allBusinesses(catalog).map((b) => `/business/${b.slug}`),
+  ]
+}
