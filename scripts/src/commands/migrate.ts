@@ -44,7 +44,9 @@ export function register(program: Command): void {
     .command('status')
     .description('say whether the migration is complete (at least one business) and how many businesses there are')
     .option('--json', 'print {"isComplete","businessCount"}')
-    .action(async (flags: { json?: boolean }) => {
+    .action(async (_flags: unknown, command: Command) => {
+      // `--json` may land on `migrate` itself, which has an option of the same name.
+      const flags = command.optsWithGlobals<{ json?: boolean }>()
       const store = await openStore({ onCreate: loadSampleData })
       try {
         const status = await store.call<{ isComplete: boolean; businessCount: number }>('migration_status', {})

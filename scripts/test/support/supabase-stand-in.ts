@@ -22,6 +22,8 @@ export interface StandInOptions {
   publishableKey: string
   secretKey: string
   tables?: Record<string, Row[]>
+  /** Column defaults per table, as the migrations declare them (PostgREST answers with them). */
+  defaults?: Record<string, Row>
   /** Tables the anon role may not read (as the RLS migration says). */
   privateTables?: string[]
   rpc?: Record<string, (args: Record<string, unknown>, role: Role) => unknown>
@@ -52,6 +54,19 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
     const isJson = (req.headers['content-type'] ?? '').includes('json')
     const body = raw.length && isJson ? JSON.parse(raw.toString('utf8')) : raw.length ? raw : null
     requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body })
+    // PostgREST answers one object instead of an array when asked for it (supabase-js .single()).
+    const wantsObject = (req.headers.accept ?? '').includes('application/vnd.pgrst.object+json')
+    const sendRows = (status: number, rows: Row[], headers: Record<string, string> = {}) => {
+      if (!wantsObject) return send(status, rows, headers)
+      if (rows.length !== 1) {
+        return send(406, {
+          code: 'PGRST116',
+          message: 'JSON object requested, multiple (or no) rows returned',
+          details: `The result contains ${rows.length} rows`,
+        })
+      }
+      return send(status, rows[0], headers)
+    }
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
       res.end(payload === undefined ? '' : JSON.stringify(payload))
@@ -90,19 +105,20 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       const matching = rows.filter((row) => matches(row, url.searchParams))
       switch (req.method) {
         case 'GET':
-          return send(200, order(matching, url.searchParams), { 'content-range': `0-${matching.length - 1}/*` })
+          return sendRows(200, order(matching, url.searchParams), { 'content-range': `0-${matching.length - 1}/*` })
         case 'POST': {
           const inserted = (Array.isArray(body) ? body : [body]).map((row: Row) => ({
             id: `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`,
             created_at: new Date().toISOString(),
+            ...options.defaults?.[name],
             ...row,
           }))
           rows.push(...inserted)
-          return send(201, inserted)
+          return sendRows(201, inserted)
         }
         case 'PATCH': {
           for (const row of matching) Object.assign(row, body)
-          return send(200, matching)
+          return sendRows(200, matching)
         }
         case 'DELETE': {
           tables[name] = rows.filter((row) => !matching.includes(row))
