@@ -1,13 +1,10 @@
-/** The four business categories the site has pages for. */
-export const BUSINESS_CATEGORIES = [
-  'Dining & Refreshments',
-  'Shopping & Convenience',
-  'Professional Services',
-  'Recreation',
-] as const
+import { businessCategories, defaultBusinessCategory } from '../catalog/types.ts'
+
+/** The four business categories of SPEC §3 (declared once, in the catalog types). */
+export const BUSINESS_CATEGORIES = businessCategories
 
 /** The category a migrated business gets when nothing in its text points to one of the four. */
-export const DEFAULT_CATEGORY = 'Business'
+export const DEFAULT_CATEGORY = defaultBusinessCategory
 
 /** One of the four site categories, or the default. */
 export type BusinessCategory = (typeof BUSINESS_CATEGORIES)[number] | typeof DEFAULT_CATEGORY
