@@ -31,7 +31,7 @@ export const businessRoutes: Route[] = [
     path: /^\/api\/businesses$/,
     async handler({ res, services }) {
       const businesses = await services.store.listBusinesses()
-      sendJson(res, 200, { businesses: businesses.map(businessView) })
+      sendJson(res, 200, { businesses: businesses.map(businessView), imageGeneration: false })
     },
   },
   {

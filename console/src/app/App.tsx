@@ -1,0 +1,115 @@
+import { useCallback, useEffect, useState, type MouseEvent } from 'react'
+import { api, errorMessage, onSignedOut } from './api.ts'
+import { RebuildPanel } from './components/RebuildPanel.tsx'
+import { useToast } from './components/Toaster.tsx'
+import { LiveProvider, useLive } from './live.tsx'
+import { Businesses } from './screens/Businesses.tsx'
+import { Crawler } from './screens/Crawler.tsx'
+import { Jobs } from './screens/Jobs.tsx'
+import { Migration } from './screens/Migration.tsx'
+import { SignIn } from './screens/SignIn.tsx'
+
+const screens = [
+  { path: '/migration', label: 'Migration', Screen: Migration },
+  { path: '/crawler', label: 'Crawler', Screen: Crawler },
+  { path: '/businesses', label: 'Businesses', Screen: Businesses },
+  { path: '/jobs', label: 'Jobs', Screen: Jobs },
+] as const
+
+/** Follows the address bar: each screen has its own path, history works. */
+function usePath(): [string, (path: string) => void] {
+  const [path, setPath] = useState(() => window.location.pathname)
+  useEffect(() => {
+    const onPop = () => setPath(window.location.pathname)
+    window.addEventListener('popstate', onPop)
+    return () => window.removeEventListener('popstate', onPop)
+  }, [])
+  const navigate = useCallback((next: string) => {
+    window.history.pushState(null, '', next)
+    setPath(next)
+  }, [])
+  return [path, navigate]
+}
+
+/** The console: sign-in, then the screens with the rebuild status above them. */
+export function App() {
+  const [signedIn, setSignedIn] = useState<boolean | null>(null)
+  const signOutLocally = useCallback(() => setSignedIn(false), [])
+
+  useEffect(() => {
+    api('/api/session').then(
+      () => setSignedIn(true),
+      () => setSignedIn(false),
+    )
+    return onSignedOut(signOutLocally)
+  }, [signOutLocally])
+
+  if (signedIn === null) return <p className="p-8 text-sm text-slate-500">Loading...</p>
+  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />
+  return (
+    <LiveProvider onSessionLost={signOutLocally}>
+      <Shell onSignOut={signOutLocally} />
+    </LiveProvider>
+  )
+}
+
+function Shell({ onSignOut }: { onSignOut: () => void }) {
+  const [path, navigate] = usePath()
+  const toast = useToast()
+  const { connected } = useLive()
+  const current = screens.find((screen) => screen.path === path) ?? screens[0]
+
+  useEffect(() => {
+    if (!screens.some((screen) => screen.path === path)) window.history.replaceState(null, '', current.path)
+  }, [path, current.path])
+
+  async function signOut() {
+    try {
+      await api('/api/session', { method: 'DELETE' })
+    } catch (error) {
+      toast.error(errorMessage(error))
+    }
+    onSignOut()
+  }
+
+  const follow = (event: MouseEvent<HTMLAnchorElement>, to: string) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
+    event.preventDefault()
+    navigate(to)
+  }
+
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
+          <span className="font-bold tracking-tight">Roland Console</span>
+          <nav aria-label="Screens" className="flex gap-1">
+            {screens.map((screen) => (
+              <a
+                key={screen.path}
+                href={screen.path}
+                onClick={(event) => follow(event, screen.path)}
+                aria-current={screen.path === current.path ? 'page' : undefined}
+                className={`rounded-md px-3 py-1.5 text-sm ${screen.path === current.path ? 'bg-brand-50 font-semibold text-brand-700' : 'text-slate-600 hover:bg-slate-100'}`}
+              >
+                {screen.label}
+              </a>
+            ))}
+          </nav>
+          <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
+            <span title={connected ? 'Live updates connected' : 'Reconnecting to live updates'}>{connected ? '● live' : '○ reconnecting'}</span>
+            <button type="button" className="underline hover:text-slate-800" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </div>
+        </div>
+        <div className="mx-auto max-w-5xl px-4 pb-3">
+          <RebuildPanel />
+        </div>
+      </header>
+      <main className="mx-auto max-w-5xl px-4 py-6">
+        <current.Screen />
+      </main>
+    </div>
+  )
+}

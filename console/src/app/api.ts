@@ -1,0 +1,63 @@
+import type { ApiErrorBody } from '../shared/api.ts'
+
+/** An API call that failed: the status and the server's message (what and how to fix). */
+export class ApiError extends Error {
+  override name = 'ApiError'
+  readonly status: number
+
+  constructor(status: number, message: string) {
+    super(message)
+    this.status = status
+  }
+}
+
+type Listener = () => void
+const signedOutListeners = new Set<Listener>()
+
+/** Calls back when any call answers 401 (the session ended). */
+export function onSignedOut(listener: Listener): () => void {
+  signedOutListeners.add(listener)
+  return () => signedOutListeners.delete(listener)
+}
+
+/** Calls the console API with the session cookie; throws ApiError with the server's message. */
+export async function api<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(path, {
+      method: options.method ?? 'GET',
+      credentials: 'same-origin',
+      headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    })
+  } catch {
+    throw new ApiError(0, 'The console server is not answering: is `pnpm console` still running?')
+  }
+  const text = await response.text()
+  let data: unknown = null
+  try {
+    data = text ? JSON.parse(text) : null
+  } catch {
+    data = null
+  }
+  if (!response.ok) {
+    const message = (data as ApiErrorBody | null)?.error ?? `Unknown error occurred (HTTP ${response.status})`
+    if (response.status === 401 && path !== '/api/session') signedOutListeners.forEach((listener) => listener())
+    throw new ApiError(response.status, message)
+  }
+  return data as T
+}
+
+/** Reads a file the operator chose as base64, for the migration upload. */
+export async function fileToBase64(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer())
+  let binary = ''
+  const chunk = 0x8000
+  for (let i = 0; i < bytes.length; i += chunk) binary += String.fromCharCode(...bytes.subarray(i, i + chunk))
+  return btoa(binary)
+}
+
+/** The message of any error, for toasts and alerts. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error && error.message ? error.message : 'Unknown error occurred'
+}

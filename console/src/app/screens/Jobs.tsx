@@ -1,0 +1,115 @@
+import { useEffect, useState } from 'react'
+import type { Job } from '../../shared/api.ts'
+import { Badge, Card, Progress, StatusBadge } from '../components/ui.tsx'
+import { durationOf, isActive, percentOf, useLive } from '../live.tsx'
+
+/** Re-renders every second while something runs, so durations count up. */
+export function useTicker(active: boolean): number {
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (!active) return
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [active])
+  return now
+}
+
+/** Says who started a job: the console, the CLI, or the first setup. */
+export function starterOf(job: Job): string {
+  return job.started_by.startsWith('console') ? 'console' : job.started_by
+}
+
+/** One line saying what a job produced. */
+export function summaryOf(job: Job): string | null {
+  if (job.status === 'failed') return job.error
+  if (job.status !== 'succeeded' || !job.result || typeof job.result !== 'object') return null
+  const result = job.result as Record<string, unknown>
+  switch (job.kind) {
+    case 'migrate': {
+      const summary = result.summary as { added: number; updated: number; unchanged: number; deactivated: number } | undefined
+      return summary
+        ? `${String(result.businessCount)} businesses: added ${summary.added}, updated ${summary.updated}, unchanged ${summary.unchanged}, deactivated ${summary.deactivated}`
+        : null
+    }
+    case 'crawl': {
+      const stored = result.stored as { added: number; kept: number; failed: unknown[] } | undefined
+      const found = ['heroUrl', 'thumbnailUrl', 'logoUrl'].filter((key) => typeof result[key] === 'string').length
+      const parts = []
+      if ('heroUrl' in result) parts.push(`${found} of 3 images found`)
+      if (stored) parts.push(`${stored.added} stored, ${stored.kept} already there${stored.failed.length ? `, ${stored.failed.length} failed` : ''}`)
+      return parts.join('; ') || null
+    }
+    case 'rebuild':
+      return result.mode === 'hook' ? `rebuild hook answered HTTP ${String(result.status)}` : `site built into ${String(result.outDir)}`
+    default:
+      return null
+  }
+}
+
+/** What a job was about, from its parameters. */
+export function subjectOf(job: Job): string {
+  const params = job.params as Record<string, unknown>
+  if (job.kind === 'migrate') return `from ${String(params.source ?? 'Roland.txt')}${params.reset ? ' (clear and reload)' : ''}`
+  if (job.kind === 'crawl') return `${String(params.businessName ?? '')} ${params.attach ? '(attach images)' : params.websiteUrl ? `— ${String(params.websiteUrl)}` : ''}`
+  if (job.kind === 'rebuild') return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${String(params.trigger ?? '')})`
+  if (job.kind === 'images') return String(params.businessName ?? '')
+  return ''
+}
+
+/** Every job, from the console or the CLI, live. */
+export function Jobs() {
+  const { jobs } = useLive()
+  const now = useTicker(jobs.some(isActive))
+  return (
+    <div className="flex flex-col gap-6">
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight">Jobs</h1>
+        <p className="mt-1 text-sm text-slate-600">Every migration, crawl, image and rebuild, from the console or the CLI, updated live.</p>
+      </header>
+      {jobs.length === 0 ? <Card description="No jobs yet." /> : null}
+      <ul className="flex flex-col gap-3" aria-label="Job history">
+        {jobs.map((job) => (
+          <li key={job.id}>
+            <JobCard job={job} now={now} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+/** One job: kind, status, progress, duration, result or error, and its log. */
+export function JobCard({ job, now }: { job: Job; now: number }) {
+  const summary = summaryOf(job)
+  return (
+    <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-job-id={job.id} data-kind={job.kind} data-status={job.status}>
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="font-semibold capitalize">{job.kind}</span>
+        <StatusBadge status={job.status} />
+        <Badge>{starterOf(job)}</Badge>
+        <span className="truncate text-sm text-slate-600">{subjectOf(job)}</span>
+        <span className="ml-auto text-xs text-slate-500">
+          {new Date(job.created_at).toLocaleString()}
+          {durationOf(job, now) ? ` · ${durationOf(job, now)}` : ''}
+        </span>
+      </div>
+      {isActive(job) ? (
+        <div className="mt-3">
+          <Progress value={percentOf(job)} label={`${job.kind} progress`} />
+          <p className="mt-1 text-xs text-slate-500">
+            {job.progress.phase} ({job.progress.done}/{job.progress.total})
+          </p>
+        </div>
+      ) : null}
+      {summary ? <p className={`mt-2 text-sm ${job.status === 'failed' ? 'text-red-700' : 'text-slate-700'}`}>{summary}</p> : null}
+      {job.log.length ? (
+        <details className="mt-2">
+          <summary className="cursor-pointer text-xs text-slate-500">Log ({job.log.length} lines)</summary>
+          <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-3 text-xs whitespace-pre-wrap text-slate-100">
+            {job.log.map((line) => `${line.at.slice(11, 19)}  ${line.message}`).join('\n')}
+          </pre>
+        </details>
+      ) : null}
+    </article>
+  )
+}
