@@ -1,9 +1,29 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+const siteEndToEnd = 'test/site/**/*.test.ts'
 
 export default defineConfig({
   test: {
-    include: ['scripts/**/*.test.ts', 'console/**/*.test.ts', 'site/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 240_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['scripts/**/*.test.ts', 'console/**/*.test.ts', 'site/**/*.test.ts', 'test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, siteEndToEnd],
+        },
+      },
+      {
+        // The built site in a real Chromium: the site is built once, from a fixture catalog, for this project only.
+        extends: true,
+        test: {
+          name: 'site',
+          include: [siteEndToEnd],
+          globalSetup: ['test/support/site-global-setup.ts'],
+        },
+      },
+    ],
   },
 })

@@ -1,7 +1,8 @@
 import { getCollection } from 'astro:content'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { inCatalogOrder } from './catalog-order.ts'
 
-/** Gathers the catalog the content collections hold, in the shape the catalog queries take. */
+/** Gathers the catalog the content collections hold, in the shape and order the catalog queries take. */
 export async function getCatalog(): Promise<Catalog> {
   const [businesses, categories, attractions, events] = await Promise.all([
     getCollection('businesses'),
@@ -9,10 +10,10 @@ export async function getCatalog(): Promise<Catalog> {
     getCollection('attractions'),
     getCollection('events'),
   ])
-  return {
+  return inCatalogOrder({
     businesses: businesses.map((e) => e.data),
     categories: categories.map((e) => e.data),
     attractions: attractions.map((e) => e.data),
     events: events.map((e) => e.data),
-  }
+  })
 }

@@ -262,6 +262,11 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
       }
     }
     await store.db.query(`update businesses set is_active = false where slug = 'closed-diner'`)
+    // A business category nobody is listed in yet, with an icon the site does not have.
+    await store.db.query(
+      `insert into location_categories (slug, name, description, icon_name, color, sort_order, category_type)
+       values ('pet-services', 'Pet Services', 'Groomers, boarding and vets for Roland''s animals.', 'paw', '#be185d', 35, 'business')`,
+    )
     await store.db.query(
       `update community_events set starts_at = starts_at + interval '73 years', ends_at = ends_at + interval '73 years'`,
     )
