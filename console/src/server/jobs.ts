@@ -2,6 +2,7 @@ import type { JobListener } from '@roland/scripts/jobs/run-job'
 import type { LeasedStore } from '@roland/scripts/rebuild/leased-store'
 import type { Job } from '@roland/scripts/store/types'
 import type { EventHub } from './events.ts'
+import type { ChangeSignal } from './foreign-changes.ts'
 import type { RebuildScheduler } from './rebuild-scheduler.ts'
 
 // The console runs the same job functions as the CLI, recorded in the jobs table, and pushes
@@ -27,16 +28,18 @@ export class ConsoleJobs {
   readonly #hub: EventHub
   readonly #scheduler: RebuildScheduler
   readonly #pollMs: number
+  readonly #changes: ChangeSignal
   readonly #seen = new Map<string, string>()
   readonly #running = new Set<Promise<unknown>>()
   #poller: NodeJS.Timeout | undefined
   #polling = false
 
-  constructor(options: { store: LeasedStore; hub: EventHub; scheduler: RebuildScheduler; pollMs: number }) {
+  constructor(options: { store: LeasedStore; hub: EventHub; scheduler: RebuildScheduler; pollMs: number; changes: ChangeSignal }) {
     this.#store = options.store
     this.#hub = options.hub
     this.#scheduler = options.scheduler
     this.#pollMs = options.pollMs
+    this.#changes = options.changes
   }
 
   /**
@@ -133,11 +136,12 @@ export class ConsoleJobs {
     }
   }
 
-  /** Re-reads the history once and publishes what changed (jobs from the CLI, above all). */
+  /** Re-reads the history when another process may have changed it, and publishes what changed. */
   async poll(): Promise<void> {
     if (this.#polling) return
     this.#polling = true
     try {
+      if (!(await this.#changes.due())) return
       const jobs = await this.#store.jobs.list(50)
       for (const job of jobs.reverse()) this.publish(job)
     } catch {
@@ -155,5 +159,6 @@ export class ConsoleJobs {
   /** Stops polling. */
   close(): void {
     this.watch(0)
+    this.#changes.close()
   }
 }

@@ -10,6 +10,7 @@ import { distDir } from './build-app.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { ConsoleServices, Route, RouteContext } from './context.ts'
 import { EventHub } from './events.ts'
+import { alwaysDue, lockFileSignal } from './foreign-changes.ts'
 import { HttpError, securityHeaders, sendError } from './http.ts'
 import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { allowedHosts, crossSiteReason } from './origin.ts'
@@ -76,7 +77,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
       ).done,
     onChange: () => services.hub.send('rebuild', rebuildState(services)),
   })
-  services.jobs = new ConsoleJobs({ store, hub: services.hub, scheduler: services.scheduler, pollMs: config.pollMs })
+  services.jobs = new ConsoleJobs({
+    store,
+    hub: services.hub,
+    scheduler: services.scheduler,
+    pollMs: config.pollMs,
+    changes: store.kind === 'embedded' ? lockFileSignal(config.dataDir) : alwaysDue(),
+  })
   await services.jobs.recover(isAlive)
 
   let hosts = new Set<string>()
@@ -157,7 +164,10 @@ function authenticate(req: IncomingMessage, services: ConsoleServices, client: s
   const bearer = bearerToken(req.headers.authorization)
   if (bearer !== null) {
     refuseWhileLockedOut(services.limiter.retryAfterMs(client))
-    if (secretMatches(bearer, services.config.secret)) return
+    if (secretMatches(bearer, services.config.secret)) {
+      services.limiter.succeed(client)
+      return
+    }
     services.limiter.fail(client)
     throw unauthorized('The bearer token is not the console secret.')
   }

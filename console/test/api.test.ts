@@ -1,0 +1,375 @@
+import { spawn } from 'node:child_process'
+import { stat } from 'node:fs/promises'
+import { request } from 'node:http'
+import path from 'node:path'
+import { openStore } from '@roland/scripts/store/index'
+import { repoRoot } from '@roland/scripts/paths'
+import type { Job } from '@roland/scripts/store/types'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startFirecrawlStandIn, type FirecrawlStandIn } from '../../scripts/test/crawl-firecrawl-stand-in.ts'
+import { routes } from '../src/server/server.ts'
+import type { ConsoleServer } from '../src/server/server.ts'
+import {
+  call,
+  openEvents,
+  rolandText,
+  startHookReceiver,
+  startTestConsole,
+  tempDataDir,
+  testSecret,
+  waitFor,
+  waitForJob,
+  type HookReceiver,
+} from './support/console.ts'
+
+// The console API over real HTTP on 127.0.0.1, with the real embedded Postgres in a temporary
+// folder. Stand-ins only for third parties: the deploy hook and Firecrawl.
+
+const firecrawlKey = 'fc-console-test-key-5f2a9c'
+const upload = (names: string[]) => ({
+  source: { kind: 'upload', name: 'Roland.txt', base64: Buffer.from(rolandText(names)).toString('base64') },
+})
+
+let data: Awaited<ReturnType<typeof tempDataDir>>
+let hook: HookReceiver
+let firecrawl: FirecrawlStandIn
+let server: ConsoleServer
+const responses: string[] = []
+
+async function start(): Promise<ConsoleServer> {
+  return startTestConsole({
+    dataDir: data.dir,
+    env: { REBUILD_HOOK_URL: hook.url, FIRECRAWL_API_URL: firecrawl.apiUrl },
+    signInLimits: { freeAttempts: 3, baseLockoutMs: 60_000, maxLockoutMs: 60_000 },
+  })
+}
+
+/** Calls the API and keeps the answer, to check later that no answer ever held a secret. */
+async function api(pathname: string, options: Parameters<typeof call>[2] = {}) {
+  const answer = await call(server, pathname, options)
+  responses.push(answer.text)
+  return answer
+}
+
+beforeAll(async () => {
+  data = await tempDataDir()
+  hook = await startHookReceiver()
+  firecrawl = await startFirecrawlStandIn({ apiKey: firecrawlKey })
+  server = await start()
+})
+
+afterAll(async () => {
+  await server?.close()
+  await hook?.close()
+  await firecrawl?.close()
+  await data?.remove()
+})
+
+/** Waits until no rebuild is due or running. */
+async function rebuildsSettled(): Promise<void> {
+  await waitFor(() => !server.services.scheduler.state.pending && !server.services.scheduler.state.running, 'rebuilds to settle')
+  await server.services.scheduler.idle()
+}
+
+/** A concrete path for a route pattern: named groups become a valid-looking UUID. */
+function samplePath(route: (typeof routes)[number]): string {
+  return route.path.source
+    .replace(/^\^/, '')
+    .replace(/\$$/, '')
+    .replace(/\(\?<\w+>\[\^\/\]\+\)/g, '00000000-0000-4000-8000-000000000000')
+    .replace(/\\\//g, '/')
+}
+
+describe('authentication', () => {
+  test('every route under /api answers 401 without credentials, and with a session cookie nobody issued', async () => {
+    const guarded = routes.filter((route) => !route.public)
+    expect(guarded.length).toBeGreaterThan(10)
+    for (const route of guarded) {
+      const pathname = samplePath(route)
+      const body = route.method === 'GET' || route.method === 'DELETE' ? undefined : {}
+      const bare = await api(pathname, { method: route.method, auth: 'none', body })
+      expect(bare.status, `${route.method} ${pathname}`).toBe(401)
+      expect(bare.json.error).toMatch(/sign in/i)
+      const forged = await api(pathname, { method: route.method, auth: 'none', body, headers: { cookie: 'roland_console_session=forged' } })
+      expect(forged.status, `${route.method} ${pathname} with a forged cookie`).toBe(401)
+    }
+    // Unknown API paths are guarded too: nothing under /api answers without credentials.
+    expect((await api('/api/nothing-here', { auth: 'none' })).status).toBe(401)
+    expect((await api('/files/Roland.txt', { auth: 'none' })).status).toBe(401)
+  })
+
+  test('signing in with the secret sets an HttpOnly, SameSite=Strict session cookie that opens the API until sign-out', async () => {
+    const wrong = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: 'not-the-secret' } })
+    expect(wrong.status).toBe(401)
+    expect(wrong.headers.get('set-cookie')).toBeNull()
+
+    const right = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: testSecret } })
+    expect(right.status).toBe(200)
+    const setCookie = right.headers.get('set-cookie')!
+    expect(setCookie).toMatch(/^roland_console_session=[\w-]{40,};/)
+    expect(setCookie).toMatch(/; HttpOnly/)
+    expect(setCookie).toMatch(/; SameSite=Strict/)
+    expect(setCookie).toMatch(/; Path=\//)
+    const cookie = setCookie.split(';')[0]!
+
+    const jobs = await api('/api/jobs', { auth: 'none', headers: { cookie } })
+    expect(jobs.status).toBe(200)
+    expect(Array.isArray(jobs.json.jobs)).toBe(true)
+
+    expect((await api('/api/session', { method: 'DELETE', auth: 'none', headers: { cookie } })).status).toBe(200)
+    expect((await api('/api/jobs', { auth: 'none', headers: { cookie } })).status).toBe(401)
+  })
+
+  test('scripts may send the secret as a bearer token; a wrong one is refused', async () => {
+    expect((await api('/api/jobs')).status).toBe(200)
+    const wrong = await api('/api/jobs', { auth: 'none', headers: { authorization: 'Bearer wrong-secret' } })
+    expect(wrong.status).toBe(401)
+    expect(wrong.headers.get('www-authenticate')).toMatch(/^Bearer/)
+  })
+})
+
+describe('cross-site requests', () => {
+  test('are refused with 403 even with valid credentials: another origin, another local port, or a cross-site fetch', async () => {
+    const otherPort = `http://127.0.0.1:${server.port === 4321 ? 4322 : 4321}`
+    for (const headers of [
+      { origin: 'http://evil.example' },
+      { origin: otherPort },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ]) {
+      const answer = await api('/api/jobs', { headers })
+      expect(answer.status, JSON.stringify(headers)).toBe(403)
+      expect(answer.json.error).toMatch(/cross-site/i)
+      const migrate = await api('/api/migration', { method: 'POST', headers, body: upload(['Evil Diner']) })
+      expect(migrate.status).toBe(403)
+    }
+    const signIn = await api('/api/session', { method: 'POST', auth: 'none', headers: { origin: 'http://evil.example' }, body: { secret: testSecret } })
+    expect(signIn.status).toBe(403)
+    expect(signIn.headers.get('set-cookie')).toBeNull()
+  })
+
+  test('a request naming another host (DNS rebinding) is refused', async () => {
+    // fetch will not send a Host of our choosing; node:http will.
+    const status = await new Promise<number | undefined>((resolve, reject) => {
+      const req = request(`${server.url}/api/jobs`, { headers: { host: 'rebind.example', authorization: `Bearer ${testSecret}` } }, (res) => {
+        res.resume()
+        resolve(res.statusCode)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(status).toBe(421)
+  })
+
+  test('the console’s own origin is accepted', async () => {
+    const answer = await api('/api/jobs', { headers: { origin: server.url, 'sec-fetch-site': 'same-origin' } })
+    expect(answer.status).toBe(200)
+  })
+})
+
+describe('input validation', () => {
+  test('a migration body that is not a source is refused with 400 and what is wrong', async () => {
+    const answer = await api('/api/migration', { method: 'POST', body: { source: { kind: 'upload', name: 'x.txt', base64: '***' } } })
+    expect(answer.status).toBe(400)
+    expect(answer.json.error).toMatch(/base64/)
+    const notJson = await api('/api/migration', { method: 'POST', body: 'source=bucket', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(notJson.status).toBe(415)
+  })
+
+  test('the crawler form needs a business name and a URL-shaped website', async () => {
+    const answer = await api('/api/crawler/crawl', { method: 'POST', body: { businessName: '', websiteUrl: 'not a url' } })
+    expect(answer.status).toBe(400)
+    expect(answer.json.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(['businessName', 'websiteUrl'])
+  })
+})
+
+describe('a job’s lifecycle', () => {
+  test('a migration runs as a job: recorded, running with progress and log pushed live, then succeeded with its result', async () => {
+    const stream = await openEvents(server)
+    try {
+      const before = (await api('/api/migration')).json
+      expect(before).toMatchObject({ isComplete: true, bucketHasFile: true })
+
+      const preview = await api('/api/migration/preview', { method: 'POST', body: upload(['Lakeview Bakery']) })
+      expect(preview.status).toBe(200)
+      expect(preview.json.dryRun).toBe(true)
+      expect(preview.json.summary.added).toBe(1)
+      expect(preview.json.summary.deactivated).toBe(before.businessCount)
+      expect((await api('/api/migration')).json.businessCount).toBe(before.businessCount)
+
+      const started = await api('/api/migration', { method: 'POST', body: upload(['Lakeview Bakery']) })
+      expect(started.status).toBe(202)
+      const job = started.json.job as Job
+      expect(job.kind).toBe('migrate')
+      expect(job.started_by).toBe(`console:${process.pid}`)
+
+      const finished = await waitForJob(server, job.id)
+      expect(finished.status).toBe('succeeded')
+      // The file lists one business: the sample's are deactivated, so one is active.
+      expect(finished.result).toMatchObject({ businessCount: 1, summary: { added: 1, deactivated: before.businessCount } })
+      expect(finished.log.map((line) => line.message).join('\n')).toMatch(/Parsed 1 businesses/)
+      expect(finished.started_at).not.toBeNull()
+      expect(finished.finished_at).not.toBeNull()
+
+      await waitFor(() => stream.events.some((e) => e.event === 'job' && e.data.id === job.id && e.data.status === 'succeeded'), 'the succeeded event')
+      const mine = stream.events.filter((e) => e.data?.id === job.id)
+      expect(mine.some((e) => e.event === 'job' && e.data.status === 'running')).toBe(true)
+      expect(mine.filter((e) => e.event === 'progress').map((e) => e.data.progress.phase)).toEqual(['reading', 'parsing', 'importing', 'done'])
+      expect(mine.some((e) => e.event === 'log')).toBe(true)
+      expect((await api('/api/jobs')).json.jobs.some((j: Job) => j.id === job.id && j.status === 'succeeded')).toBe(true)
+      expect((await api('/api/migration')).json).toMatchObject({ isComplete: true, businessCount: 1 })
+    } finally {
+      stream.close()
+    }
+  })
+
+  test('a migration that cannot import fails as a job with SPEC’s message, and changes nothing', async () => {
+    const count = (await api('/api/migration')).json.businessCount
+    const started = await api('/api/migration', {
+      method: 'POST',
+      body: { source: { kind: 'upload', name: 'empty.txt', base64: Buffer.from('\n\n  \n').toString('base64') } },
+    })
+    expect(started.status).toBe(202)
+    const finished = await waitForJob(server, started.json.job.id)
+    expect(finished.status).toBe('failed')
+    expect(finished.error).toMatch(/^Roland\.txt cannot be imported: /)
+    expect((await api('/api/migration')).json.businessCount).toBe(count)
+  })
+
+  test('jobs run from the CLI show up in the console’s live updates', async () => {
+    const cliHook = await startHookReceiver()
+    const stream = await openEvents(server)
+    try {
+      const exit = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/src/cli.ts'), 'rebuild', '--json'], {
+          cwd: repoRoot,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: data.dir, REBUILD_HOOK_URL: cliHook.url },
+          stdio: 'ignore',
+        })
+        child.on('close', resolve)
+      })
+      expect(exit).toBe(0)
+      expect(cliHook.calls).toHaveLength(1)
+      const seen = await waitFor(
+        () => stream.events.find((e) => e.event === 'job' && e.data.kind === 'rebuild' && e.data.started_by === 'cli' && e.data.status === 'succeeded'),
+        'the CLI rebuild in the event stream',
+      )
+      expect(seen.data.result).toMatchObject({ mode: 'hook', status: 200 })
+    } finally {
+      stream.close()
+      await cliHook.close()
+    }
+  })
+})
+
+describe('rebuild', () => {
+  test('jobs that change data and finish close together cause one rebuild, which calls the hook once', async () => {
+    await rebuildsSettled()
+    const callsBefore = hook.calls.length
+    const first = await api('/api/migration', { method: 'POST', body: upload(['Pinnacle Kayaks', 'Lakeview Bakery']) })
+    const second = await api('/api/migration', { method: 'POST', body: upload(['Pinnacle Kayaks', 'Maumelle Marina', 'Lakeview Bakery']) })
+    expect([first.status, second.status]).toEqual([202, 202])
+    expect((await waitForJob(server, first.json.job.id)).status).toBe('succeeded')
+    expect((await waitForJob(server, second.json.job.id)).status).toBe('succeeded')
+
+    const rebuild = await waitFor(async () => {
+      const jobs = (await api('/api/jobs')).json.jobs as Job[]
+      return jobs.find((j) => j.kind === 'rebuild' && j.status === 'succeeded' && j.started_by.startsWith('console') && Date.parse(j.created_at) >= Date.parse(second.json.job.created_at))
+    }, 'the rebuild after the migrations')
+    await server.services.scheduler.idle()
+    expect(hook.calls.length - callsBefore).toBe(1)
+    expect(hook.calls.at(-1)).toMatchObject({ method: 'POST', contentType: 'application/json' })
+    expect(rebuild.params).toMatchObject({ mode: 'hook', trigger: 'jobs' })
+    expect((rebuild.params as { jobs: string[] }).jobs.sort()).toEqual([first.json.job.id, second.json.job.id].sort())
+    expect(rebuild.result).toMatchObject({ mode: 'hook', status: 200 })
+    const state = (await api('/api/rebuild')).json
+    expect(state.state).toMatchObject({ mode: 'hook', pending: false, running: false })
+    expect(state.last.id).toBe(rebuild.id)
+    // The hook's address is a secret of its own: no answer names it.
+    expect(JSON.stringify(state)).not.toContain('secret-hook-id')
+  })
+
+  test('a migration that changes nothing does not rebuild; the Rebuild site button does', async () => {
+    await rebuildsSettled()
+    const callsBefore = hook.calls.length
+    const same = await api('/api/migration', { method: 'POST', body: upload(['Pinnacle Kayaks', 'Maumelle Marina', 'Lakeview Bakery']) })
+    const finished = await waitForJob(server, same.json.job.id)
+    expect(finished.result).toMatchObject({ summary: { added: 0, updated: 0, deactivated: 0 } })
+    expect(server.services.scheduler.state.pending).toBe(false)
+    await server.services.scheduler.idle()
+    expect(hook.calls.length).toBe(callsBefore)
+
+    const manual = await api('/api/rebuild', { method: 'POST' })
+    expect(manual.status).toBe(202)
+    expect(manual.json.outcome).toBe('started')
+    await waitFor(() => hook.calls.length === callsBefore + 1, 'the manual rebuild to call the hook')
+    await server.services.scheduler.idle()
+    const last = (await api('/api/rebuild')).json.last as Job
+    expect(last).toMatchObject({ status: 'succeeded', params: { trigger: 'manual' } })
+  })
+})
+
+describe('the Firecrawl key', () => {
+  test('an empty key or a key Firecrawl refuses is not saved, with SPEC’s messages', async () => {
+    const empty = await api('/api/crawler/key', { method: 'PUT', body: { apiKey: '  ' } })
+    expect(empty.status).toBe(400)
+    expect(empty.json.error).toBe('Please enter your Firecrawl API key')
+    const refused = await api('/api/crawler/key', { method: 'PUT', body: { apiKey: 'fc-typo' } })
+    expect(refused.status).toBe(400)
+    expect(refused.json.error).toBe('Invalid API key. Please check and try again.')
+    expect((await api('/api/crawler')).json).toEqual({ engine: 'builtin', keyStored: false, keySource: null })
+  })
+
+  test('a valid key is stored on the server (mode 0600) and never sent back', async () => {
+    const saved = await api('/api/crawler/key', { method: 'PUT', body: { apiKey: firecrawlKey } })
+    expect(saved.status).toBe(200)
+    expect(saved.json.message).toBe('API key validated and saved')
+    expect((await api('/api/crawler')).json).toEqual({ engine: 'firecrawl', keyStored: true, keySource: 'console' })
+    const info = await stat(server.services.keys.file)
+    expect(info.mode & 0o777).toBe(0o600)
+    for (const pathname of ['/api/crawler', '/api/jobs', '/api/businesses', '/api/rebuild', '/api/migration']) await api(pathname)
+    for (const text of responses) expect(text).not.toContain(firecrawlKey)
+    expect((await api('/api/crawler/key', { method: 'DELETE' })).json.settings).toEqual({ engine: 'builtin', keyStored: false, keySource: null })
+  })
+})
+
+describe('restarts', () => {
+  test('the job history survives a restart, and jobs a stopped console left running are marked failed', async () => {
+    const before = ((await api('/api/jobs')).json.jobs as Job[]).map((j) => j.id)
+    await server.close()
+
+    // A console that died mid-job: its pid is gone, its job still says running.
+    const deadPid = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+      child.on('close', () => resolve(child.pid!))
+    })
+    const store = await openStore({ env: { ROLAND_DATA_DIR: data.dir } })
+    const orphan = await store.jobs.create('crawl', { businessName: 'Orphan' }, `console:${deadPid}`)
+    await store.jobs.update(orphan.id, { status: 'running', started_at: new Date().toISOString() })
+    await store.close()
+
+    server = await start()
+    const after = (await api('/api/jobs')).json.jobs as Job[]
+    expect(after.map((j) => j.id)).toEqual(expect.arrayContaining(before))
+    expect(after.find((j) => j.id === orphan.id)).toMatchObject({
+      status: 'failed',
+      error: 'The console stopped while this job was running: start it again.',
+    })
+  })
+})
+
+describe('slowing down wrong secrets', () => {
+  // Last: the lockout applies to every caller from 127.0.0.1.
+  test('after three wrong secrets, sign-in answers 429 with Retry-After, even for the right secret', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await api('/api/session', { method: 'POST', auth: 'none', body: { secret: `wrong-${i}` } })).status).toBe(401)
+    }
+    const fourth = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: 'wrong-again' } })
+    expect(fourth.status).toBe(401)
+    const locked = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: testSecret } })
+    expect(locked.status).toBe(429)
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(locked.headers.get('set-cookie')).toBeNull()
+    expect((await api('/api/jobs')).status).toBe(429)
+  })
+})

@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type IncomingMessage } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import type { Job } from '@roland/scripts/store/types'
+import { readConsoleConfig } from '../../src/server/config.ts'
+import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from '../../src/server/server.ts'
+
+/** The console secret the tests sign in with. */
+export const testSecret = 'test-console-secret-0123456789'
+
+/** A temporary data folder for one test file's embedded database. */
+export async function tempDataDir(prefix = 'roland-console-'): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix))
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+/** Starts a console on a free port of 127.0.0.1 with a data folder and settings for tests. */
+export async function startTestConsole(options: {
+  dataDir: string
+  env?: Record<string, string>
+  serveApp?: boolean
+  signInLimits?: ConsoleServerOptions['signInLimits']
+}): Promise<ConsoleServer> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    PORT: '0',
+    CONSOLE_TOKEN: testSecret,
+    ROLAND_DATA_DIR: options.dataDir,
+    ROLAND_JOBS_POLL_MS: '200',
+    ROLAND_REBUILD_DEBOUNCE_MS: '300',
+    ...options.env,
+  }
+  return startConsoleServer({ config: readConsoleConfig(env), serveApp: options.serveApp ?? false, signInLimits: options.signInLimits })
+}
+
+/** Calls the console API as a script does, with the secret as a bearer token unless told otherwise. */
+export async function call(
+  server: Pick<ConsoleServer, 'url'>,
+  pathname: string,
+  options: { method?: string; body?: unknown; headers?: Record<string, string>; auth?: 'bearer' | 'none' } = {},
+): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+  const headers: Record<string, string> = { ...options.headers }
+  if ((options.auth ?? 'bearer') === 'bearer') headers.authorization = `Bearer ${testSecret}`
+  if (options.body !== undefined) headers['content-type'] ??= 'application/json'
+  const response = await fetch(`${server.url}${pathname}`, {
+    method: options.method ?? 'GET',
+    headers,
+    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+  })
+  const text = await response.text()
+  let json: unknown = null
+  try {
+    json = text ? JSON.parse(text) : null
+  } catch {
+    json = null
+  }
+  return { status: response.status, headers: response.headers, text, json }
+}
+
+/** Polls until a check returns a value (not undefined/false), or fails after a generous limit. */
+export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, limitMs = 120_000): Promise<T> {
+  const deadline = Date.now() + limitMs
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`Gave up waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+/** Waits until a job has finished and returns its row. */
+export function waitForJob(server: Pick<ConsoleServer, 'url'>, id: string): Promise<Job> {
+  return waitFor(async () => {
+    const { json } = await call(server, `/api/jobs/${id}`)
+    const job = json?.job as Job | undefined
+    return job && (job.status === 'succeeded' || job.status === 'failed') ? job : undefined
+  }, `job ${id} to finish`)
+}
+
+/** A stand-in for a host's deploy hook: counts the POSTs it receives. */
+export interface HookReceiver {
+  url: string
+  calls: Array<{ method: string; body: string; contentType: string | undefined }>
+  close(): Promise<void>
+}
+
+/** Starts a deploy-hook stand-in on 127.0.0.1. */
+export async function startHookReceiver(): Promise<HookReceiver> {
+  const calls: HookReceiver['calls'] = []
+  const server = createServer((req: IncomingMessage, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
+    req.on('end', () => {
+      calls.push({ method: req.method ?? '', body, contentType: req.headers['content-type'] })
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}')
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/build_hooks/secret-hook-id`,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
+  }
+}
+
+/** Reads a console's event stream, collecting events until closed. */
+export async function openEvents(server: Pick<ConsoleServer, 'url'>): Promise<{ events: Array<{ event: string; data: any }>; close(): void }> {
+  const controller = new AbortController()
+  const response = await fetch(`${server.url}/api/events`, {
+    headers: { authorization: `Bearer ${testSecret}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  })
+  if (response.status !== 200 || !response.body) throw new Error(`The event stream answered ${response.status}`)
+  const events: Array<{ event: string; data: any }> = []
+  void (async () => {
+    const decoder = new TextDecoder()
+    let buffer = ''
+    try {
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        buffer += decoder.decode(chunk, { stream: true })
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end)
+          buffer = buffer.slice(end + 2)
+          const event = block.match(/^event: (.+)$/m)?.[1]
+          const data = block.match(/^data: (.+)$/m)?.[1]
+          if (event && data) events.push({ event, data: JSON.parse(data) })
+        }
+      }
+    } catch {
+      // Closed by the test.
+    }
+  })()
+  return { events, close: () => controller.abort() }
+}
+
+/** A small Roland.txt naming businesses the sample data does not have. */
+export function rolandText(names: string[]): string {
+  return names
+    .map(
+      (name, index) =>
+        `${name} - A family business on Highway 300 serving Roland since ${1990 + index}\n` +
+        `(501) 555-01${String(10 + index).padStart(2, '0')}\n` +
+        `www.${name.toLowerCase().replace(/[^a-z]+/g, '')}.example\n` +
+        `${18000 + index} Highway 300, Roland, AR 72135\n` +
+        `Hours: Mon-Fri 8am-5pm\n` +
+        `Friendly neighbours who have served the lake community for many years.`,
+    )
+    .join('\n\n')
+}
