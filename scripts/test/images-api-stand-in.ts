@@ -154,7 +154,7 @@ export async function startFunctionsStandIn(options: {
     const request = new Request(`http://127.0.0.1${url.pathname}`, {
       method: req.method ?? 'POST',
       headers,
-      ...(raw.length && req.method !== 'GET' ? { body: raw } : {}),
+      ...(raw.length && req.method !== 'GET' ? { body: new Uint8Array(raw) } : {}),
     })
     const response = await handleGenerate(request, { ...options.secrets, fetch })
     res.writeHead(response.status, Object.fromEntries(response.headers))
