@@ -16,6 +16,7 @@ export type CrawlErrorCode =
   | 'firecrawl-failed'
   | 'firecrawl-unreachable'
   | 'firecrawl-bad-response'
+  | 'storage-failed'
   | 'unexpected'
 
 /** Describe a failed crawl or download: a code to branch on, a message saying what and how to fix. */
