@@ -1,0 +1,84 @@
+import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { openEmbeddedStore } from '@roland/scripts/store/embedded'
+import { buildSite } from '../support/build-site.ts'
+import { buildFixtureDataDir } from '../support/fixture-catalog.ts'
+
+let root: string
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'roland-build-failure-'))
+})
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+/** An output folder holding a previously published site, to see whether a failed build touches it. */
+async function publishedSite(name: string): Promise<string> {
+  const outDir = path.join(root, name)
+  await mkdir(outDir, { recursive: true })
+  await writeFile(path.join(outDir, 'index.html'), '<h1>The site as it was</h1>')
+  return outDir
+}
+
+async function expectUntouched(outDir: string) {
+  await expect(readdir(outDir)).resolves.toEqual(['index.html'])
+  await expect(readFile(path.join(outDir, 'index.html'), 'utf8')).resolves.toBe('<h1>The site as it was</h1>')
+  expect(existsSync(`${outDir}.staging`)).toBe(false)
+}
+
+/** A port on 127.0.0.1 nothing listens on. */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+describe('a build', () => {
+  test('from a data source without businesses fails with the loader message and leaves the published site as it was', async () => {
+    const dataDir = path.join(root, 'empty-data')
+    await (await openEmbeddedStore({ dir: dataDir })).close()
+    const outDir = await publishedSite('empty-out')
+    const result = await buildSite({ outDir, dataDir })
+    expect(result.code).not.toBe(0)
+    expect(result.output).toContain(`the embedded database in ${dataDir} has no active businesses, so the site was not built`)
+    await expectUntouched(outDir)
+  })
+
+  test('from an unreachable Supabase fails with the loader message and writes no site at all', async () => {
+    const port = await closedPort()
+    const outDir = path.join(root, 'unreachable-out')
+    const result = await buildSite({
+      outDir,
+      env: { SUPABASE_URL: `http://127.0.0.1:${port}`, SUPABASE_PUBLISHABLE_KEY: 'publishable-key-for-tests' },
+    })
+    expect(result.code).not.toBe(0)
+    expect(result.output).toContain(`Could not read the catalog from Supabase at http://127.0.0.1:${port}`)
+    expect(result.output).toContain('The site was not built.')
+    expect(existsSync(outDir)).toBe(false)
+    expect(existsSync(`${outDir}.staging`)).toBe(false)
+  })
+
+  test('that fails while writing pages leaves no half-written site behind', async () => {
+    const dataDir = path.join(root, 'clashing-data')
+    await buildFixtureDataDir(dataDir)
+    const store = await openEmbeddedStore({ dir: dataDir })
+    // A category whose page would take the place of /events: the build stops while generating pages.
+    await store.db.query(
+      `insert into location_categories (slug, name, icon_name, color, sort_order, category_type) values ('events', 'Events', 'star', '#123456', 1, 'community')`,
+    )
+    await store.close()
+    const outDir = await publishedSite('clashing-out')
+    const result = await buildSite({ outDir, dataDir })
+    expect(result.code).not.toBe(0)
+    expect(result.output).toContain('use a slug the site needs for its own pages (/events)')
+    await expectUntouched(outDir)
+  })
+})
