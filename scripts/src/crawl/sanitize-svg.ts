@@ -153,13 +153,16 @@ export function sanitizeSvg(bytes: Uint8Array, url = 'the SVG'): SanitizedSvg {
     }
     if (node === root && !attributes.some(([name]) => name === 'xmlns')) attributes.unshift(['xmlns', SVG_NAMESPACE])
     const opening = [node.name, ...attributes.map(([name, value]) => `${name}="${escapeAttribute(value)}"`)].join(' ')
-    if (node.children.length === 0) {
-      out.push(`<${opening}/>`)
-      return
-    }
     out.push(`<${opening}>`)
+    const mark = out.length
     writeChildren(node, depth)
-    out.push(`</${node.name}>`)
+    if (out.slice(mark).join('') === '') {
+      // Nothing inside survived (or there was nothing): close it in place.
+      out.length = mark
+      out[mark - 1] = `<${opening}/>`
+    } else {
+      out.push(`</${node.name}>`)
+    }
   }
 
   write(root, 0, undefined)
