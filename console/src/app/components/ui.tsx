@@ -54,9 +54,9 @@ export function Progress({ value, label }: { value: number; label: string }) {
 }
 
 /** A message box: a success or a failure. */
-export function Alert({ tone, title, children }: { tone: 'success' | 'error'; title: string; children?: ReactNode }) {
+export function Alert({ tone, title, children, testId }: { tone: 'success' | 'error'; title: string; children?: ReactNode; testId?: string }) {
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} className={`rounded-lg border p-4 text-sm ${tone === 'error' ? 'border-red-300 bg-red-50 text-red-900' : 'border-green-300 bg-green-50 text-green-900'}`}>
+    <div role={tone === 'error' ? 'alert' : 'status'} data-testid={testId} className={`rounded-lg border p-4 text-sm ${tone === 'error' ? 'border-red-300 bg-red-50 text-red-900' : 'border-green-300 bg-green-50 text-green-900'}`}>
       <p className="font-semibold">{title}</p>
       {children ? <div className="mt-1">{children}</div> : null}
     </div>

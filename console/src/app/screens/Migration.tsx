@@ -171,13 +171,13 @@ export function Migration() {
       ) : null}
 
       {job?.status === 'succeeded' && result ? (
-        <Alert tone="success" title="Migration completed successfully!">
+        <Alert tone="success" title="Migration completed successfully!" testId="migration-result">
           {result.businessCount} businesses in the database (added {result.summary.added}, updated {result.summary.updated}, unchanged{' '}
           {result.summary.unchanged}, deactivated {result.summary.deactivated}).
         </Alert>
       ) : null}
       {job?.status === 'failed' ? (
-        <Alert tone="error" title="Migration failed:">
+        <Alert tone="error" title="Migration failed:" testId="migration-result">
           {job.error}
         </Alert>
       ) : null}

@@ -1,0 +1,235 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { sampleRolandFile } from '@roland/scripts/migrate/sample'
+import type { Job } from '@roland/scripts/store/types'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { startFirecrawlStandIn, type FirecrawlStandIn } from '../../scripts/test/crawl-firecrawl-stand-in.ts'
+import { startFixtureSite, type FixtureSite } from '../../scripts/test/crawl-fixture-server.ts'
+import { launchBrowser } from '../../test/support/browser.ts'
+import { serveStatic } from '../../test/support/static-server.ts'
+import { distDir, ensureAppBuilt } from '../src/server/build-app.ts'
+import type { ConsoleServer } from '../src/server/server.ts'
+import { rolandText, startTestConsole, tempDataDir, testSecret, waitFor } from './support/console.ts'
+
+// The console end to end: the built app in a real Chromium, the real server and embedded
+// Postgres, a fixture business website on 127.0.0.1, and a real local site build.
+
+const newBusiness = 'Main Street Bakery'
+const newSlug = 'main-street-bakery'
+const firecrawlKey = 'fc-e2e-secret-key-8d41f0'
+
+let data: Awaited<ReturnType<typeof tempDataDir>>
+let outDir: string
+let site: FixtureSite
+let firecrawl: FirecrawlStandIn
+let server: ConsoleServer
+let browser: Browser
+let context: BrowserContext
+let page: Page
+const bodies: string[] = []
+
+beforeAll(async () => {
+  await ensureAppBuilt()
+  data = await tempDataDir('roland-console-e2e-')
+  outDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'roland-console-site-')), 'dist')
+  site = await startFixtureSite('wordpress-bakery')
+  firecrawl = await startFirecrawlStandIn({ apiKey: firecrawlKey })
+  server = await startTestConsole({
+    dataDir: data.dir,
+    serveApp: true,
+    env: { ROLAND_ALLOW_PRIVATE_NETWORK: '1', ROLAND_OUT_DIR: outDir, FIRECRAWL_API_URL: firecrawl.apiUrl },
+  })
+  browser = await launchBrowser()
+  context = await browser.newContext({ viewport: { width: 1200, height: 900 } })
+  page = await context.newPage()
+  // Every answer the console gives the browser, to check that none holds the Firecrawl key.
+  page.on('response', (response) => {
+    if (!response.url().startsWith(server.url) || response.url().endsWith('/api/events')) return
+    response.text().then(
+      (text) => bodies.push(text),
+      () => {},
+    )
+  })
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await site?.close()
+  await firecrawl?.close()
+  await data?.remove()
+  if (outDir) await rm(path.dirname(outDir), { recursive: true, force: true })
+})
+
+/** Waits until the server has no rebuild due or running. */
+async function rebuildsSettled(): Promise<void> {
+  await waitFor(() => !server.services.scheduler.state.pending && !server.services.scheduler.state.running, 'rebuilds to settle')
+}
+
+async function lastJob(kind: Job['kind']): Promise<Job | undefined> {
+  return (await server.services.jobs.list(50)).find((job) => job.kind === kind)
+}
+
+describe('the console in Chromium', () => {
+  test('signs in with the console secret', async () => {
+    await page.goto(`${server.url}/migration`)
+    await page.getByLabel('Console secret').fill('not-the-secret')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByText('That is not the console secret').waitFor()
+
+    await page.getByLabel('Console secret').fill(testSecret)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Database Migration' }).waitFor()
+    const cookies = await context.cookies(server.url)
+    expect(cookies).toEqual([expect.objectContaining({ name: 'roland_console_session', httpOnly: true, sameSite: 'Strict' })])
+    await page.getByText('Complete', { exact: true }).waitFor()
+    expect(await page.getByTestId('business-count').textContent()).toMatch(/^\d+ businesses in the database$/)
+  })
+
+  test('previews, then runs a migration from an uploaded Roland.txt, and shows the new count', async () => {
+    const sample = await readFile(sampleRolandFile, 'utf8')
+    const file = `${sample.trimEnd()}\n\n${rolandText([newBusiness])}\n`
+    const before = Number((await page.getByTestId('business-count').textContent())!.split(' ')[0])
+
+    await page.getByLabel('Upload a Roland.txt').check()
+    await page.locator('#roland-file').setInputFiles({ name: 'Roland.txt', mimeType: 'text/plain', buffer: Buffer.from(file) })
+    await page.getByRole('button', { name: 'Preview changes' }).click()
+    const preview = page.getByTestId('migration-preview')
+    await preview.waitFor()
+    expect(await preview.textContent()).toContain(`added ${newBusiness}`)
+    expect(await preview.locator('dd').first().textContent()).toBe('1')
+
+    // Complete already (the sample data): 'Start Migration' reads 'Migration Complete' and stays off.
+    expect(await page.getByRole('button', { name: 'Migration Complete' }).isDisabled()).toBe(true)
+    await page.getByRole('button', { name: 'Re-run Migration' }).click()
+    const alert = page.getByTestId('migration-result')
+    await alert.waitFor({ timeout: 60_000 })
+    expect(await alert.getAttribute('role')).toBe('status')
+    expect(await alert.textContent()).toContain('Migration completed successfully!')
+    expect(await alert.textContent()).toContain(`${before + 1} businesses in the database`)
+    await page.getByTestId('business-count').filter({ hasText: `${before + 1} businesses in the database` }).waitFor()
+    expect(await page.getByRole('progressbar', { name: 'Migration progress' }).getAttribute('aria-valuenow')).toBe('100')
+    // SPEC §8: a Success toast.
+    await page.locator('li[data-variant="default"]').filter({ hasText: 'Migration completed successfully!' }).waitFor()
+  })
+
+  test('crawls a fixture website on 127.0.0.1 and shows its images', async () => {
+    await page.getByRole('link', { name: 'Crawler' }).click()
+    await page.getByRole('heading', { name: 'Business Image Crawler' }).waitFor()
+    await page.getByRole('heading', { name: 'Setup Required' }).waitFor()
+    await page.getByText('The built-in crawler works without one').waitFor()
+
+    // SPEC §5: both fields are required and the URL must be URL-shaped.
+    await page.getByRole('button', { name: 'Crawl Business Images' }).click()
+    await page.getByText('Business name is required').first().waitFor()
+    await page.getByLabel('Business Name').fill(newBusiness)
+    await page.getByLabel('Website URL').fill('not a website')
+    await page.getByRole('button', { name: 'Crawl Business Images' }).click()
+    await page.getByText('Enter a website address such as https://example.com').first().waitFor()
+
+    await page.getByLabel('Website URL').fill(site.url('/'))
+    await page.getByRole('button', { name: 'Crawl Business Images' }).click()
+    const results = page.locator('article[data-crawl-job]')
+    await results.first().waitFor({ timeout: 60_000 })
+    await page.getByRole('heading', { name: 'Crawled Images' }).waitFor()
+    const card = results.first()
+    await card.getByText('Success', { exact: true }).waitFor()
+    const hero = card.getByRole('img', { name: `${newBusiness} hero image` })
+    await hero.waitFor()
+    expect(await hero.getAttribute('src')).toBe(site.url('/wp-content/uploads/2024/03/bakery-storefront.jpg'))
+    await waitFor(() => hero.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), 'the hero image to load')
+    expect(await card.getByRole('img', { name: `${newBusiness} logo` }).count()).toBe(1)
+  })
+
+  test('attaches the crawled images to the business; the rebuild finishes and the built site has the business’s page', async () => {
+    const card = page.locator('article[data-crawl-job]').first()
+    const select = card.getByLabel('Attach to business')
+    await waitFor(async () => (await select.inputValue()) !== '', 'the business with the same name to be chosen')
+    expect(await select.locator('option:checked').textContent()).toBe(newBusiness)
+    await card.getByRole('button', { name: 'Attach images' }).click()
+    await card.getByText('succeeded').waitFor({ timeout: 60_000 })
+
+    const attach = await lastJob('crawl')
+    expect(attach?.result).toMatchObject({ stored: { added: expect.any(Number) } })
+    expect((attach?.result as { stored: { added: number } }).stored.added).toBeGreaterThan(0)
+
+    await rebuildsSettled()
+    const rebuild = await lastJob('rebuild')
+    expect(rebuild).toMatchObject({ status: 'succeeded', params: { mode: 'local' } })
+    expect(Date.parse(rebuild!.created_at)).toBeGreaterThan(Date.parse(attach!.finished_at!))
+    const panel = page.getByTestId('rebuild-panel')
+    await panel.getByText('succeeded').waitFor()
+    expect(await panel.textContent()).toMatch(/last rebuild\s*succeeded\s*\d+(\.\d)? s/)
+
+    // The new business's page, in the site the console just built.
+    const pageFile = path.join(outDir, 'business', newSlug, 'index.html')
+    expect(existsSync(pageFile)).toBe(true)
+    const html = await readFile(pageFile, 'utf8')
+    expect(html).toContain(newBusiness)
+    const stored = html.match(/\/files\/business-images\/[\w-]+\.(?:jpg|png)/)
+    expect(stored, 'the crawled hero on the business page').not.toBeNull()
+    const built = await serveStatic(outDir)
+    try {
+      const sitePage = await context.newPage()
+      await sitePage.goto(`${built.url}/business/${newSlug}`)
+      await sitePage.getByRole('heading', { name: newBusiness, level: 1 }).waitFor()
+      const image = sitePage.locator(`img[src*="${stored![0]}"]`).first()
+      await waitFor(() => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), 'the stored image on the site')
+      await sitePage.close()
+    } finally {
+      await built.close()
+    }
+  })
+
+  test('shows every business with its images, falling back to a placeholder for one that cannot load', async () => {
+    // A stored file gone missing (the database still lists it): the screen shows a placeholder.
+    const files = path.join(data.dir, 'storage', 'files', 'business-images')
+    const logo = (await readdir(files)).find((name) => name.includes('-logo-'))!
+    await unlink(path.join(files, logo))
+
+    await page.getByRole('link', { name: 'Businesses' }).click()
+    const row = page.locator(`article[data-business="${newSlug}"]`)
+    await row.waitFor()
+    await row.getByRole('img', { name: `${newBusiness} hero` }).waitFor()
+    await row.getByRole('img', { name: `${newBusiness} logo (image unavailable)` }).waitFor()
+    expect(await row.getByRole('button', { name: 'Crawl photos' }).isEnabled()).toBe(true)
+  })
+
+  test('lists the jobs live, with their status, duration, result and log', async () => {
+    await page.getByRole('link', { name: 'Jobs' }).click()
+    const migrate = page.locator('article[data-kind="migrate"][data-status="succeeded"]').first()
+    await migrate.waitFor()
+    expect(await migrate.textContent()).toMatch(/added 1/)
+    await migrate.getByText(/^Log \(\d+ lines\)$/).click()
+    expect(await migrate.locator('pre').textContent()).toContain('Parsed')
+    const rebuild = page.locator('article[data-kind="rebuild"][data-status="succeeded"]').first()
+    expect(await rebuild.textContent()).toMatch(/site built into/)
+  })
+
+  test('saves the Firecrawl key on the server only: no answer, no storage and no built asset holds it', async () => {
+    await page.getByRole('link', { name: 'Crawler' }).click()
+    await page.getByRole('button', { name: 'Save API Key' }).click()
+    await page.locator('li[data-variant="destructive"]').filter({ hasText: 'Please enter your Firecrawl API key' }).waitFor()
+
+    await page.getByLabel('Firecrawl API Key').fill(firecrawlKey)
+    await page.getByRole('button', { name: 'Save API Key' }).click()
+    await page.locator('li[data-variant="default"]').filter({ hasText: 'API key validated and saved' }).waitFor()
+    await page.getByText('Crawls use Firecrawl with the key saved on the console server').waitFor()
+    expect(await page.getByRole('heading', { name: 'Setup Required' }).count()).toBe(0)
+
+    await page.reload()
+    await page.getByText('Crawls use Firecrawl with the key saved on the console server').waitFor()
+    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)
+    expect(storage).not.toContain(firecrawlKey)
+    expect(bodies.length).toBeGreaterThan(10)
+    for (const body of bodies) expect(body).not.toContain(firecrawlKey)
+    for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile()) expect(await readFile(path.join(entry.parentPath, entry.name), 'utf8')).not.toContain(firecrawlKey)
+    }
+    await page.getByRole('button', { name: 'Remove key' }).click()
+    await page.getByRole('heading', { name: 'Setup Required' }).waitFor()
+  })
+})
