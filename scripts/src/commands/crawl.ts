@@ -80,7 +80,7 @@ export function register(program: Command): void {
         if (flags.missing) {
           const result = await runCrawlMissing({ ...common, store: store!, onEvent })
           progress.done()
-          process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : describeMissing(result, store!))
+          process.stdout.write(flags.json ? toJson(result) : describeMissing(result, store!))
           if (result.failed.length > 0) {
             // The run went on past them; the exit code still tells a script that some need a look.
             const total = result.crawled.length + result.failed.length
@@ -96,7 +96,7 @@ export function register(program: Command): void {
           flags.url !== undefined ? { url: flags.url, name: flags.name } : { slug: flags.business! }
         const result = await runCrawl({ ...common, store, target, onEvent })
         progress.done()
-        process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : describe(result, store))
+        process.stdout.write(flags.json ? toJson(result) : describe(result, store))
       } finally {
         progress.done()
         await store?.close()
@@ -108,6 +108,11 @@ export function register(program: Command): void {
 function filesNote(store: Store | undefined, images: StoredImage[]): string[] {
   if (store?.kind !== 'embedded' || images.length === 0) return []
   return [`Files are in ${path.join(dataDir(), 'storage', 'files')}; the site copies them into its /files.`]
+}
+
+/** One line of JSON where every field is present: a value the crawl did not learn (an image without alt) is null. */
+function toJson(result: unknown): string {
+  return `${JSON.stringify(result, (_key, value: unknown) => (value === undefined ? null : value))}\n`
 }
 
 function listed(slugs: string[]): string {
