@@ -7,6 +7,7 @@ import { repoRoot } from '@roland/scripts/paths'
 import type { Job } from '@roland/scripts/store/types'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startFirecrawlStandIn, type FirecrawlStandIn } from '../../scripts/test/crawl-firecrawl-stand-in.ts'
+import { startFixtureSite } from '../../scripts/test/crawl-fixture-server.ts'
 import { routes } from '../src/server/server.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
@@ -131,12 +132,13 @@ describe('authentication', () => {
 describe('cross-site requests', () => {
   test('are refused with 403 even with valid credentials: another origin, another local port, or a cross-site fetch', async () => {
     const otherPort = `http://127.0.0.1:${server.port === 4321 ? 4322 : 4321}`
-    for (const headers of [
+    const refused: Array<Record<string, string>> = [
       { origin: 'http://evil.example' },
       { origin: otherPort },
       { 'sec-fetch-site': 'cross-site' },
       { 'sec-fetch-site': 'same-site' },
-    ]) {
+    ]
+    for (const headers of refused) {
       const answer = await api('/api/jobs', { headers })
       expect(answer.status, JSON.stringify(headers)).toBe(403)
       expect(answer.json.error).toMatch(/cross-site/i)
@@ -306,6 +308,42 @@ describe('rebuild', () => {
     await server.services.scheduler.idle()
     const last = (await api('/api/rebuild')).json.last as Job
     expect(last).toMatchObject({ status: 'succeeded', params: { trigger: 'manual' } })
+  })
+})
+
+describe('crawls and images', () => {
+  test('a crawl may not reach 127.0.0.1 unless ROLAND_ALLOW_PRIVATE_NETWORK=1 says so', async () => {
+    const site = await startFixtureSite('wordpress-bakery')
+    try {
+      const started = await api('/api/crawler/crawl', { method: 'POST', body: { businessName: 'Main Street Bakery', websiteUrl: site.url('/') } })
+      expect(started.status).toBe(202)
+      expect(started.json.job.params).toMatchObject({ engine: 'builtin', allowPrivateNetwork: false })
+      const finished = await waitForJob(server, started.json.job.id)
+      expect(finished.status).toBe('failed')
+      expect(finished.error).toMatch(/^Failed to crawl business images: .*127\.0\.0\.1/)
+      expect(site.requests).toHaveLength(0)
+    } finally {
+      await site.close()
+    }
+  })
+
+  test('generating an image for a business runs as a job, adds its hero, and rebuilds the site', async () => {
+    await rebuildsSettled()
+    const callsBefore = hook.calls.length
+    const business = ((await api('/api/businesses')).json.businesses as Array<{ id: string; slug: string; isActive: boolean; images: unknown[] }>).find((b) => b.isActive)!
+    const started = await api(`/api/businesses/${business.id}/generate-image`, { method: 'POST' })
+    expect(started.status).toBe(202)
+    const finished = await waitForJob(server, started.json.job.id)
+    expect(finished).toMatchObject({ kind: 'images', status: 'succeeded', params: { target: business.slug }, result: { summary: { generated: 1 } } })
+    const after = ((await api('/api/businesses')).json.businesses as Array<{ id: string; images: Array<{ type: string; url: string }> }>).find((b) => b.id === business.id)!
+    expect(after.images).toHaveLength(business.images.length + 1)
+    const image = after.images.find((i) => i.type === 'hero')!
+    const file = await call(server, image.url)
+    expect(file.status).toBe(200)
+    expect(file.headers.get('content-type')).toBe('image/png')
+    await waitFor(() => hook.calls.length === callsBefore + 1, 'the rebuild after the image')
+    expect((await api(`/api/businesses/${business.id}/generate-image`, { method: 'GET' })).status).toBe(405)
+    expect((await api('/api/businesses/not-a-uuid/crawl', { method: 'POST' })).status).toBe(400)
   })
 })
 

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { sampleRolandFile } from '@roland/scripts/migrate/sample'
+import type { EmbeddedStore } from '@roland/scripts/store/embedded'
 import type { Job } from '@roland/scripts/store/types'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -153,8 +154,9 @@ describe('the console in Chromium', () => {
     await card.getByText('succeeded').waitFor({ timeout: 60_000 })
 
     const attach = await lastJob('crawl')
-    expect(attach?.result).toMatchObject({ stored: { added: expect.any(Number) } })
-    expect((attach?.result as { stored: { added: number } }).stored.added).toBeGreaterThan(0)
+    expect(attach?.params).toMatchObject({ slug: newSlug, businessName: newBusiness })
+    const stored = (attach?.result as { stored: Array<{ role: string; created: boolean }> }).stored
+    expect(stored.filter((image) => image.created).map((image) => image.role)).toContain('hero')
 
     await rebuildsSettled()
     const rebuild = await lastJob('rebuild')
@@ -169,14 +171,14 @@ describe('the console in Chromium', () => {
     expect(existsSync(pageFile)).toBe(true)
     const html = await readFile(pageFile, 'utf8')
     expect(html).toContain(newBusiness)
-    const stored = html.match(/\/files\/business-images\/[\w-]+\.(?:jpg|png)/)
-    expect(stored, 'the crawled hero on the business page').not.toBeNull()
+    const heroFile = html.match(/\/files\/business-images\/[\w-]+-hero-[\w]+\.(?:jpg|png|webp)/)
+    expect(heroFile, 'the crawled hero on the business page').not.toBeNull()
     const built = await serveStatic(outDir)
     try {
       const sitePage = await context.newPage()
       await sitePage.goto(`${built.url}/business/${newSlug}`)
       await sitePage.getByRole('heading', { name: newBusiness, level: 1 }).waitFor()
-      const image = sitePage.locator(`img[src*="${stored![0]}"]`).first()
+      const image = sitePage.locator(`img[src*="${heroFile![0]}"]`).first()
       await waitFor(() => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), 'the stored image on the site')
       await sitePage.close()
     } finally {
@@ -184,18 +186,57 @@ describe('the console in Chromium', () => {
     }
   })
 
-  test('shows every business with its images, falling back to a placeholder for one that cannot load', async () => {
-    // A stored file gone missing (the database still lists it): the screen shows a placeholder.
-    const files = path.join(data.dir, 'storage', 'files', 'business-images')
-    const logo = (await readdir(files)).find((name) => name.includes('-logo-'))!
-    await unlink(path.join(files, logo))
-
+  test('shows every business with its images; crawls photos and generates an image per business, each with its job', async () => {
+    // Roland.txt cannot name a 127.0.0.1 website: point the business at the fixture site in the database itself.
+    await server.services.store.use(async (store) => {
+      await (store as EmbeddedStore).db.query('update public.businesses set website = $1 where slug = $2', [site.url('/'), newSlug])
+    })
     await page.getByRole('link', { name: 'Businesses' }).click()
     const row = page.locator(`article[data-business="${newSlug}"]`)
     await row.waitFor()
     await row.getByRole('img', { name: `${newBusiness} hero` }).waitFor()
+    const imagesBefore = Number((await row.getByText(/^\d+ image\(s\)$/).textContent())!.split(' ')[0])
+
+    const job = row.getByTestId('business-job')
+    // Waits for a job other than the one shown before to succeed.
+    const nextJobSucceeds = async (kind: string) => {
+      const shown = (await job.count()) ? await job.getAttribute('data-job-id') : null
+      return async () => {
+        await waitFor(async () => {
+          const [id, status, jobKind] = await Promise.all(['data-job-id', 'data-status', 'data-kind'].map((name) => job.getAttribute(name)))
+          if (status === 'failed' && id !== shown) throw new Error(`The ${kind} job failed: ${await job.textContent()}`)
+          return id !== shown && status === 'succeeded' && jobKind === kind
+        }, `the ${kind} job to succeed`)
+      }
+    }
+    let succeeded = await nextJobSucceeds('crawl')
+    await row.getByRole('button', { name: 'Crawl photos' }).click()
+    await succeeded()
+    expect(await job.textContent()).toMatch(/^Crawl photos/)
+    const crawl = await lastJob('crawl')
+    expect(crawl).toMatchObject({ status: 'succeeded', params: { slug: newSlug } })
+    // The same pictures as the attach: stored once, recognised by their bytes.
+    expect((crawl!.result as { stored: Array<{ created: boolean }> }).stored.every((image) => !image.created)).toBe(true)
+
+    succeeded = await nextJobSucceeds('images')
+    await row.getByRole('button', { name: 'Generate image' }).click()
+    await succeeded()
+    expect(await job.textContent()).toMatch(/^Generate image/)
+    await row.getByText(`${imagesBefore + 1} image(s)`).waitFor()
+    expect(await lastJob('images')).toMatchObject({ status: 'succeeded', params: { target: newSlug } })
+    await rebuildsSettled()
+    expect(await lastJob('rebuild')).toMatchObject({ status: 'succeeded' })
+  })
+
+  test('shows a placeholder for a business image that cannot load', async () => {
+    // A stored file gone missing (the database still lists it).
+    const files = path.join(data.dir, 'storage', 'files', 'business-images')
+    const logo = (await readdir(files)).find((name) => name.includes('-logo-'))!
+    await unlink(path.join(files, logo))
+    await page.reload()
+    const row = page.locator(`article[data-business="${newSlug}"]`)
     await row.getByRole('img', { name: `${newBusiness} logo (image unavailable)` }).waitFor()
-    expect(await row.getByRole('button', { name: 'Crawl photos' }).isEnabled()).toBe(true)
+    await row.getByRole('img', { name: `${newBusiness} hero` }).first().waitFor()
   })
 
   test('lists the jobs live, with their status, duration, result and log', async () => {

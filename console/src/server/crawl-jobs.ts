@@ -1,42 +1,42 @@
-import { crawlBusinessImages, type CrawlResult } from '@roland/scripts/crawl/crawl'
-import { runJob, type JobReporter } from '@roland/scripts/jobs/run-job'
+import { runCrawl, type CrawlRunResult, type EngineSettings } from '@roland/scripts/crawl/job'
+import { storeCrawledImages, type StoreCrawledImagesResult } from '@roland/scripts/crawl/store-images'
+import type { CrawlResult } from '@roland/scripts/crawl/crawl'
+import { generateStoreImages, type GenerateStoreImagesResult } from '@roland/scripts/images/job'
+import { chooseImageProvider } from '@roland/scripts/images/providers'
+import { runJob } from '@roland/scripts/jobs/run-job'
 import type { BusinessRecord, Job } from '@roland/scripts/store/types'
 import type { ConsoleServices } from './context.ts'
 import { HttpError } from './http.ts'
 import { consoleStarter } from './jobs.ts'
-import { storeCrawledImages, type StoredImages } from './store-crawled-images.ts'
 
-/** Crawls with Firecrawl when a key is configured, else with the built-in engine. */
-async function crawl(services: ConsoleServices, input: { businessName: string; websiteUrl: string }, reporter: JobReporter): Promise<CrawlResult> {
+// The console's crawl and image jobs: thin calls of the job functions in scripts/src (the same
+// the CLI runs), with the console's Firecrawl key and its private-network setting.
+
+/** Crawls with Firecrawl when a key is configured (environment or saved), else with the built-in engine. */
+async function engineSettings(services: ConsoleServices): Promise<EngineSettings> {
   const key = await services.keys.get()
-  const result = await crawlBusinessImages({
-    businessName: input.businessName,
-    websiteUrl: input.websiteUrl,
-    engine: key ? 'firecrawl' : 'builtin',
-    firecrawl: key ? { apiKey: key.apiKey, apiUrl: services.config.env.FIRECRAWL_API_URL || undefined } : undefined,
-    allowPrivateNetwork: services.config.allowPrivateNetwork,
-    onProgress: (progress) => reporter.progress(progress),
-  })
-  reporter.log(
-    `Visited ${result.pagesVisited.length} page(s), kept ${result.images.length} image(s), left out ${result.rejected.length}; ` +
-      `hero ${result.heroUrl ? 'found' : 'none'}, thumbnail ${result.thumbnailUrl ? 'found' : 'none'}, logo ${result.logoUrl ? 'found' : 'none'}.`,
-  )
-  for (const failure of result.pagesFailed) reporter.log(`Could not read ${failure.url}: ${failure.reason}`)
-  return result
+  if (!key) return { engine: 'builtin' }
+  return { engine: 'firecrawl', firecrawl: { apiKey: key.apiKey, apiUrl: services.config.env.FIRECRAWL_API_URL?.trim() || undefined } }
 }
 
-async function engineName(services: ConsoleServices): Promise<'firecrawl' | 'builtin'> {
-  return (await services.keys.get()) ? 'firecrawl' : 'builtin'
+/** Whether a crawl or attach stored any new image (so the site must be rebuilt). */
+function storedNew(result: { stored: Array<{ created: boolean }> }): boolean {
+  return result.stored.some((image) => image.created)
 }
 
 /** Starts a crawl of a website (the crawler screen's form); nothing is stored until it is attached. */
 export async function startCrawlJob(services: ConsoleServices, input: { businessName: string; websiteUrl: string }): Promise<Job> {
-  const params = { ...input, engine: await engineName(services) }
+  const engine = await engineSettings(services)
   return services.jobs.launch(
     (onEvent) =>
-      runJob({ store: services.store, kind: 'crawl', params, startedBy: consoleStarter(), onEvent }, (reporter) =>
-        crawl(services, input, reporter),
-      ),
+      runCrawl({
+        store: services.store,
+        target: { url: input.websiteUrl, name: input.businessName },
+        engine,
+        allowPrivateNetwork: services.config.allowPrivateNetwork,
+        startedBy: consoleStarter(),
+        onEvent,
+      }),
     { mayChangeData: false },
   )
 }
@@ -47,62 +47,72 @@ async function findBusiness(services: ConsoleServices, id: string): Promise<Busi
   return business
 }
 
-/** Starts storing a finished crawl's images with a business. */
+/** Starts storing a finished crawl's images with a business (downloaded into our storage). */
 export async function startAttachJob(services: ConsoleServices, input: { jobId: string; businessId: string }): Promise<Job> {
   const crawlJob = await services.store.jobs.get(input.jobId)
   if (!crawlJob || crawlJob.kind !== 'crawl') throw new HttpError(404, `No crawl job with id ${input.jobId}: crawl the website first.`)
-  const crawled = crawlJob.result as Partial<CrawlResult> | null
-  if (crawlJob.status !== 'succeeded' || !crawled || typeof crawled.websiteUrl !== 'string') {
+  const crawled = crawlJob.result as (CrawlResult & Partial<CrawlRunResult>) | null
+  if (crawlJob.status !== 'succeeded' || !crawled || typeof crawled.websiteUrl !== 'string' || !Array.isArray(crawled.images)) {
     throw new HttpError(409, 'That crawl has no images to attach: wait for it to succeed, or crawl again.')
   }
   if (!crawled.heroUrl && !crawled.thumbnailUrl && !crawled.logoUrl) {
     throw new HttpError(409, 'No images found for this business: there is nothing to attach.')
   }
   const business = await findBusiness(services, input.businessId)
-  const params = { businessId: business.id, businessName: business.name, attach: crawlJob.id, websiteUrl: crawled.websiteUrl }
+  const params = { businessId: business.id, slug: business.slug, businessName: business.name, websiteUrl: crawled.websiteUrl, attach: crawlJob.id }
   return services.jobs.launch(
     (onEvent) =>
       runJob({ store: services.store, kind: 'crawl', params, startedBy: consoleStarter(), onEvent }, async (reporter) => {
-        const stored = await storeCrawledImages({
+        const outcome: StoreCrawledImagesResult = await storeCrawledImages({
           store: services.store,
           business,
-          crawl: {
-            websiteUrl: crawled.websiteUrl!,
-            heroUrl: crawled.heroUrl ?? null,
-            thumbnailUrl: crawled.thumbnailUrl ?? null,
-            logoUrl: crawled.logoUrl ?? null,
-            engine: crawled.engine,
-          },
+          result: crawled,
           allowPrivateNetwork: services.config.allowPrivateNetwork,
-          reporter,
+          onProgress: (progress) => reporter.progress(progress),
         })
-        return { stored }
+        for (const image of outcome.stored) {
+          reporter.log(`${image.created ? 'Stored' : 'Already stored'} the ${image.role} image ${image.sourceUrl} as ${image.imageUrl}`)
+        }
+        for (const image of outcome.skipped) reporter.log(`Skipped the ${image.role} image ${image.url}: ${image.reason}`)
+        return { business: { id: business.id, slug: business.slug, name: business.name }, ...outcome }
       }),
-    { mayChangeData: true, changedData: (result: { stored: StoredImages }) => result.stored.added > 0 },
+    { mayChangeData: true, changedData: storedNew },
   )
 }
 
 /** Starts 'crawl photos' for a business: crawl its website, then store what was found. */
 export async function startBusinessCrawlJob(services: ConsoleServices, businessId: string): Promise<Job> {
   const business = await findBusiness(services, businessId)
-  if (!business.website) {
+  if (!business.website?.trim()) {
     throw new HttpError(409, `${business.name} has no website to crawl: add it to Roland.txt and migrate again.`)
   }
-  const input = { businessName: business.name, websiteUrl: business.website }
-  const params = { ...input, businessId: business.id, engine: await engineName(services) }
+  const engine = await engineSettings(services)
   return services.jobs.launch(
     (onEvent) =>
-      runJob({ store: services.store, kind: 'crawl', params, startedBy: consoleStarter(), onEvent }, async (reporter) => {
-        const result = await crawl(services, input, reporter)
-        const stored = await storeCrawledImages({
-          store: services.store,
-          business,
-          crawl: result,
-          allowPrivateNetwork: services.config.allowPrivateNetwork,
-          reporter,
-        })
-        return { ...result, stored }
+      runCrawl({
+        store: services.store,
+        target: { slug: business.slug },
+        engine,
+        allowPrivateNetwork: services.config.allowPrivateNetwork,
+        startedBy: consoleStarter(),
+        onEvent,
       }),
-    { mayChangeData: true, changedData: (result: { stored: StoredImages }) => result.stored.added > 0 },
+    { mayChangeData: true, changedData: storedNew },
+  )
+}
+
+/** Starts 'generate an image' for a business: a store image from the configured provider, as its hero. */
+export async function startImageJob(services: ConsoleServices, businessId: string): Promise<Job> {
+  const business = await findBusiness(services, businessId)
+  let provider: ReturnType<typeof chooseImageProvider>
+  try {
+    provider = chooseImageProvider({ env: services.config.env })
+  } catch (error) {
+    throw new HttpError(400, error instanceof Error ? error.message : String(error))
+  }
+  return services.jobs.launch(
+    (onEvent) =>
+      generateStoreImages({ store: services.store, target: { slug: business.slug }, provider, startedBy: consoleStarter(), onEvent }),
+    { mayChangeData: true, changedData: (result: GenerateStoreImagesResult) => result.summary.generated > 0 },
   )
 }

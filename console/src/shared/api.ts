@@ -131,14 +131,6 @@ export interface RebuildStateView {
   waitingFor: number
 }
 
-/** What the console can do in this setup. */
-export interface CapabilitiesView {
-  rebuild: RebuildStateView
-  crawler: CrawlerSettingsView
-  imageGeneration: boolean
-  store: { kind: 'embedded' | 'supabase'; location: string }
-}
-
 /** An API error body: what went wrong and how to fix it. */
 export interface ApiErrorBody {
   error: string

@@ -7,7 +7,14 @@ import { isActive, percentOf, useLive } from '../live.tsx'
 
 interface BusinessesAnswer {
   businesses: BusinessView[]
-  imageGeneration: boolean
+}
+
+/** The business a crawl or images job is about: crawl jobs name its id, images jobs its slug. */
+function businessOf(job: Job, bySlug: Map<string, string>): string | undefined {
+  const params = job.params as { businessId?: unknown; target?: unknown }
+  if (job.kind === 'crawl' && typeof params.businessId === 'string') return params.businessId
+  if (job.kind === 'images' && typeof params.target === 'string') return bySlug.get(params.target)
+  return undefined
 }
 
 /** Every business with its images, and per business: crawl photos, generate an image. */
@@ -31,13 +38,14 @@ export function Businesses() {
 
   // The latest crawl or images job of each business.
   const latestJob = useMemo(() => {
+    const bySlug = new Map((answer?.businesses ?? []).map((b) => [b.slug, b.id]))
     const latest = new Map<string, Job>()
     for (const job of live.jobs) {
-      const businessId = (job.params as { businessId?: unknown }).businessId
-      if (typeof businessId === 'string' && (job.kind === 'crawl' || job.kind === 'images') && !latest.has(businessId)) latest.set(businessId, job)
+      const businessId = businessOf(job, bySlug)
+      if (businessId && !latest.has(businessId)) latest.set(businessId, job)
     }
     return latest
-  }, [live.jobs])
+  }, [live.jobs, answer])
 
   // Reload when one of these jobs finishes, so new images show.
   const finished = useRef(new Set<string>())
@@ -80,16 +88,12 @@ export function Businesses() {
           className="rounded-md border border-slate-300 px-3 py-2 text-sm"
         />
       </header>
-      {answer && !answer.imageGeneration ? (
-        <p className="text-sm text-slate-600">Image generation is not available in this setup yet: the generate button stays off.</p>
-      ) : null}
       <ul className="flex flex-col gap-3" aria-label="Businesses">
         {shown.map((business) => (
           <li key={business.id}>
             <BusinessRow
               business={business}
               job={latestJob.get(business.id)}
-              canGenerate={answer?.imageGeneration ?? false}
               onAction={(action) => void start(business, action)}
             />
           </li>
@@ -100,7 +104,7 @@ export function Businesses() {
   )
 }
 
-function BusinessRow({ business, job, canGenerate, onAction }: { business: BusinessView; job: Job | undefined; canGenerate: boolean; onAction: (action: 'crawl' | 'generate-image') => void }) {
+function BusinessRow({ business, job, onAction }: { business: BusinessView; job: Job | undefined; onAction: (action: 'crawl' | 'generate-image') => void }) {
   const running = isActive(job)
   return (
     <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-business={business.slug}>
@@ -120,7 +124,7 @@ function BusinessRow({ business, job, canGenerate, onAction }: { business: Busin
           <Button variant="secondary" className="px-3 py-1" disabled={running || !business.website} onClick={() => onAction('crawl')} title={business.website ? 'Crawl the website for photos' : 'No website to crawl'}>
             Crawl photos
           </Button>
-          <Button variant="secondary" className="px-3 py-1" disabled={running || !canGenerate} onClick={() => onAction('generate-image')}>
+          <Button variant="secondary" className="px-3 py-1" disabled={running} onClick={() => onAction('generate-image')} title="Draw a store image and use it as the hero">
             Generate image
           </Button>
         </div>
@@ -139,7 +143,7 @@ function BusinessRow({ business, job, canGenerate, onAction }: { business: Busin
         </div>
       ) : null}
       {job ? (
-        <div className="mt-3 text-xs text-slate-600" data-testid="business-job">
+        <div className="mt-3 text-xs text-slate-600" data-testid="business-job" data-job-id={job.id} data-kind={job.kind} data-status={job.status}>
           <div className="flex items-center gap-2">
             <span>
               {job.kind === 'crawl' ? 'Crawl photos' : 'Generate image'}: {job.progress.phase}

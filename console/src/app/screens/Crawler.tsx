@@ -10,7 +10,7 @@ export function crawlStep(job: Job | undefined): number {
   if (!job) return 0
   if (!isActive(job)) return 100
   const phase = job.progress.phase
-  if (/choosing|storing/.test(phase)) return 75
+  if (/choosing|downloading|storing/.test(phase)) return 75
   if (/fetching pages|crawling with/i.test(phase)) return 50
   if (/home page|starting/i.test(phase)) return 25
   return 0
@@ -19,7 +19,7 @@ export function crawlStep(job: Job | undefined): number {
 /** Whether a crawl job came from this screen's form (not a business's 'crawl photos', not an attach). */
 function isFormCrawl(job: Job): boolean {
   const params = job.params as Record<string, unknown>
-  return job.kind === 'crawl' && params.attach === undefined && params.businessId === undefined
+  return job.kind === 'crawl' && params.attach === undefined && params.businessId === undefined && params.target === undefined
 }
 
 /** SPEC §2 'Business Image Crawler': the Firecrawl key, the form, live progress and the results. */
@@ -243,8 +243,8 @@ function AttachForm({ job, result, businesses }: { job: Job; result: CrawlResult
     if (!attachJobId || !attachJob || isActive(attachJob) || announced.current === attachJob.id) return
     announced.current = attachJob.id
     if (attachJob.status === 'succeeded') {
-      const stored = (attachJob.result as { stored: { added: number; kept: number } }).stored
-      toast.success(`Attached ${stored.added} new image(s) to ${String((attachJob.params as { businessName?: string }).businessName)}`)
+      const stored = (attachJob.result as { stored: Array<{ created: boolean }> }).stored
+      toast.success(`Attached ${stored.filter((image) => image.created).length} new image(s) to ${String((attachJob.params as { businessName?: string }).businessName)}`)
     } else {
       toast.error(attachJob.error ?? 'Failed to attach the images')
     }

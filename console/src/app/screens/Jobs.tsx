@@ -32,12 +32,19 @@ export function summaryOf(job: Job): string | null {
         : null
     }
     case 'crawl': {
-      const stored = result.stored as { added: number; kept: number; failed: unknown[] } | undefined
+      const stored = Array.isArray(result.stored) ? (result.stored as Array<{ created: boolean }>) : null
+      const skipped = Array.isArray(result.skipped) ? result.skipped.length : 0
       const found = ['heroUrl', 'thumbnailUrl', 'logoUrl'].filter((key) => typeof result[key] === 'string').length
       const parts = []
-      if ('heroUrl' in result) parts.push(`${found} of 3 images found`)
-      if (stored) parts.push(`${stored.added} stored, ${stored.kept} already there${stored.failed.length ? `, ${stored.failed.length} failed` : ''}`)
+      if ('heroUrl' in result) parts.push(found ? `${found} of 3 images found` : 'No images found for this business')
+      if (stored && (stored.length || (job.params as { businessId?: unknown }).businessId)) {
+        parts.push(`${stored.filter((image) => image.created).length} stored, ${stored.filter((image) => !image.created).length} already there${skipped ? `, ${skipped} skipped` : ''}`)
+      }
       return parts.join('; ') || null
+    }
+    case 'images': {
+      const summary = result.summary as { generated: number; failed: number } | undefined
+      return summary ? `${summary.generated} store image(s) generated${summary.failed ? `, ${summary.failed} failed` : ''}` : null
     }
     case 'rebuild':
       return result.mode === 'hook' ? `rebuild hook answered HTTP ${String(result.status)}` : `site built into ${String(result.outDir)}`
@@ -52,7 +59,7 @@ export function subjectOf(job: Job): string {
   if (job.kind === 'migrate') return `from ${String(params.source ?? 'Roland.txt')}${params.reset ? ' (clear and reload)' : ''}`
   if (job.kind === 'crawl') return `${String(params.businessName ?? '')} ${params.attach ? '(attach images)' : params.websiteUrl ? `— ${String(params.websiteUrl)}` : ''}`
   if (job.kind === 'rebuild') return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${String(params.trigger ?? '')})`
-  if (job.kind === 'images') return String(params.businessName ?? '')
+  if (job.kind === 'images') return String(params.target ?? '')
   return ''
 }
 

@@ -2,7 +2,7 @@ import type { BusinessRecord } from '@roland/scripts/store/types'
 import type { BusinessView } from '../../shared/api.ts'
 import { z } from 'zod'
 import type { Route } from '../context.ts'
-import { startBusinessCrawlJob } from '../crawl-jobs.ts'
+import { startBusinessCrawlJob, startImageJob } from '../crawl-jobs.ts'
 import { HttpError, sendJson } from '../http.ts'
 
 /** Shapes a business for the businesses screen. */
@@ -31,7 +31,7 @@ export const businessRoutes: Route[] = [
     path: /^\/api\/businesses$/,
     async handler({ res, services }) {
       const businesses = await services.store.listBusinesses()
-      sendJson(res, 200, { businesses: businesses.map(businessView), imageGeneration: false })
+      sendJson(res, 200, { businesses: businesses.map(businessView) })
     },
   },
   {
@@ -41,6 +41,15 @@ export const businessRoutes: Route[] = [
     async handler({ res, params, services }) {
       const id = businessId(params.id)
       sendJson(res, 202, { job: await startBusinessCrawlJob(services, id) })
+    },
+  },
+  {
+    // 'Generate an image': a store image (SPEC §7 generate-business-image) recorded as the hero, as a job.
+    method: 'POST',
+    path: /^\/api\/businesses\/(?<id>[^/]+)\/generate-image$/,
+    async handler({ res, params, services }) {
+      const id = businessId(params.id)
+      sendJson(res, 202, { job: await startImageJob(services, id) })
     },
   },
 ]
