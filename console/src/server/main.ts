@@ -27,7 +27,13 @@ try {
   process.on('SIGINT', stop)
   process.on('SIGTERM', stop)
 } catch (error) {
-  const message = error instanceof Error ? error.message : String(error)
+  const code = (error as NodeJS.ErrnoException).code
+  const message =
+    code === 'EADDRINUSE'
+      ? `port ${process.env.PORT || 4322} of 127.0.0.1 is in use: stop the other console (or program) there, or set PORT to a free port.`
+      : error instanceof Error
+        ? error.message
+        : String(error)
   process.stderr.write(`console: ${message.replace(/\s*\n\s*/g, ' ')}\n`)
   process.exit(1)
 }

@@ -1,0 +1,75 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { openEmbeddedStore } from '../store/embedded.ts'
+import type { Store } from '../store/types.ts'
+import { openLeasedStore } from './leased-store.ts'
+
+// A real embedded database in a temporary folder: the point is the lock file, which only a
+// folder-backed database takes.
+
+let dir = ''
+let opens = 0
+const open = async (): Promise<Store> => {
+  opens++
+  return openEmbeddedStore({ dir, lockTimeoutMs: 5000 })
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'roland-leased-'))
+  await (await openEmbeddedStore({ dir })).close()
+})
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+describe('openLeasedStore', () => {
+  test('knows the store’s kind and location without keeping it open', async () => {
+    const store = await openLeasedStore(open)
+    expect(store.kind).toBe('embedded')
+    expect(store.location).toContain(dir)
+    expect(store.files.publicUrl('business-images/a.png')).toBe('/files/business-images/a.png')
+    // Closed again: this process can open the database itself.
+    await (await openEmbeddedStore({ dir })).close()
+    await store.close()
+  })
+
+  test('shares one open among calls in flight, and closes when the last one ends', async () => {
+    const store = await openLeasedStore(open)
+    opens = 0
+    const [jobs, businesses, status] = await Promise.all([
+      store.jobs.list(5),
+      store.listBusinesses(),
+      store.call<{ isComplete: boolean }>('migration_status', {}),
+    ])
+    expect(Array.isArray(jobs)).toBe(true)
+    expect(Array.isArray(businesses)).toBe(true)
+    expect(typeof status.isComplete).toBe('boolean')
+    expect(opens).toBe(1)
+    await (await openEmbeddedStore({ dir })).close()
+    await store.close()
+  })
+
+  test('opens again for the next call after closing', async () => {
+    const store = await openLeasedStore(open)
+    opens = 0
+    const job = await store.jobs.create('rebuild', {}, 'test')
+    await store.jobs.update(job.id, { status: 'running' })
+    expect((await store.jobs.get(job.id))?.status).toBe('running')
+    expect(opens).toBe(3)
+    await store.close()
+    await expect(store.jobs.list()).rejects.toThrow(/closed/)
+  })
+
+  test('with an idle delay, calls in quick succession share one open', async () => {
+    const store = await openLeasedStore(open, { idleMs: 60_000 })
+    opens = 0
+    await store.jobs.list(1)
+    await store.jobs.list(1)
+    expect(opens).toBe(1)
+    await store.close()
+    await (await openEmbeddedStore({ dir })).close()
+  })
+})

@@ -1,0 +1,101 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { openEmbeddedStore, type EmbeddedStore } from '../store/embedded.ts'
+import { rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
+
+// The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
+// (astro build) is exercised end to end by the console's browser test.
+
+let hook: Server
+let base = ''
+let status = 200
+const calls: Array<{ method: string; path: string; body: string }> = []
+
+beforeAll(async () => {
+  hook = createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
+    req.on('end', () => {
+      calls.push({ method: req.method ?? '', path: req.url ?? '', body })
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'build queued' : 'hook not found')
+    })
+  })
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(hook.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  await new Promise<void>((resolve) => hook.close(() => resolve()))
+})
+
+describe('rebuildMode', () => {
+  test('calls the hook when REBUILD_HOOK_URL is set, else builds locally', () => {
+    expect(rebuildMode({ REBUILD_HOOK_URL: 'https://api.example/build_hooks/abc' })).toBe('hook')
+    expect(rebuildMode({ REBUILD_HOOK_URL: '  ' })).toBe('local')
+    expect(rebuildMode({})).toBe('local')
+  })
+
+  test('refuses a REBUILD_HOOK_URL that is not an http(s) address, saying how to fix it', () => {
+    expect(() => rebuildMode({ REBUILD_HOOK_URL: 'build-hook' })).toThrow(/REBUILD_HOOK_URL is not a URL/)
+    expect(() => rebuildMode({ REBUILD_HOOK_URL: 'ftp://example.com/hook' })).toThrow(/must be an http\(s\) address/)
+  })
+})
+
+describe('rebuildSite with a hook', () => {
+  test('POSTs to the hook and reports its status', async () => {
+    status = 200
+    const lines: string[] = []
+    const result = await rebuildSite({ env: { REBUILD_HOOK_URL: `${base}/build_hooks/s3cret` }, onLog: (line) => lines.push(line) })
+    expect(result).toMatchObject({ mode: 'hook', status: 200 })
+    expect(calls.at(-1)).toMatchObject({ method: 'POST', path: '/build_hooks/s3cret' })
+    expect(JSON.parse(calls.at(-1)!.body)).toMatchObject({ trigger: 'roland' })
+    expect(lines.join('\n')).toContain('build queued')
+  })
+
+  test('fails on a non-2xx answer without naming the hook’s secret path', async () => {
+    status = 404
+    const error = await rebuildSite({ env: { REBUILD_HOOK_URL: `${base}/build_hooks/s3cret` } }).catch((failure: unknown) => failure)
+    expect(error).toBeInstanceOf(RebuildError)
+    expect((error as Error).message).toMatch(/answered HTTP 404 \(hook not found\): check REBUILD_HOOK_URL/)
+    expect((error as Error).message).not.toContain('s3cret')
+  })
+
+  test('fails with what to check when nothing answers', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((resolve) => closed.close(() => resolve()))
+    await expect(rebuildSite({ env: { REBUILD_HOOK_URL: `http://127.0.0.1:${port}/hook` } })).rejects.toThrow(
+      /Could not reach the rebuild hook at 127\.0\.0\.1:\d+ \(.*ECONNREFUSED.*\): check REBUILD_HOOK_URL/,
+    )
+  })
+})
+
+describe('runRebuild', () => {
+  let store: EmbeddedStore
+  beforeAll(async () => {
+    store = await openEmbeddedStore()
+  })
+  afterAll(async () => {
+    await store.close()
+  })
+
+  test('records a succeeded rebuild job with its mode, trigger and result', async () => {
+    status = 200
+    const result = await runRebuild({ store, env: { REBUILD_HOOK_URL: `${base}/hook` }, trigger: 'manual', startedBy: 'test' })
+    const [job] = await store.jobs.list(1)
+    expect(job).toMatchObject({ kind: 'rebuild', status: 'succeeded', started_by: 'test', params: { mode: 'hook', trigger: 'manual' } })
+    expect(job!.result).toEqual(result)
+    expect(job!.progress).toEqual({ phase: 'done', done: 1, total: 1 })
+    expect(job!.log.map((line) => line.message).join('\n')).toContain('answered HTTP 200')
+  })
+
+  test('records a failed rebuild job with the reason', async () => {
+    status = 500
+    await expect(runRebuild({ store, env: { REBUILD_HOOK_URL: `${base}/hook` }, trigger: 'jobs', jobs: ['j1'] })).rejects.toThrow(RebuildError)
+    const [job] = await store.jobs.list(1)
+    expect(job).toMatchObject({ kind: 'rebuild', status: 'failed', params: { trigger: 'jobs', jobs: ['j1'] } })
+    expect(job!.error).toMatch(/answered HTTP 500/)
+  })
+})
