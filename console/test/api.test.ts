@@ -398,7 +398,7 @@ describe('restarts', () => {
 
 describe('slowing down wrong secrets', () => {
   // Last: the lockout applies to every caller from 127.0.0.1.
-  test('after three wrong secrets, sign-in answers 429 with Retry-After, even for the right secret', async () => {
+  test('past three wrong secrets, sign-in answers 429 with Retry-After, even for the right secret', async () => {
     for (let i = 0; i < 3; i++) {
       expect((await api('/api/session', { method: 'POST', auth: 'none', body: { secret: `wrong-${i}` } })).status).toBe(401)
     }
