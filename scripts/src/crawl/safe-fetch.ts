@@ -87,7 +87,7 @@ function refusal(host: string, address: string, url: string): CrawlError {
   const hint =
     kind === 'cloud-metadata'
       ? 'crawls never reach cloud metadata endpoints'
-      : 'crawls reach only public websites; allow private networks (--allow-private-network) for a local test site'
+      : 'crawls reach only public websites; pass allowPrivateNetwork (--allow-private-network) for a local test site'
   const shown = host === address ? address : `${host} (${address})`
   return new CrawlError('blocked-address', `Refused to fetch ${url}: ${shown} is ${what}; ${hint}`, { url })
 }
