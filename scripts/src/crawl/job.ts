@@ -388,7 +388,7 @@ function listenerReporter(onEvent: JobListener | undefined): JobReporter {
   return { progress: (progress) => onEvent?.({ progress }), log: (log) => onEvent?.({ log }) }
 }
 
-/** What the jobs table keeps of a crawl: its findings and what was stored, with the image lists capped. */
+/** Trim a crawl's result to what the jobs table keeps: its findings and what was stored, image lists capped. */
 export function recordedResult(result: CrawlRunResult) {
   return {
     ...result,

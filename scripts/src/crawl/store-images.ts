@@ -133,7 +133,8 @@ export async function storeCrawledImages(options: StoreCrawledImagesOptions): Pr
   const report = reporter(options.onProgress)
   const skipped: SkippedImage[] = []
   const chosen = chosenImages(result, skipped)
-  const existing = [...(business.images ?? (await currentImages(store, business)))]
+  // A copy: the primary flags are kept up to date here as rows are added, not in the caller's records.
+  const existing = (business.images ?? (await currentImages(store, business))).map((image) => ({ ...image }))
 
   const prepared: Prepared[] = []
   report({ phase: 'downloading images', done: 0, total: chosen.length })
@@ -350,7 +351,7 @@ async function putOnce(store: Store, path: string, image: Prepared): Promise<boo
   }
 }
 
-/** The bucket path inside a public URL (/files/business-images/… or Supabase's …/public/files/business-images/…). */
+/** Find the bucket path in a public URL: /files/business-images/… or Supabase's …/public/files/business-images/…. */
 function pathOf(imageUrl: string): string {
   const at = imageUrl.lastIndexOf(`/${CRAWLED_IMAGES_FOLDER}/`)
   return at >= 0 ? imageUrl.slice(at + 1) : imageUrl
