@@ -68,7 +68,10 @@ afterAll(async () => {
 
 /** Waits until no rebuild is due or running. */
 async function rebuildsSettled(): Promise<void> {
-  await waitFor(() => !server.services.scheduler.state.pending && !server.services.scheduler.state.running, 'rebuilds to settle')
+  await waitFor(
+    () => !server.services.scheduler.state.pending && !server.services.scheduler.state.running,
+    'rebuilds to settle',
+  )
   await server.services.scheduler.idle()
 }
 
@@ -91,7 +94,12 @@ describe('authentication', () => {
       const bare = await api(pathname, { method: route.method, auth: 'none', body })
       expect(bare.status, `${route.method} ${pathname}`).toBe(401)
       expect(bare.json.error).toMatch(/sign in/i)
-      const forged = await api(pathname, { method: route.method, auth: 'none', body, headers: { cookie: 'roland_console_session=forged' } })
+      const forged = await api(pathname, {
+        method: route.method,
+        auth: 'none',
+        body,
+        headers: { cookie: 'roland_console_session=forged' },
+      })
       expect(forged.status, `${route.method} ${pathname} with a forged cookie`).toBe(401)
     }
     // Unknown API paths are guarded too: nothing under /api answers without credentials.
@@ -145,7 +153,12 @@ describe('cross-site requests', () => {
       const migrate = await api('/api/migration', { method: 'POST', headers, body: upload(['Evil Diner']) })
       expect(migrate.status).toBe(403)
     }
-    const signIn = await api('/api/session', { method: 'POST', auth: 'none', headers: { origin: 'http://evil.example' }, body: { secret: testSecret } })
+    const signIn = await api('/api/session', {
+      method: 'POST',
+      auth: 'none',
+      headers: { origin: 'http://evil.example' },
+      body: { secret: testSecret },
+    })
     expect(signIn.status).toBe(403)
     expect(signIn.headers.get('set-cookie')).toBeNull()
   })
@@ -153,10 +166,14 @@ describe('cross-site requests', () => {
   test('a request naming another host (DNS rebinding) is refused', async () => {
     // fetch will not send a Host of our choosing; node:http will.
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request(`${server.url}/api/jobs`, { headers: { host: 'rebind.example', authorization: `Bearer ${testSecret}` } }, (res) => {
-        res.resume()
-        resolve(res.statusCode)
-      })
+      const req = request(
+        `${server.url}/api/jobs`,
+        { headers: { host: 'rebind.example', authorization: `Bearer ${testSecret}` } },
+        (res) => {
+          res.resume()
+          resolve(res.statusCode)
+        },
+      )
       req.on('error', reject)
       req.end()
     })
@@ -171,17 +188,30 @@ describe('cross-site requests', () => {
 
 describe('input validation', () => {
   test('a migration body that is not a source is refused with 400 and what is wrong', async () => {
-    const answer = await api('/api/migration', { method: 'POST', body: { source: { kind: 'upload', name: 'x.txt', base64: '***' } } })
+    const answer = await api('/api/migration', {
+      method: 'POST',
+      body: { source: { kind: 'upload', name: 'x.txt', base64: '***' } },
+    })
     expect(answer.status).toBe(400)
     expect(answer.json.error).toMatch(/base64/)
-    const notJson = await api('/api/migration', { method: 'POST', body: 'source=bucket', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const notJson = await api('/api/migration', {
+      method: 'POST',
+      body: 'source=bucket',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(notJson.status).toBe(415)
   })
 
   test('the crawler form needs a business name and a URL-shaped website', async () => {
-    const answer = await api('/api/crawler/crawl', { method: 'POST', body: { businessName: '', websiteUrl: 'not a url' } })
+    const answer = await api('/api/crawler/crawl', {
+      method: 'POST',
+      body: { businessName: '', websiteUrl: 'not a url' },
+    })
     expect(answer.status).toBe(400)
-    expect(answer.json.issues.map((issue: { path: string }) => issue.path).sort()).toEqual(['businessName', 'websiteUrl'])
+    expect(answer.json.issues.map((issue: { path: string }) => issue.path).sort()).toEqual([
+      'businessName',
+      'websiteUrl',
+    ])
   })
 })
 
@@ -208,17 +238,30 @@ describe('a job’s lifecycle', () => {
       const finished = await waitForJob(server, job.id)
       expect(finished.status).toBe('succeeded')
       // The file lists one business: the sample's are deactivated, so one is active.
-      expect(finished.result).toMatchObject({ businessCount: 1, summary: { added: 1, deactivated: before.businessCount } })
+      expect(finished.result).toMatchObject({
+        businessCount: 1,
+        summary: { added: 1, deactivated: before.businessCount },
+      })
       expect(finished.log.map((line) => line.message).join('\n')).toMatch(/Parsed 1 businesses/)
       expect(finished.started_at).not.toBeNull()
       expect(finished.finished_at).not.toBeNull()
 
-      await waitFor(() => stream.events.some((e) => e.event === 'job' && e.data.id === job.id && e.data.status === 'succeeded'), 'the succeeded event')
+      await waitFor(
+        () => stream.events.some((e) => e.event === 'job' && e.data.id === job.id && e.data.status === 'succeeded'),
+        'the succeeded event',
+      )
       const mine = stream.events.filter((e) => e.data?.id === job.id)
       expect(mine.some((e) => e.event === 'job' && e.data.status === 'running')).toBe(true)
-      expect(mine.filter((e) => e.event === 'progress').map((e) => e.data.progress.phase)).toEqual(['reading', 'parsing', 'importing', 'done'])
+      expect(mine.filter((e) => e.event === 'progress').map((e) => e.data.progress.phase)).toEqual([
+        'reading',
+        'parsing',
+        'importing',
+        'done',
+      ])
       expect(mine.some((e) => e.event === 'log')).toBe(true)
-      expect((await api('/api/jobs')).json.jobs.some((j: Job) => j.id === job.id && j.status === 'succeeded')).toBe(true)
+      expect((await api('/api/jobs')).json.jobs.some((j: Job) => j.id === job.id && j.status === 'succeeded')).toBe(
+        true,
+      )
       expect((await api('/api/migration')).json).toMatchObject({ isComplete: true, businessCount: 1 })
     } finally {
       stream.close()
@@ -245,7 +288,12 @@ describe('a job’s lifecycle', () => {
       const exit = await new Promise<number | null>((resolve) => {
         const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/src/cli.ts'), 'rebuild', '--json'], {
           cwd: repoRoot,
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: data.dir, REBUILD_HOOK_URL: cliHook.url },
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            ROLAND_DATA_DIR: data.dir,
+            REBUILD_HOOK_URL: cliHook.url,
+          },
           stdio: 'ignore',
         })
         child.on('close', resolve)
@@ -253,7 +301,14 @@ describe('a job’s lifecycle', () => {
       expect(exit).toBe(0)
       expect(cliHook.calls).toHaveLength(1)
       const seen = await waitFor(
-        () => stream.events.find((e) => e.event === 'job' && e.data.kind === 'rebuild' && e.data.started_by === 'cli' && e.data.status === 'succeeded'),
+        () =>
+          stream.events.find(
+            (e) =>
+              e.event === 'job' &&
+              e.data.kind === 'rebuild' &&
+              e.data.started_by === 'cli' &&
+              e.data.status === 'succeeded',
+          ),
         'the CLI rebuild in the event stream',
       )
       expect(seen.data.result).toMatchObject({ mode: 'hook', status: 200 })
@@ -269,14 +324,23 @@ describe('rebuild', () => {
     await rebuildsSettled()
     const callsBefore = hook.calls.length
     const first = await api('/api/migration', { method: 'POST', body: upload(['Pinnacle Kayaks', 'Lakeview Bakery']) })
-    const second = await api('/api/migration', { method: 'POST', body: upload(['Pinnacle Kayaks', 'Maumelle Marina', 'Lakeview Bakery']) })
+    const second = await api('/api/migration', {
+      method: 'POST',
+      body: upload(['Pinnacle Kayaks', 'Maumelle Marina', 'Lakeview Bakery']),
+    })
     expect([first.status, second.status]).toEqual([202, 202])
     expect((await waitForJob(server, first.json.job.id)).status).toBe('succeeded')
     expect((await waitForJob(server, second.json.job.id)).status).toBe('succeeded')
 
     const rebuild = await waitFor(async () => {
       const jobs = (await api('/api/jobs')).json.jobs as Job[]
-      return jobs.find((j) => j.kind === 'rebuild' && j.status === 'succeeded' && j.started_by.startsWith('console') && Date.parse(j.created_at) >= Date.parse(second.json.job.created_at))
+      return jobs.find(
+        (j) =>
+          j.kind === 'rebuild' &&
+          j.status === 'succeeded' &&
+          j.started_by.startsWith('console') &&
+          Date.parse(j.created_at) >= Date.parse(second.json.job.created_at),
+      )
     }, 'the rebuild after the migrations')
     await server.services.scheduler.idle()
     expect(hook.calls.length - callsBefore).toBe(1)
@@ -294,7 +358,10 @@ describe('rebuild', () => {
   test('a migration that changes nothing does not rebuild; the Rebuild site button does', async () => {
     await rebuildsSettled()
     const callsBefore = hook.calls.length
-    const same = await api('/api/migration', { method: 'POST', body: upload(['Pinnacle Kayaks', 'Maumelle Marina', 'Lakeview Bakery']) })
+    const same = await api('/api/migration', {
+      method: 'POST',
+      body: upload(['Pinnacle Kayaks', 'Maumelle Marina', 'Lakeview Bakery']),
+    })
     const finished = await waitForJob(server, same.json.job.id)
     expect(finished.result).toMatchObject({ summary: { added: 0, updated: 0, deactivated: 0 } })
     expect(server.services.scheduler.state.pending).toBe(false)
@@ -315,7 +382,10 @@ describe('crawls and images', () => {
   test('a crawl may not reach 127.0.0.1 unless ROLAND_ALLOW_PRIVATE_NETWORK=1 says so', async () => {
     const site = await startFixtureSite('wordpress-bakery')
     try {
-      const started = await api('/api/crawler/crawl', { method: 'POST', body: { businessName: 'Main Street Bakery', websiteUrl: site.url('/') } })
+      const started = await api('/api/crawler/crawl', {
+        method: 'POST',
+        body: { businessName: 'Main Street Bakery', websiteUrl: site.url('/') },
+      })
       expect(started.status).toBe(202)
       expect(started.json.job.params).toMatchObject({ engine: 'builtin', allowPrivateNetwork: false })
       const finished = await waitForJob(server, started.json.job.id)
@@ -330,12 +400,29 @@ describe('crawls and images', () => {
   test('generating an image for a business runs as a job, adds its hero, and rebuilds the site', async () => {
     await rebuildsSettled()
     const callsBefore = hook.calls.length
-    const business = ((await api('/api/businesses')).json.businesses as Array<{ id: string; slug: string; isActive: boolean; images: unknown[] }>).find((b) => b.isActive)!
+    const business = (
+      (await api('/api/businesses')).json.businesses as Array<{
+        id: string
+        slug: string
+        isActive: boolean
+        images: unknown[]
+      }>
+    ).find((b) => b.isActive)!
     const started = await api(`/api/businesses/${business.id}/generate-image`, { method: 'POST' })
     expect(started.status).toBe(202)
     const finished = await waitForJob(server, started.json.job.id)
-    expect(finished).toMatchObject({ kind: 'images', status: 'succeeded', params: { target: business.slug }, result: { summary: { generated: 1 } } })
-    const after = ((await api('/api/businesses')).json.businesses as Array<{ id: string; images: Array<{ type: string; url: string }> }>).find((b) => b.id === business.id)!
+    expect(finished).toMatchObject({
+      kind: 'images',
+      status: 'succeeded',
+      params: { target: business.slug },
+      result: { summary: { generated: 1 } },
+    })
+    const after = (
+      (await api('/api/businesses')).json.businesses as Array<{
+        id: string
+        images: Array<{ type: string; url: string }>
+      }>
+    ).find((b) => b.id === business.id)!
     expect(after.images).toHaveLength(business.images.length + 1)
     const image = after.images.find((i) => i.type === 'hero')!
     const file = await call(server, image.url)
@@ -365,9 +452,14 @@ describe('the Firecrawl key', () => {
     expect((await api('/api/crawler')).json).toEqual({ engine: 'firecrawl', keyStored: true, keySource: 'console' })
     const info = await stat(server.services.keys.file)
     expect(info.mode & 0o777).toBe(0o600)
-    for (const pathname of ['/api/crawler', '/api/jobs', '/api/businesses', '/api/rebuild', '/api/migration']) await api(pathname)
+    for (const pathname of ['/api/crawler', '/api/jobs', '/api/businesses', '/api/rebuild', '/api/migration'])
+      await api(pathname)
     for (const text of responses) expect(text).not.toContain(firecrawlKey)
-    expect((await api('/api/crawler/key', { method: 'DELETE' })).json.settings).toEqual({ engine: 'builtin', keyStored: false, keySource: null })
+    expect((await api('/api/crawler/key', { method: 'DELETE' })).json.settings).toEqual({
+      engine: 'builtin',
+      keyStored: false,
+      keySource: null,
+    })
   })
 })
 
@@ -400,7 +492,9 @@ describe('slowing down wrong secrets', () => {
   // Last: the lockout applies to every caller from 127.0.0.1.
   test('past three wrong secrets, sign-in answers 429 with Retry-After, even for the right secret', async () => {
     for (let i = 0; i < 3; i++) {
-      expect((await api('/api/session', { method: 'POST', auth: 'none', body: { secret: `wrong-${i}` } })).status).toBe(401)
+      expect((await api('/api/session', { method: 'POST', auth: 'none', body: { secret: `wrong-${i}` } })).status).toBe(
+        401,
+      )
     }
     const fourth = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: 'wrong-again' } })
     expect(fourth.status).toBe(401)

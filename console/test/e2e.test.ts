@@ -67,7 +67,10 @@ afterAll(async () => {
 
 /** Waits until the server has no rebuild due or running. */
 async function rebuildsSettled(): Promise<void> {
-  await waitFor(() => !server.services.scheduler.state.pending && !server.services.scheduler.state.running, 'rebuilds to settle')
+  await waitFor(
+    () => !server.services.scheduler.state.pending && !server.services.scheduler.state.running,
+    'rebuilds to settle',
+  )
 }
 
 async function lastJob(kind: Job['kind']): Promise<Job | undefined> {
@@ -85,7 +88,9 @@ describe('the console in Chromium', () => {
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.getByRole('heading', { name: 'Database Migration' }).waitFor()
     const cookies = await context.cookies(server.url)
-    expect(cookies).toEqual([expect.objectContaining({ name: 'roland_console_session', httpOnly: true, sameSite: 'Strict' })])
+    expect(cookies).toEqual([
+      expect.objectContaining({ name: 'roland_console_session', httpOnly: true, sameSite: 'Strict' }),
+    ])
     await page.getByText('Complete', { exact: true }).waitFor()
     expect(await page.getByTestId('business-count').textContent()).toMatch(/^\d+ businesses in the database$/)
   })
@@ -96,7 +101,9 @@ describe('the console in Chromium', () => {
     const before = Number((await page.getByTestId('business-count').textContent())!.split(' ')[0])
 
     await page.getByLabel('Upload a Roland.txt').check()
-    await page.locator('#roland-file').setInputFiles({ name: 'Roland.txt', mimeType: 'text/plain', buffer: Buffer.from(file) })
+    await page
+      .locator('#roland-file')
+      .setInputFiles({ name: 'Roland.txt', mimeType: 'text/plain', buffer: Buffer.from(file) })
     await page.getByRole('button', { name: 'Preview changes' }).click()
     const preview = page.getByTestId('migration-preview')
     await preview.waitFor()
@@ -111,8 +118,13 @@ describe('the console in Chromium', () => {
     expect(await alert.getAttribute('role')).toBe('status')
     expect(await alert.textContent()).toContain('Migration completed successfully!')
     expect(await alert.textContent()).toContain(`${before + 1} businesses in the database`)
-    await page.getByTestId('business-count').filter({ hasText: `${before + 1} businesses in the database` }).waitFor()
-    expect(await page.getByRole('progressbar', { name: 'Migration progress' }).getAttribute('aria-valuenow')).toBe('100')
+    await page
+      .getByTestId('business-count')
+      .filter({ hasText: `${before + 1} businesses in the database` })
+      .waitFor()
+    expect(await page.getByRole('progressbar', { name: 'Migration progress' }).getAttribute('aria-valuenow')).toBe(
+      '100',
+    )
     // SPEC §8: a Success toast.
     await page.locator('li[data-variant="default"]').filter({ hasText: 'Migration completed successfully!' }).waitFor()
   })
@@ -141,7 +153,10 @@ describe('the console in Chromium', () => {
     const hero = card.getByRole('img', { name: `${newBusiness} hero image` })
     await hero.waitFor()
     expect(await hero.getAttribute('src')).toBe(site.url('/wp-content/uploads/2024/03/bakery-storefront.jpg'))
-    await waitFor(() => hero.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), 'the hero image to load')
+    await waitFor(
+      () => hero.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+      'the hero image to load',
+    )
     expect(await card.getByRole('img', { name: `${newBusiness} logo` }).count()).toBe(1)
   })
 
@@ -179,7 +194,10 @@ describe('the console in Chromium', () => {
       await sitePage.goto(`${built.url}/business/${newSlug}`)
       await sitePage.getByRole('heading', { name: newBusiness, level: 1 }).waitFor()
       const image = sitePage.locator(`img[src*="${heroFile![0]}"]`).first()
-      await waitFor(() => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), 'the stored image on the site')
+      await waitFor(
+        () => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+        'the stored image on the site',
+      )
       await sitePage.close()
     } finally {
       await built.close()
@@ -189,7 +207,10 @@ describe('the console in Chromium', () => {
   test('shows every business with its images; crawls photos and generates an image per business, each with its job', async () => {
     // Roland.txt cannot name a 127.0.0.1 website: point the business at the fixture site in the database itself.
     await server.services.store.use(async (store) => {
-      await (store as EmbeddedStore).db.query('update public.businesses set website = $1 where slug = $2', [site.url('/'), newSlug])
+      await (store as EmbeddedStore).db.query('update public.businesses set website = $1 where slug = $2', [
+        site.url('/'),
+        newSlug,
+      ])
     })
     await page.getByRole('link', { name: 'Businesses' }).click()
     const row = page.locator(`article[data-business="${newSlug}"]`)
@@ -203,7 +224,9 @@ describe('the console in Chromium', () => {
       const shown = (await job.count()) ? await job.getAttribute('data-job-id') : null
       return async () => {
         await waitFor(async () => {
-          const [id, status, jobKind] = await Promise.all(['data-job-id', 'data-status', 'data-kind'].map((name) => job.getAttribute(name)))
+          const [id, status, jobKind] = await Promise.all(
+            ['data-job-id', 'data-status', 'data-kind'].map((name) => job.getAttribute(name)),
+          )
           if (status === 'failed' && id !== shown) throw new Error(`The ${kind} job failed: ${await job.textContent()}`)
           return id !== shown && status === 'succeeded' && jobKind === kind
         }, `the ${kind} job to succeed`)
@@ -216,7 +239,9 @@ describe('the console in Chromium', () => {
     const crawl = await lastJob('crawl')
     expect(crawl).toMatchObject({ status: 'succeeded', params: { slug: newSlug } })
     // The same pictures as the attach: stored once, recognised by their bytes.
-    expect((crawl!.result as { stored: Array<{ created: boolean }> }).stored.every((image) => !image.created)).toBe(true)
+    expect((crawl!.result as { stored: Array<{ created: boolean }> }).stored.every((image) => !image.created)).toBe(
+      true,
+    )
 
     succeeded = await nextJobSucceeds('images')
     await row.getByRole('button', { name: 'Generate image' }).click()
@@ -236,7 +261,10 @@ describe('the console in Chromium', () => {
     await page.reload()
     const row = page.locator(`article[data-business="${newSlug}"]`)
     await row.getByRole('img', { name: `${newBusiness} logo (image unavailable)` }).waitFor()
-    await row.getByRole('img', { name: `${newBusiness} hero` }).first().waitFor()
+    await row
+      .getByRole('img', { name: `${newBusiness} hero` })
+      .first()
+      .waitFor()
   })
 
   test('lists the jobs live, with their status, duration, result and log', async () => {
@@ -244,7 +272,7 @@ describe('the console in Chromium', () => {
     const migrate = page.locator('article[data-kind="migrate"][data-status="succeeded"]').first()
     await migrate.waitFor()
     expect(await migrate.textContent()).toMatch(/added 1/)
-    await migrate.getByText(/^Log \(\d+ lines\)$/).click()
+    await migrate.getByText(/^Log \(\d+ lines?\)$/).click()
     expect(await migrate.locator('pre').textContent()).toContain('Parsed')
     const rebuild = page.locator('article[data-kind="rebuild"][data-status="succeeded"]').first()
     expect(await rebuild.textContent()).toMatch(/site built into/)
@@ -253,7 +281,10 @@ describe('the console in Chromium', () => {
   test('saves the Firecrawl key on the server only: no answer, no storage and no built asset holds it', async () => {
     await page.getByRole('link', { name: 'Crawler' }).click()
     await page.getByRole('button', { name: 'Save API Key' }).click()
-    await page.locator('li[data-variant="destructive"]').filter({ hasText: 'Please enter your Firecrawl API key' }).waitFor()
+    await page
+      .locator('li[data-variant="destructive"]')
+      .filter({ hasText: 'Please enter your Firecrawl API key' })
+      .waitFor()
 
     await page.getByLabel('Firecrawl API Key').fill(firecrawlKey)
     await page.getByRole('button', { name: 'Save API Key' }).click()
@@ -263,12 +294,15 @@ describe('the console in Chromium', () => {
 
     await page.reload()
     await page.getByText('Crawls use Firecrawl with the key saved on the console server').waitFor()
-    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie)
+    const storage = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+    )
     expect(storage).not.toContain(firecrawlKey)
     expect(bodies.length).toBeGreaterThan(10)
     for (const body of bodies) expect(body).not.toContain(firecrawlKey)
     for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile()) expect(await readFile(path.join(entry.parentPath, entry.name), 'utf8')).not.toContain(firecrawlKey)
+      if (entry.isFile())
+        expect(await readFile(path.join(entry.parentPath, entry.name), 'utf8')).not.toContain(firecrawlKey)
     }
     await page.getByRole('button', { name: 'Remove key' }).click()
     await page.getByRole('heading', { name: 'Setup Required' }).waitFor()

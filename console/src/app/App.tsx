@@ -97,7 +97,9 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
             ))}
           </nav>
           <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
-            <span title={connected ? 'Live updates connected' : 'Reconnecting to live updates'}>{connected ? '● live' : '○ reconnecting'}</span>
+            <span title={connected ? 'Live updates connected' : 'Reconnecting to live updates'}>
+              {connected ? '● live' : '○ reconnecting'}
+            </span>
             <button type="button" className="underline hover:text-slate-800" onClick={() => void signOut()}>
               Sign out
             </button>

@@ -42,7 +42,13 @@ function reduce(state: LiveState, action: Action): LiveState {
     case 'log': {
       const job = state.jobs.get(action.id)
       if (!job) return state
-      return { ...state, jobs: new Map(state.jobs).set(job.id, { ...job, log: [...job.log, { at: action.at, message: action.message }] }) }
+      return {
+        ...state,
+        jobs: new Map(state.jobs).set(job.id, {
+          ...job,
+          log: [...job.log, { at: action.at, message: action.message }],
+        }),
+      }
     }
     case 'rebuild':
       return { ...state, rebuild: action.state }

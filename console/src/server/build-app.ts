@@ -13,7 +13,11 @@ export const consoleDir = fileURLToPath(new URL('../../', import.meta.url))
 export const distDir = path.join(consoleDir, 'dist')
 
 const stampFile = path.join(distDir, '.build-stamp.json')
-const sources = [path.join(consoleDir, 'src', 'app'), path.join(consoleDir, 'src', 'shared'), path.join(consoleDir, 'vite.config.ts')]
+const sources = [
+  path.join(consoleDir, 'src', 'app'),
+  path.join(consoleDir, 'src', 'shared'),
+  path.join(consoleDir, 'vite.config.ts'),
+]
 
 async function newestSourceMtime(): Promise<number> {
   let newest = 0

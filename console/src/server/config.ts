@@ -30,15 +30,31 @@ const envSchema = z.object({
     .transform(Number)
     .refine((port) => port < 65536, 'PORT must be below 65536')
     .optional(),
-  CONSOLE_TOKEN: z.string().trim().min(16, 'CONSOLE_TOKEN must be at least 16 characters: use a long random secret').optional(),
-  ROLAND_REBUILD_DEBOUNCE_MS: z.string().regex(/^\d+$/, 'ROLAND_REBUILD_DEBOUNCE_MS must be a number of milliseconds').transform(Number).optional(),
-  ROLAND_JOBS_POLL_MS: z.string().regex(/^\d+$/, 'ROLAND_JOBS_POLL_MS must be a number of milliseconds').transform(Number).optional(),
-  ROLAND_ALLOW_PRIVATE_NETWORK: z.enum(['0', '1', ''], { message: 'ROLAND_ALLOW_PRIVATE_NETWORK must be 1 or unset' }).optional(),
+  CONSOLE_TOKEN: z
+    .string()
+    .trim()
+    .min(16, 'CONSOLE_TOKEN must be at least 16 characters: use a long random secret')
+    .optional(),
+  ROLAND_REBUILD_DEBOUNCE_MS: z
+    .string()
+    .regex(/^\d+$/, 'ROLAND_REBUILD_DEBOUNCE_MS must be a number of milliseconds')
+    .transform(Number)
+    .optional(),
+  ROLAND_JOBS_POLL_MS: z
+    .string()
+    .regex(/^\d+$/, 'ROLAND_JOBS_POLL_MS must be a number of milliseconds')
+    .transform(Number)
+    .optional(),
+  ROLAND_ALLOW_PRIVATE_NETWORK: z
+    .enum(['0', '1', ''], { message: 'ROLAND_ALLOW_PRIVATE_NETWORK must be 1 or unset' })
+    .optional(),
 })
 
 /** Reads the console's settings, failing with a message that names the setting and the fix. */
 export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): ConsoleConfig {
-  const blankAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''))
+  const blankAsUnset = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  )
   const parsed = envSchema.safeParse(blankAsUnset)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!

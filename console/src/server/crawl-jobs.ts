@@ -16,7 +16,10 @@ import { consoleStarter } from './jobs.ts'
 async function engineSettings(services: ConsoleServices): Promise<EngineSettings> {
   const key = await services.keys.get()
   if (!key) return { engine: 'builtin' }
-  return { engine: 'firecrawl', firecrawl: { apiKey: key.apiKey, apiUrl: services.config.env.FIRECRAWL_API_URL?.trim() || undefined } }
+  return {
+    engine: 'firecrawl',
+    firecrawl: { apiKey: key.apiKey, apiUrl: services.config.env.FIRECRAWL_API_URL?.trim() || undefined },
+  }
 }
 
 /** Whether a crawl or attach stored any new image (so the site must be rebuilt). */
@@ -25,7 +28,10 @@ function storedNew(result: { stored: Array<{ created: boolean }> }): boolean {
 }
 
 /** Starts a crawl of a website (the crawler screen's form); nothing is stored until it is attached. */
-export async function startCrawlJob(services: ConsoleServices, input: { businessName: string; websiteUrl: string }): Promise<Job> {
+export async function startCrawlJob(
+  services: ConsoleServices,
+  input: { businessName: string; websiteUrl: string },
+): Promise<Job> {
   const engine = await engineSettings(services)
   return services.jobs.launch(
     (onEvent) =>
@@ -48,34 +54,55 @@ async function findBusiness(services: ConsoleServices, id: string): Promise<Busi
 }
 
 /** Starts storing a finished crawl's images with a business (downloaded into our storage). */
-export async function startAttachJob(services: ConsoleServices, input: { jobId: string; businessId: string }): Promise<Job> {
+export async function startAttachJob(
+  services: ConsoleServices,
+  input: { jobId: string; businessId: string },
+): Promise<Job> {
   const crawlJob = await services.store.jobs.get(input.jobId)
-  if (!crawlJob || crawlJob.kind !== 'crawl') throw new HttpError(404, `No crawl job with id ${input.jobId}: crawl the website first.`)
+  if (!crawlJob || crawlJob.kind !== 'crawl')
+    throw new HttpError(404, `No crawl job with id ${input.jobId}: crawl the website first.`)
   const crawled = crawlJob.result as (CrawlResult & Partial<CrawlRunResult>) | null
-  if (crawlJob.status !== 'succeeded' || !crawled || typeof crawled.websiteUrl !== 'string' || !Array.isArray(crawled.images)) {
+  if (
+    crawlJob.status !== 'succeeded' ||
+    !crawled ||
+    typeof crawled.websiteUrl !== 'string' ||
+    !Array.isArray(crawled.images)
+  ) {
     throw new HttpError(409, 'That crawl has no images to attach: wait for it to succeed, or crawl again.')
   }
   if (!crawled.heroUrl && !crawled.thumbnailUrl && !crawled.logoUrl) {
     throw new HttpError(409, 'No images found for this business: there is nothing to attach.')
   }
   const business = await findBusiness(services, input.businessId)
-  const params = { businessId: business.id, slug: business.slug, businessName: business.name, websiteUrl: crawled.websiteUrl, attach: crawlJob.id }
+  const params = {
+    businessId: business.id,
+    slug: business.slug,
+    businessName: business.name,
+    websiteUrl: crawled.websiteUrl,
+    attach: crawlJob.id,
+  }
   return services.jobs.launch(
     (onEvent) =>
-      runJob({ store: services.store, kind: 'crawl', params, startedBy: consoleStarter(), onEvent }, async (reporter) => {
-        const outcome: StoreCrawledImagesResult = await storeCrawledImages({
-          store: services.store,
-          business,
-          result: crawled,
-          allowPrivateNetwork: services.config.allowPrivateNetwork,
-          onProgress: (progress) => reporter.progress(progress),
-        })
-        for (const image of outcome.stored) {
-          reporter.log(`${image.created ? 'Stored' : 'Already stored'} the ${image.role} image ${image.sourceUrl} as ${image.imageUrl}`)
-        }
-        for (const image of outcome.skipped) reporter.log(`Skipped the ${image.role} image ${image.url}: ${image.reason}`)
-        return { business: { id: business.id, slug: business.slug, name: business.name }, ...outcome }
-      }),
+      runJob(
+        { store: services.store, kind: 'crawl', params, startedBy: consoleStarter(), onEvent },
+        async (reporter) => {
+          const outcome: StoreCrawledImagesResult = await storeCrawledImages({
+            store: services.store,
+            business,
+            result: crawled,
+            allowPrivateNetwork: services.config.allowPrivateNetwork,
+            onProgress: (progress) => reporter.progress(progress),
+          })
+          for (const image of outcome.stored) {
+            reporter.log(
+              `${image.created ? 'Stored' : 'Already stored'} the ${image.role} image ${image.sourceUrl} as ${image.imageUrl}`,
+            )
+          }
+          for (const image of outcome.skipped)
+            reporter.log(`Skipped the ${image.role} image ${image.url}: ${image.reason}`)
+          return { business: { id: business.id, slug: business.slug, name: business.name }, ...outcome }
+        },
+      ),
     { mayChangeData: true, changedData: storedNew },
   )
 }
@@ -112,7 +139,13 @@ export async function startImageJob(services: ConsoleServices, businessId: strin
   }
   return services.jobs.launch(
     (onEvent) =>
-      generateStoreImages({ store: services.store, target: { slug: business.slug }, provider, startedBy: consoleStarter(), onEvent }),
+      generateStoreImages({
+        store: services.store,
+        target: { slug: business.slug },
+        provider,
+        startedBy: consoleStarter(),
+        onEvent,
+      }),
     { mayChangeData: true, changedData: (result: GenerateStoreImagesResult) => result.summary.generated > 0 },
   )
 }

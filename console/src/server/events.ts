@@ -30,7 +30,11 @@ export class EventHub {
   }
 
   /** Turns a request into an event stream, opening with `hello` and the events `initial` gives. */
-  open(req: IncomingMessage, res: ServerResponse, initial: Array<{ event: keyof ConsoleEvents; data: unknown }> = []): void {
+  open(
+    req: IncomingMessage,
+    res: ServerResponse,
+    initial: Array<{ event: keyof ConsoleEvents; data: unknown }> = [],
+  ): void {
     res.writeHead(200, {
       ...securityHeaders,
       'content-type': 'text/event-stream; charset=utf-8',

@@ -9,7 +9,11 @@ export class HttpError extends Error {
   readonly issues: ApiErrorBody['issues']
   readonly headers: Record<string, string>
 
-  constructor(status: number, message: string, details: { issues?: ApiErrorBody['issues']; headers?: Record<string, string> } = {}) {
+  constructor(
+    status: number,
+    message: string,
+    details: { issues?: ApiErrorBody['issues']; headers?: Record<string, string> } = {},
+  ) {
     super(message)
     this.status = status
     this.issues = details.issues
@@ -27,7 +31,12 @@ export const securityHeaders: Record<string, string> = {
 }
 
 /** Sends a JSON answer. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body)
   res.writeHead(status, {
     ...securityHeaders,
@@ -73,7 +82,11 @@ export async function readBody(req: IncomingMessage, limitBytes: number): Promis
 }
 
 /** Reads a JSON body and validates it with a zod schema; answers 400 with the issues when it does not fit. */
-export async function readJson<S extends z.ZodType>(req: IncomingMessage, schema: S, limitBytes = 64 * 1024): Promise<z.output<S>> {
+export async function readJson<S extends z.ZodType>(
+  req: IncomingMessage,
+  schema: S,
+  limitBytes = 64 * 1024,
+): Promise<z.output<S>> {
   const type = req.headers['content-type'] ?? ''
   if (!/^application\/json\b/i.test(type)) {
     throw new HttpError(415, 'Send the request body as JSON (Content-Type: application/json).')

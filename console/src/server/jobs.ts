@@ -34,7 +34,13 @@ export class ConsoleJobs {
   #poller: NodeJS.Timeout | undefined
   #polling = false
 
-  constructor(options: { store: LeasedStore; hub: EventHub; scheduler: RebuildScheduler; pollMs: number; changes: ChangeSignal }) {
+  constructor(options: {
+    store: LeasedStore
+    hub: EventHub
+    scheduler: RebuildScheduler
+    pollMs: number
+    changes: ChangeSignal
+  }) {
     this.#store = options.store
     this.#hub = options.hub
     this.#scheduler = options.scheduler
@@ -47,7 +53,10 @@ export class ConsoleJobs {
    * history, `done` with its result. `run` calls a job function (runJob, runMigration,
    * runRebuild…) with the listener it is given.
    */
-  start<T>(run: (onEvent: JobListener) => Promise<T>, options: LaunchOptions<T>): { recorded: Promise<Job>; done: Promise<T> } {
+  start<T>(
+    run: (onEvent: JobListener) => Promise<T>,
+    options: LaunchOptions<T>,
+  ): { recorded: Promise<Job>; done: Promise<T> } {
     let id: string | null = null
     let created!: (job: Job) => void
     let notCreated!: (error: unknown) => void

@@ -6,7 +6,12 @@ const hosts = allowedHosts(4322)
 describe('crossSiteReason', () => {
   test('lets the console’s own pages and scripts through', () => {
     expect(crossSiteReason({ host: '127.0.0.1:4322' }, hosts)).toBeNull()
-    expect(crossSiteReason({ host: 'localhost:4322', origin: 'http://localhost:4322', 'sec-fetch-site': 'same-origin' }, hosts)).toBeNull()
+    expect(
+      crossSiteReason(
+        { host: 'localhost:4322', origin: 'http://localhost:4322', 'sec-fetch-site': 'same-origin' },
+        hosts,
+      ),
+    ).toBeNull()
     expect(crossSiteReason({ host: '127.0.0.1:4322', 'sec-fetch-site': 'none' }, hosts)).toBeNull()
   })
 

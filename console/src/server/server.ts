@@ -5,7 +5,15 @@ import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/rebuild/leased-store'
 import { runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
-import { bearerToken, parseCookies, secretMatches, SessionStore, sessionCookieName, SignInLimiter, type SignInLimits } from './auth.ts'
+import {
+  bearerToken,
+  parseCookies,
+  secretMatches,
+  SessionStore,
+  sessionCookieName,
+  SignInLimiter,
+  type SignInLimits,
+} from './auth.ts'
 import { distDir } from './build-app.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { ConsoleServices, Route, RouteContext } from './context.ts'
@@ -25,7 +33,14 @@ import { FirecrawlKeyStore } from './secrets.ts'
 import { resolveInside, sendApp, sendFile } from './static.ts'
 
 /** Every API route. */
-export const routes: Route[] = [...sessionRoutes, ...jobRoutes, ...migrationRoutes, ...crawlerRoutes, ...businessRoutes, ...rebuildRoutes]
+export const routes: Route[] = [
+  ...sessionRoutes,
+  ...jobRoutes,
+  ...migrationRoutes,
+  ...crawlerRoutes,
+  ...businessRoutes,
+  ...rebuildRoutes,
+]
 
 /** Options of a console server. */
 export interface ConsoleServerOptions {
@@ -124,7 +139,8 @@ async function handle(
   }
   if (!isApi && !isFile) {
     if (!serveApp) throw new HttpError(404, 'This console serves only its API.')
-    if (req.method !== 'GET' && req.method !== 'HEAD') throw new HttpError(405, 'The app is read with GET.', { headers: { allow: 'GET, HEAD' } })
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      throw new HttpError(405, 'The app is read with GET.', { headers: { allow: 'GET, HEAD' } })
     await sendApp(res, distDir, url.pathname)
     return
   }
@@ -138,14 +154,20 @@ async function handle(
     return
   }
   if (!route) {
-    if (allowed.length) throw new HttpError(405, `Use ${allowed.join(' or ')} for ${url.pathname}.`, { headers: { allow: allowed.join(', ') } })
+    if (allowed.length)
+      throw new HttpError(405, `Use ${allowed.join(' or ')} for ${url.pathname}.`, {
+        headers: { allow: allowed.join(', ') },
+      })
     throw new HttpError(404, `No API route ${req.method} ${url.pathname}: see console/README.md for the routes.`)
   }
   const context: RouteContext = { req, res, url, params, services, sessionId, client }
   await route.handler(context)
 }
 
-function match(method: string, pathname: string): { route: Route | undefined; params: Record<string, string>; allowed: string[] } {
+function match(
+  method: string,
+  pathname: string,
+): { route: Route | undefined; params: Record<string, string>; allowed: string[] } {
   const allowed: string[] = []
   for (const route of routes) {
     const found = route.path.exec(pathname)
@@ -160,7 +182,12 @@ function match(method: string, pathname: string): { route: Route | undefined; pa
  * Lets a call through with a live session cookie or the console secret as a bearer token;
  * 401 otherwise. A wrong bearer secret counts as a wrong sign-in.
  */
-function authenticate(req: IncomingMessage, services: ConsoleServices, client: string, sessionId: string | undefined): void {
+function authenticate(
+  req: IncomingMessage,
+  services: ConsoleServices,
+  client: string,
+  sessionId: string | undefined,
+): void {
   const bearer = bearerToken(req.headers.authorization)
   if (bearer !== null) {
     refuseWhileLockedOut(services.limiter.retryAfterMs(client))
@@ -172,7 +199,11 @@ function authenticate(req: IncomingMessage, services: ConsoleServices, client: s
     throw unauthorized('The bearer token is not the console secret.')
   }
   if (services.sessions.valid(sessionId)) return
-  throw unauthorized(sessionId ? 'Your session has ended: sign in again.' : 'Sign in first (POST /api/session), or send Authorization: Bearer <console secret>.')
+  throw unauthorized(
+    sessionId
+      ? 'Your session has ended: sign in again.'
+      : 'Sign in first (POST /api/session), or send Authorization: Bearer <console secret>.',
+  )
 }
 
 function unauthorized(message: string): HttpError {

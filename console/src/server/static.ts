@@ -48,7 +48,11 @@ export function resolveInside(root: string, urlPath: string): string | null {
 }
 
 /** Sends a file when it exists (true), with a type from its extension; immutable when hashed. */
-export async function sendFile(res: ServerResponse, file: string | null, options: { immutable?: boolean } = {}): Promise<boolean> {
+export async function sendFile(
+  res: ServerResponse,
+  file: string | null,
+  options: { immutable?: boolean } = {},
+): Promise<boolean> {
   if (!file) return false
   const info = await stat(file).catch(() => null)
   if (!info?.isFile()) return false

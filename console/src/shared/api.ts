@@ -36,7 +36,11 @@ export type MigrationRequest = z.input<typeof migrationRequestSchema>
 
 /** Saving the Firecrawl key (SPEC §5). */
 export const firecrawlKeySchema = z.object({
-  apiKey: z.string().trim().min(1, 'Please enter your Firecrawl API key').max(500, 'That is not a Firecrawl API key: it is too long'),
+  apiKey: z
+    .string()
+    .trim()
+    .min(1, 'Please enter your Firecrawl API key')
+    .max(500, 'That is not a Firecrawl API key: it is too long'),
 })
 
 /** A website address as the crawler form takes it (SPEC §5: required, URL-shaped). */
@@ -77,7 +81,13 @@ export interface MigrationStatusView {
 export interface MigrationSummaryView {
   summary: { added: number; updated: number; unchanged: number; deactivated: number }
   deactivated: string[]
-  businesses: Array<{ name: string; slug: string; category: string; status: 'added' | 'updated' | 'unchanged'; warnings: string[] }>
+  businesses: Array<{
+    name: string
+    slug: string
+    category: string
+    status: 'added' | 'updated' | 'unchanged'
+    warnings: string[]
+  }>
   businessCount: number
   dryRun: boolean
 }

@@ -33,7 +33,11 @@ export async function startTestConsole(options: {
     ROLAND_REBUILD_DEBOUNCE_MS: '300',
     ...options.env,
   }
-  return startConsoleServer({ config: readConsoleConfig(env), serveApp: options.serveApp ?? false, signInLimits: options.signInLimits })
+  return startConsoleServer({
+    config: readConsoleConfig(env),
+    serveApp: options.serveApp ?? false,
+    signInLimits: options.signInLimits,
+  })
 }
 
 /** Calls the console API as a script does, with the secret as a bearer token unless told otherwise. */
@@ -48,7 +52,12 @@ export async function call(
   const response = await fetch(`${server.url}${pathname}`, {
     method: options.method ?? 'GET',
     headers,
-    body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+    body:
+      options.body === undefined
+        ? undefined
+        : typeof options.body === 'string'
+          ? options.body
+          : JSON.stringify(options.body),
   })
   const text = await response.text()
   let json: unknown = null
@@ -61,7 +70,11 @@ export async function call(
 }
 
 /** Polls until a check returns a value (not undefined/false), or fails after a generous limit. */
-export async function waitFor<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, limitMs = 120_000): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  what: string,
+  limitMs = 120_000,
+): Promise<T> {
   const deadline = Date.now() + limitMs
   for (;;) {
     const value = await check()
@@ -111,7 +124,9 @@ export async function startHookReceiver(): Promise<HookReceiver> {
 }
 
 /** Reads a console's event stream, collecting events until closed. */
-export async function openEvents(server: Pick<ConsoleServer, 'url'>): Promise<{ events: Array<{ event: string; data: any }>; close(): void }> {
+export async function openEvents(
+  server: Pick<ConsoleServer, 'url'>,
+): Promise<{ events: Array<{ event: string; data: any }>; close(): void }> {
   const controller = new AbortController()
   const response = await fetch(`${server.url}/api/events`, {
     headers: { authorization: `Bearer ${testSecret}`, accept: 'text/event-stream' },

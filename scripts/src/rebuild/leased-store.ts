@@ -18,7 +18,10 @@ export interface LeasedStoreOptions {
 }
 
 /** Opens a leased store: the first open checks the settings and learns the store's kind and location. */
-export async function openLeasedStore(open: () => Promise<Store>, options: LeasedStoreOptions = {}): Promise<LeasedStore> {
+export async function openLeasedStore(
+  open: () => Promise<Store>,
+  options: LeasedStoreOptions = {},
+): Promise<LeasedStore> {
   const idleMs = options.idleMs ?? 0
   let current: Promise<Store> | null = null
   let closing: Promise<void> | null = null

@@ -46,7 +46,10 @@ describe('rebuildSite with a hook', () => {
   test('POSTs to the hook and reports its status', async () => {
     status = 200
     const lines: string[] = []
-    const result = await rebuildSite({ env: { REBUILD_HOOK_URL: `${base}/build_hooks/s3cret` }, onLog: (line) => lines.push(line) })
+    const result = await rebuildSite({
+      env: { REBUILD_HOOK_URL: `${base}/build_hooks/s3cret` },
+      onLog: (line) => lines.push(line),
+    })
     expect(result).toMatchObject({ mode: 'hook', status: 200 })
     expect(calls.at(-1)).toMatchObject({ method: 'POST', path: '/build_hooks/s3cret' })
     expect(JSON.parse(calls.at(-1)!.body)).toMatchObject({ trigger: 'roland' })
@@ -55,7 +58,9 @@ describe('rebuildSite with a hook', () => {
 
   test('fails on a non-2xx answer without naming the hook’s secret path', async () => {
     status = 404
-    const error = await rebuildSite({ env: { REBUILD_HOOK_URL: `${base}/build_hooks/s3cret` } }).catch((failure: unknown) => failure)
+    const error = await rebuildSite({ env: { REBUILD_HOOK_URL: `${base}/build_hooks/s3cret` } }).catch(
+      (failure: unknown) => failure,
+    )
     expect(error).toBeInstanceOf(RebuildError)
     expect((error as Error).message).toMatch(/answered HTTP 404 \(hook not found\): check REBUILD_HOOK_URL/)
     expect((error as Error).message).not.toContain('s3cret')
@@ -83,9 +88,19 @@ describe('runRebuild', () => {
 
   test('records a succeeded rebuild job with its mode, trigger and result', async () => {
     status = 200
-    const result = await runRebuild({ store, env: { REBUILD_HOOK_URL: `${base}/hook` }, trigger: 'manual', startedBy: 'test' })
+    const result = await runRebuild({
+      store,
+      env: { REBUILD_HOOK_URL: `${base}/hook` },
+      trigger: 'manual',
+      startedBy: 'test',
+    })
     const [job] = await store.jobs.list(1)
-    expect(job).toMatchObject({ kind: 'rebuild', status: 'succeeded', started_by: 'test', params: { mode: 'hook', trigger: 'manual' } })
+    expect(job).toMatchObject({
+      kind: 'rebuild',
+      status: 'succeeded',
+      started_by: 'test',
+      params: { mode: 'hook', trigger: 'manual' },
+    })
     expect(job!.result).toEqual(result)
     expect(job!.progress).toEqual({ phase: 'done', done: 1, total: 1 })
     expect(job!.log.map((line) => line.message).join('\n')).toContain('answered HTTP 200')
@@ -93,7 +108,9 @@ describe('runRebuild', () => {
 
   test('records a failed rebuild job with the reason', async () => {
     status = 500
-    await expect(runRebuild({ store, env: { REBUILD_HOOK_URL: `${base}/hook` }, trigger: 'jobs', jobs: ['j1'] })).rejects.toThrow(RebuildError)
+    await expect(
+      runRebuild({ store, env: { REBUILD_HOOK_URL: `${base}/hook` }, trigger: 'jobs', jobs: ['j1'] }),
+    ).rejects.toThrow(RebuildError)
     const [job] = await store.jobs.list(1)
     expect(job).toMatchObject({ kind: 'rebuild', status: 'failed', params: { trigger: 'jobs', jobs: ['j1'] } })
     expect(job!.error).toMatch(/answered HTTP 500/)

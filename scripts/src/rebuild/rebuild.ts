@@ -53,7 +53,9 @@ function hookUrl(env: NodeJS.ProcessEnv): URL | null {
     )
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new RebuildError(`REBUILD_HOOK_URL must be an http(s) address, not ${url.protocol}: check .env (see .env.example).`)
+    throw new RebuildError(
+      `REBUILD_HOOK_URL must be an http(s) address, not ${url.protocol}: check .env (see .env.example).`,
+    )
   }
   return url
 }
@@ -92,8 +94,12 @@ async function callHook(url: URL, options: RebuildOptions): Promise<number> {
       redirect: 'error',
     })
   } catch (error) {
-    const reason = timeout.aborted ? 'no answer within the time limit' : ((error as Error).cause as Error)?.message ?? (error as Error).message
-    throw new RebuildError(`Could not reach ${where} (${reason}): check REBUILD_HOOK_URL and your network, then rebuild again.`)
+    const reason = timeout.aborted
+      ? 'no answer within the time limit'
+      : (((error as Error).cause as Error)?.message ?? (error as Error).message)
+    throw new RebuildError(
+      `Could not reach ${where} (${reason}): check REBUILD_HOOK_URL and your network, then rebuild again.`,
+    )
   }
   const body = (await response.text().catch(() => '')).trim().slice(0, 200)
   if (!response.ok) {
@@ -110,7 +116,9 @@ async function callHook(url: URL, options: RebuildOptions): Promise<number> {
 async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Promise<string> {
   const astro = path.join(repoRoot, 'node_modules', '.bin', 'astro')
   if (!existsSync(astro)) {
-    throw new RebuildError(`The site cannot be built: ${astro} is missing. Run \`pnpm install\` at the repository root first.`)
+    throw new RebuildError(
+      `The site cannot be built: ${astro} is missing. Run \`pnpm install\` at the repository root first.`,
+    )
   }
   const outDir = path.resolve(repoRoot, env.ROLAND_OUT_DIR || 'dist')
   const tail: string[] = []

@@ -17,7 +17,9 @@ export function RebuildPanel() {
   async function rebuildNow() {
     setAsking(true)
     try {
-      const { outcome } = await api<{ outcome: 'started' | 'queued'; state: RebuildStateView }>('/api/rebuild', { method: 'POST' })
+      const { outcome } = await api<{ outcome: 'started' | 'queued'; state: RebuildStateView }>('/api/rebuild', {
+        method: 'POST',
+      })
       toast.success(outcome === 'started' ? 'Site rebuild started' : 'A rebuild is running: another will follow it')
     } catch (error) {
       toast.error(errorMessage(error))
@@ -28,7 +30,8 @@ export function RebuildPanel() {
 
   const mode = rebuild?.mode === 'hook' ? 'deploy hook' : 'local build'
   let state = ''
-  if (rebuild?.pending) state = rebuild.waitingFor > 0 ? `rebuild due after ${rebuild.waitingFor} running job(s)` : 'rebuild due'
+  if (rebuild?.pending)
+    state = rebuild.waitingFor > 0 ? `rebuild due after ${rebuild.waitingFor} running job(s)` : 'rebuild due'
   return (
     <div className="flex flex-wrap items-center gap-2 text-sm" data-testid="rebuild-panel" aria-live="polite">
       <span className="font-medium">Site</span>
@@ -36,7 +39,9 @@ export function RebuildPanel() {
       {last ? (
         <>
           <span>last rebuild</span>
-          <StatusBadge status={last.status} />
+          <span title={last.error ?? undefined}>
+            <StatusBadge status={last.status} />
+          </span>
           {durationOf(last, now) ? <span className="text-slate-600">{durationOf(last, now)}</span> : null}
         </>
       ) : (

@@ -40,7 +40,10 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <ol className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-full max-w-sm flex-col gap-2" aria-label="Notifications">
+      <ol
+        className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-full max-w-sm flex-col gap-2"
+        aria-label="Notifications"
+      >
         {toasts.map((toast) => (
           <ToastItem key={toast.id} toast={toast} onDone={dismiss} />
         ))}

@@ -3,7 +3,17 @@ import { useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type Rea
 // The few building blocks every screen uses: cards, buttons, badges, a progress bar, alerts.
 
 /** A white panel with an optional title and description. */
-export function Card({ title, description, children, className = '' }: { title?: ReactNode; description?: ReactNode; children?: ReactNode; className?: string }) {
+export function Card({
+  title,
+  description,
+  children,
+  className = '',
+}: {
+  title?: ReactNode
+  description?: ReactNode
+  children?: ReactNode
+  className?: string
+}) {
   return (
     <section className={`rounded-xl border border-slate-200 bg-white p-5 shadow-sm ${className}`}>
       {title ? <h2 className="text-lg font-semibold tracking-tight">{title}</h2> : null}
@@ -20,7 +30,11 @@ const buttonStyles = {
 } as const
 
 /** A button in one of three looks. */
-export function Button({ variant = 'primary', className = '', ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof buttonStyles }) {
+export function Button({
+  variant = 'primary',
+  className = '',
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof buttonStyles }) {
   return (
     <button
       type="button"
@@ -40,23 +54,53 @@ const badgeStyles = {
 
 /** A small coloured label. */
 export function Badge({ tone = 'neutral', children }: { tone?: keyof typeof badgeStyles; children: ReactNode }) {
-  return <span className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${badgeStyles[tone]}`}>{children}</span>
+  return (
+    <span
+      className={`inline-flex items-center rounded-full border px-2.5 py-0.5 text-xs font-semibold ${badgeStyles[tone]}`}
+    >
+      {children}
+    </span>
+  )
 }
 
 /** A progress bar (SPEC §9: max 100). */
 export function Progress({ value, label }: { value: number; label: string }) {
   const clamped = Math.max(0, Math.min(100, Math.round(value)))
   return (
-    <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={clamped} className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200">
-      <div className="h-full rounded-full bg-brand-600 transition-[width] duration-300" style={{ width: `${clamped}%` }} />
+    <div
+      role="progressbar"
+      aria-label={label}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={clamped}
+      className="h-2.5 w-full overflow-hidden rounded-full bg-slate-200"
+    >
+      <div
+        className="h-full rounded-full bg-brand-600 transition-[width] duration-300"
+        style={{ width: `${clamped}%` }}
+      />
     </div>
   )
 }
 
 /** A message box: a success or a failure. */
-export function Alert({ tone, title, children, testId }: { tone: 'success' | 'error'; title: string; children?: ReactNode; testId?: string }) {
+export function Alert({
+  tone,
+  title,
+  children,
+  testId,
+}: {
+  tone: 'success' | 'error'
+  title: string
+  children?: ReactNode
+  testId?: string
+}) {
   return (
-    <div role={tone === 'error' ? 'alert' : 'status'} data-testid={testId} className={`rounded-lg border p-4 text-sm ${tone === 'error' ? 'border-red-300 bg-red-50 text-red-900' : 'border-green-300 bg-green-50 text-green-900'}`}>
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      data-testid={testId}
+      className={`rounded-lg border p-4 text-sm ${tone === 'error' ? 'border-red-300 bg-red-50 text-red-900' : 'border-green-300 bg-green-50 text-green-900'}`}
+    >
       <p className="font-semibold">{title}</p>
       {children ? <div className="mt-1">{children}</div> : null}
     </div>
@@ -64,7 +108,12 @@ export function Alert({ tone, title, children, testId }: { tone: 'success' | 'er
 }
 
 /** A labelled text input with an optional error under it. */
-export function Field({ label, error, hint, ...props }: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | null; hint?: ReactNode }) {
+export function Field({
+  label,
+  error,
+  hint,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | null; hint?: ReactNode }) {
   const id = props.id ?? props.name
   return (
     <div className="flex flex-col gap-1.5">
@@ -93,8 +142,20 @@ export function SafeImage({ src, alt, className = '' }: { src: string | null; al
   const [failedSrc, setFailedSrc] = useState<string | null>(null)
   if (!src || failedSrc === src) {
     return (
-      <div role="img" aria-label={`${alt} (image unavailable)`} data-placeholder="true" className={`flex items-center justify-center bg-slate-100 text-slate-400 ${className}`}>
-        <svg viewBox="0 0 24 24" className="h-8 w-8" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
+      <div
+        role="img"
+        aria-label={`${alt} (image unavailable)`}
+        data-placeholder="true"
+        className={`flex items-center justify-center bg-slate-100 text-slate-400 ${className}`}
+      >
+        <svg
+          viewBox="0 0 24 24"
+          className="h-8 w-8"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="1.5"
+          aria-hidden="true"
+        >
           <rect x="3" y="4" width="18" height="16" rx="2" />
           <circle cx="9" cy="10" r="2" />
           <path d="m21 16-5-5-9 9" />
@@ -102,11 +163,20 @@ export function SafeImage({ src, alt, className = '' }: { src: string | null; al
       </div>
     )
   }
-  return <img src={src} alt={alt} loading="lazy" onError={() => setFailedSrc(src)} className={`bg-slate-100 object-cover ${className}`} />
+  return (
+    <img
+      src={src}
+      alt={alt}
+      loading="lazy"
+      onError={() => setFailedSrc(src)}
+      className={`bg-slate-100 object-cover ${className}`}
+    />
+  )
 }
 
 /** A job status as a badge. */
 export function StatusBadge({ status }: { status: string }) {
-  const tone = status === 'succeeded' ? 'success' : status === 'failed' ? 'error' : status === 'running' ? 'info' : 'pending'
+  const tone =
+    status === 'succeeded' ? 'success' : status === 'failed' ? 'error' : status === 'running' ? 'info' : 'pending'
   return <Badge tone={tone}>{status}</Badge>
 }

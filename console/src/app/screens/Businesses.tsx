@@ -76,7 +76,9 @@ export function Businesses() {
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Businesses</h1>
           <p className="mt-1 text-sm text-slate-600">
-            {answer ? `${answer.businesses.length} businesses (${answer.businesses.filter((b) => b.isActive).length} active)` : 'Loading businesses...'}
+            {answer
+              ? `${answer.businesses.length} businesses (${answer.businesses.filter((b) => b.isActive).length} active)`
+              : 'Loading businesses...'}
           </p>
         </div>
         <input
@@ -104,7 +106,15 @@ export function Businesses() {
   )
 }
 
-function BusinessRow({ business, job, onAction }: { business: BusinessView; job: Job | undefined; onAction: (action: 'crawl' | 'generate-image') => void }) {
+function BusinessRow({
+  business,
+  job,
+  onAction,
+}: {
+  business: BusinessView
+  job: Job | undefined
+  onAction: (action: 'crawl' | 'generate-image') => void
+}) {
   const running = isActive(job)
   return (
     <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-business={business.slug}>
@@ -114,17 +124,34 @@ function BusinessRow({ business, job, onAction }: { business: BusinessView; job:
         {business.isActive ? null : <Badge tone="pending">inactive</Badge>}
         <span className="text-xs text-slate-500">{business.images.length} image(s)</span>
         {business.website ? (
-          <a href={business.website} target="_blank" rel="noreferrer noopener" className="truncate text-xs text-brand-700 underline">
+          <a
+            href={business.website}
+            target="_blank"
+            rel="noreferrer noopener"
+            className="truncate text-xs text-brand-700 underline"
+          >
             {business.website}
           </a>
         ) : (
           <span className="text-xs text-slate-400">no website</span>
         )}
         <div className="ml-auto flex gap-2">
-          <Button variant="secondary" className="px-3 py-1" disabled={running || !business.website} onClick={() => onAction('crawl')} title={business.website ? 'Crawl the website for photos' : 'No website to crawl'}>
+          <Button
+            variant="secondary"
+            className="px-3 py-1"
+            disabled={running || !business.website}
+            onClick={() => onAction('crawl')}
+            title={business.website ? 'Crawl the website for photos' : 'No website to crawl'}
+          >
             Crawl photos
           </Button>
-          <Button variant="secondary" className="px-3 py-1" disabled={running} onClick={() => onAction('generate-image')} title="Draw a store image and use it as the hero">
+          <Button
+            variant="secondary"
+            className="px-3 py-1"
+            disabled={running}
+            onClick={() => onAction('generate-image')}
+            title="Draw a store image and use it as the hero"
+          >
             Generate image
           </Button>
         </div>
@@ -143,14 +170,24 @@ function BusinessRow({ business, job, onAction }: { business: BusinessView; job:
         </div>
       ) : null}
       {job ? (
-        <div className="mt-3 text-xs text-slate-600" data-testid="business-job" data-job-id={job.id} data-kind={job.kind} data-status={job.status}>
+        <div
+          className="mt-3 text-xs text-slate-600"
+          data-testid="business-job"
+          data-job-id={job.id}
+          data-kind={job.kind}
+          data-status={job.status}
+        >
           <div className="flex items-center gap-2">
             <span>
               {job.kind === 'crawl' ? 'Crawl photos' : 'Generate image'}: {job.progress.phase}
             </span>
             <StatusBadge status={job.status} />
           </div>
-          {running ? <div className="mt-1"><Progress value={percentOf(job)} label={`${business.name} job progress`} /></div> : null}
+          {running ? (
+            <div className="mt-1">
+              <Progress value={percentOf(job)} label={`${business.name} job progress`} />
+            </div>
+          ) : null}
           {job.status === 'failed' ? <p className="mt-1 text-red-700">{job.error}</p> : null}
         </div>
       ) : null}

@@ -1,5 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
-import { crawlRequestSchema, type BusinessView, type CrawlerSettingsView, type CrawlResultView, type Job } from '../../shared/api.ts'
+import {
+  crawlRequestSchema,
+  type BusinessView,
+  type CrawlerSettingsView,
+  type CrawlResultView,
+  type Job,
+} from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
 import { Badge, Button, Card, Field, Progress, SafeImage, StatusBadge } from '../components/ui.tsx'
@@ -19,7 +25,12 @@ export function crawlStep(job: Job | undefined): number {
 /** Whether a crawl job came from this screen's form (not a business's 'crawl photos', not an attach). */
 function isFormCrawl(job: Job): boolean {
   const params = job.params as Record<string, unknown>
-  return job.kind === 'crawl' && params.attach === undefined && params.businessId === undefined && params.target === undefined
+  return (
+    job.kind === 'crawl' &&
+    params.attach === undefined &&
+    params.businessId === undefined &&
+    params.target === undefined
+  )
 }
 
 /** SPEC §2 'Business Image Crawler': the Firecrawl key, the form, live progress and the results. */
@@ -68,7 +79,10 @@ export function Crawler() {
     }
     setSavingKey(true)
     try {
-      const answer = await api<{ message: string; settings: CrawlerSettingsView }>('/api/crawler/key', { method: 'PUT', body: { apiKey } })
+      const answer = await api<{ message: string; settings: CrawlerSettingsView }>('/api/crawler/key', {
+        method: 'PUT',
+        body: { apiKey },
+      })
       setSettings(answer.settings)
       setApiKey('')
       toast.success(answer.message)
@@ -116,11 +130,16 @@ export function Crawler() {
     <div className="flex flex-col gap-6">
       <header>
         <h1 className="text-2xl font-bold tracking-tight">Business Image Crawler</h1>
-        <p className="mt-1 text-sm text-slate-600">Find a business&apos;s hero image, thumbnail and logo on its website.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Find a business&apos;s hero image, thumbnail and logo on its website.
+        </p>
       </header>
 
       {settings && !settings.keyStored ? (
-        <Card title="Setup Required" description="Save a Firecrawl API key to crawl through Firecrawl. It is checked, then kept on the console server only.">
+        <Card
+          title="Setup Required"
+          description="Save a Firecrawl API key to crawl through Firecrawl. It is checked, then kept on the console server only."
+        >
           <p className="mb-4 rounded-md bg-sky-50 p-3 text-sm text-sky-900">
             No key yet? The built-in crawler works without one: you can crawl right away.
           </p>
@@ -133,7 +152,15 @@ export function Crawler() {
             noValidate
           >
             <div className="flex-1">
-              <Field label="Firecrawl API Key" name="firecrawl-key" type="password" autoComplete="off" placeholder="fc-..." value={apiKey} onChange={(event) => setApiKey(event.target.value)} />
+              <Field
+                label="Firecrawl API Key"
+                name="firecrawl-key"
+                type="password"
+                autoComplete="off"
+                placeholder="fc-..."
+                value={apiKey}
+                onChange={(event) => setApiKey(event.target.value)}
+              />
             </div>
             <Button type="submit" disabled={savingKey}>
               {savingKey ? 'Checking...' : 'Save API Key'}
@@ -146,7 +173,8 @@ export function Crawler() {
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <Badge tone="success">Firecrawl</Badge>
             <span>
-              Crawls use Firecrawl with the key {settings.keySource === 'environment' ? 'from FIRECRAWL_API_KEY' : 'saved on the console server'}.
+              Crawls use Firecrawl with the key{' '}
+              {settings.keySource === 'environment' ? 'from FIRECRAWL_API_KEY' : 'saved on the console server'}.
             </span>
             {settings.keySource === 'console' ? (
               <Button variant="danger" className="ml-auto px-3 py-1" onClick={() => void removeKey()}>
@@ -157,10 +185,32 @@ export function Crawler() {
         </Card>
       ) : null}
 
-      <Card title="Crawl a website" description={settings ? `Engine: ${settings.engine === 'firecrawl' ? 'Firecrawl' : 'built-in crawler'}` : undefined}>
+      <Card
+        title="Crawl a website"
+        description={
+          settings ? `Engine: ${settings.engine === 'firecrawl' ? 'Firecrawl' : 'built-in crawler'}` : undefined
+        }
+      >
         <form onSubmit={(event) => void crawl(event)} className="flex flex-col gap-4" noValidate>
-          <Field label="Business Name" name="businessName" required placeholder="e.g., Roland Coffee House" value={businessName} onChange={(event) => setBusinessName(event.target.value)} error={errors.businessName ?? null} />
-          <Field label="Website URL" name="websiteUrl" type="url" required placeholder="https://example.com" value={websiteUrl} onChange={(event) => setWebsiteUrl(event.target.value)} error={errors.websiteUrl ?? null} />
+          <Field
+            label="Business Name"
+            name="businessName"
+            required
+            placeholder="e.g., Roland Coffee House"
+            value={businessName}
+            onChange={(event) => setBusinessName(event.target.value)}
+            error={errors.businessName ?? null}
+          />
+          <Field
+            label="Website URL"
+            name="websiteUrl"
+            type="url"
+            required
+            placeholder="https://example.com"
+            value={websiteUrl}
+            onChange={(event) => setWebsiteUrl(event.target.value)}
+            error={errors.websiteUrl ?? null}
+          />
           <div>
             <Button type="submit" disabled={crawling}>
               {crawling ? 'Crawling Images...' : 'Crawl Business Images'}
@@ -191,11 +241,13 @@ function CrawlResultCard({ job, businesses }: { job: Job; businesses: BusinessVi
   const params = job.params as { businessName?: string; websiteUrl?: string }
   const result = job.status === 'succeeded' ? (job.result as CrawlResultView) : null
   const images = result
-    ? ([
-        ['Hero Image', result.heroUrl],
-        ['Thumbnail', result.thumbnailUrl],
-        ['Logo', result.logoUrl],
-      ] as const).filter(([, url]) => url)
+    ? (
+        [
+          ['Hero Image', result.heroUrl],
+          ['Thumbnail', result.thumbnailUrl],
+          ['Logo', result.logoUrl],
+        ] as const
+      ).filter(([, url]) => url)
     : []
   return (
     <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-crawl-job={job.id}>
@@ -209,7 +261,11 @@ function CrawlResultCard({ job, businesses }: { job: Job; businesses: BusinessVi
           <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-3">
             {images.map(([label, url]) => (
               <figure key={label}>
-                <SafeImage src={url} alt={`${result.businessName} ${label.toLowerCase()}`} className="h-32 w-full rounded-md" />
+                <SafeImage
+                  src={url}
+                  alt={`${result.businessName} ${label.toLowerCase()}`}
+                  className="h-32 w-full rounded-md"
+                />
                 <figcaption className="mt-1 text-xs font-medium text-slate-600">{label}</figcaption>
               </figure>
             ))}
@@ -229,14 +285,24 @@ function CrawlResultCard({ job, businesses }: { job: Job; businesses: BusinessVi
 }
 
 /** Attaches a crawl's images to a business: downloaded into storage, then on the site after the rebuild. */
-function AttachForm({ job, result, businesses }: { job: Job; result: CrawlResultView; businesses: BusinessView[] | null }) {
+function AttachForm({
+  job,
+  result,
+  businesses,
+}: {
+  job: Job
+  result: CrawlResultView
+  businesses: BusinessView[] | null
+}) {
   const toast = useToast()
   const live = useLive()
   const sameName = businesses?.find((b) => b.name.toLowerCase() === result.businessName.toLowerCase())
   const [chosen, setChosen] = useState<string | null>(null)
   const businessId = chosen ?? sameName?.id ?? ''
   const [attachJobId, setAttachJobId] = useState<string | null>(null)
-  const attachJob = attachJobId ? live.byId.get(attachJobId) : live.jobs.find((j) => (j.params as { attach?: string }).attach === job.id)
+  const attachJob = attachJobId
+    ? live.byId.get(attachJobId)
+    : live.jobs.find((j) => (j.params as { attach?: string }).attach === job.id)
 
   const announced = useRef<string | null>(null)
   useEffect(() => {
@@ -244,7 +310,9 @@ function AttachForm({ job, result, businesses }: { job: Job; result: CrawlResult
     announced.current = attachJob.id
     if (attachJob.status === 'succeeded') {
       const stored = (attachJob.result as { stored: Array<{ created: boolean }> }).stored
-      toast.success(`Attached ${stored.filter((image) => image.created).length} new image(s) to ${String((attachJob.params as { businessName?: string }).businessName)}`)
+      toast.success(
+        `Attached ${stored.filter((image) => image.created).length} new image(s) to ${String((attachJob.params as { businessName?: string }).businessName)}`,
+      )
     } else {
       toast.error(attachJob.error ?? 'Failed to attach the images')
     }
@@ -256,7 +324,10 @@ function AttachForm({ job, result, businesses }: { job: Job; result: CrawlResult
       return
     }
     try {
-      const { job: started } = await api<{ job: Job }>('/api/crawler/attach', { method: 'POST', body: { jobId: job.id, businessId } })
+      const { job: started } = await api<{ job: Job }>('/api/crawler/attach', {
+        method: 'POST',
+        body: { jobId: job.id, businessId },
+      })
       live.add(started)
       setAttachJobId(started.id)
     } catch (error) {

@@ -26,7 +26,8 @@ export function summaryOf(job: Job): string | null {
   const result = job.result as Record<string, unknown>
   switch (job.kind) {
     case 'migrate': {
-      const summary = result.summary as { added: number; updated: number; unchanged: number; deactivated: number } | undefined
+      const summary = result.summary as
+        { added: number; updated: number; unchanged: number; deactivated: number } | undefined
       return summary
         ? `${String(result.businessCount)} businesses: added ${summary.added}, updated ${summary.updated}, unchanged ${summary.unchanged}, deactivated ${summary.deactivated}`
         : null
@@ -38,16 +39,22 @@ export function summaryOf(job: Job): string | null {
       const parts = []
       if ('heroUrl' in result) parts.push(found ? `${found} of 3 images found` : 'No images found for this business')
       if (stored && (stored.length || (job.params as { businessId?: unknown }).businessId)) {
-        parts.push(`${stored.filter((image) => image.created).length} stored, ${stored.filter((image) => !image.created).length} already there${skipped ? `, ${skipped} skipped` : ''}`)
+        parts.push(
+          `${stored.filter((image) => image.created).length} stored, ${stored.filter((image) => !image.created).length} already there${skipped ? `, ${skipped} skipped` : ''}`,
+        )
       }
       return parts.join('; ') || null
     }
     case 'images': {
       const summary = result.summary as { generated: number; failed: number } | undefined
-      return summary ? `${summary.generated} store image(s) generated${summary.failed ? `, ${summary.failed} failed` : ''}` : null
+      return summary
+        ? `${summary.generated} store image(s) generated${summary.failed ? `, ${summary.failed} failed` : ''}`
+        : null
     }
     case 'rebuild':
-      return result.mode === 'hook' ? `rebuild hook answered HTTP ${String(result.status)}` : `site built into ${String(result.outDir)}`
+      return result.mode === 'hook'
+        ? `rebuild hook answered HTTP ${String(result.status)}`
+        : `site built into ${String(result.outDir)}`
     default:
       return null
   }
@@ -56,9 +63,12 @@ export function summaryOf(job: Job): string | null {
 /** What a job was about, from its parameters. */
 export function subjectOf(job: Job): string {
   const params = job.params as Record<string, unknown>
-  if (job.kind === 'migrate') return `from ${String(params.source ?? 'Roland.txt')}${params.reset ? ' (clear and reload)' : ''}`
-  if (job.kind === 'crawl') return `${String(params.businessName ?? '')} ${params.attach ? '(attach images)' : params.websiteUrl ? `— ${String(params.websiteUrl)}` : ''}`
-  if (job.kind === 'rebuild') return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${String(params.trigger ?? '')})`
+  if (job.kind === 'migrate')
+    return `from ${String(params.source ?? 'Roland.txt')}${params.reset ? ' (clear and reload)' : ''}`
+  if (job.kind === 'crawl')
+    return `${String(params.businessName ?? '')} ${params.attach ? '(attach images)' : params.websiteUrl ? `— ${String(params.websiteUrl)}` : ''}`
+  if (job.kind === 'rebuild')
+    return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${String(params.trigger ?? '')})`
   if (job.kind === 'images') return String(params.target ?? '')
   return ''
 }
@@ -71,7 +81,9 @@ export function Jobs() {
     <div className="flex flex-col gap-6">
       <header>
         <h1 className="text-2xl font-bold tracking-tight">Jobs</h1>
-        <p className="mt-1 text-sm text-slate-600">Every migration, crawl, image and rebuild, from the console or the CLI, updated live.</p>
+        <p className="mt-1 text-sm text-slate-600">
+          Every migration, crawl, image and rebuild, from the console or the CLI, updated live.
+        </p>
       </header>
       {jobs.length === 0 ? <Card description="No jobs yet." /> : null}
       <ul className="flex flex-col gap-3" aria-label="Job history">
@@ -89,7 +101,12 @@ export function Jobs() {
 export function JobCard({ job, now }: { job: Job; now: number }) {
   const summary = summaryOf(job)
   return (
-    <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" data-job-id={job.id} data-kind={job.kind} data-status={job.status}>
+    <article
+      className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+      data-job-id={job.id}
+      data-kind={job.kind}
+      data-status={job.status}
+    >
       <div className="flex flex-wrap items-center gap-2">
         <span className="font-semibold capitalize">{job.kind}</span>
         <StatusBadge status={job.status} />
@@ -108,10 +125,14 @@ export function JobCard({ job, now }: { job: Job; now: number }) {
           </p>
         </div>
       ) : null}
-      {summary ? <p className={`mt-2 text-sm ${job.status === 'failed' ? 'text-red-700' : 'text-slate-700'}`}>{summary}</p> : null}
+      {summary ? (
+        <p className={`mt-2 text-sm ${job.status === 'failed' ? 'text-red-700' : 'text-slate-700'}`}>{summary}</p>
+      ) : null}
       {job.log.length ? (
         <details className="mt-2">
-          <summary className="cursor-pointer text-xs text-slate-500">Log ({job.log.length} lines)</summary>
+          <summary className="cursor-pointer text-xs text-slate-500">
+            Log ({job.log.length} {job.log.length === 1 ? 'line' : 'lines'})
+          </summary>
           <pre className="mt-2 max-h-64 overflow-auto rounded bg-slate-900 p-3 text-xs whitespace-pre-wrap text-slate-100">
             {job.log.map((line) => `${line.at.slice(11, 19)}  ${line.message}`).join('\n')}
           </pre>

@@ -104,7 +104,11 @@ export function Migration() {
       <Card title="Migration status">
         <div className="flex flex-wrap items-center gap-3">
           <span className="text-sm font-medium">Status:</span>
-          {status ? <Badge tone={complete ? 'success' : 'pending'}>{complete ? 'Complete' : 'Pending'}</Badge> : <Badge>Checking...</Badge>}
+          {status ? (
+            <Badge tone={complete ? 'success' : 'pending'}>{complete ? 'Complete' : 'Pending'}</Badge>
+          ) : (
+            <Badge>Checking...</Badge>
+          )}
           <span className="text-sm text-slate-700" data-testid="business-count">
             {status ? `${status.businessCount} businesses in the database` : ''}
           </span>
@@ -115,7 +119,10 @@ export function Migration() {
         <ol className="list-decimal space-y-1 pl-5 text-sm text-slate-700">
           <li>Download Roland.txt from the files bucket (or take the file you upload).</li>
           <li>Parse each business: name, phone, website, address, hours, description and services.</li>
-          <li>Import them into the database in one transaction: new businesses are added, existing ones updated by slug, and ones no longer listed deactivated.</li>
+          <li>
+            Import them into the database in one transaction: new businesses are added, existing ones updated by slug,
+            and ones no longer listed deactivated.
+          </li>
         </ol>
       </Card>
 
@@ -123,27 +130,56 @@ export function Migration() {
         <fieldset className="flex flex-col gap-3 text-sm">
           <legend className="sr-only">Where Roland.txt comes from</legend>
           <label className="flex items-center gap-2">
-            <input type="radio" name="source" checked={sourceKind === 'bucket'} onChange={() => { setSourceKind('bucket'); setPreview(null) }} />
-            Roland.txt in the files bucket {status && !status.bucketHasFile ? <Badge tone="error">missing</Badge> : null}
+            <input
+              type="radio"
+              name="source"
+              checked={sourceKind === 'bucket'}
+              onChange={() => {
+                setSourceKind('bucket')
+                setPreview(null)
+              }}
+            />
+            Roland.txt in the files bucket{' '}
+            {status && !status.bucketHasFile ? <Badge tone="error">missing</Badge> : null}
           </label>
           <label className="flex items-center gap-2">
-            <input type="radio" name="source" checked={sourceKind === 'upload'} onChange={() => { setSourceKind('upload'); setPreview(null) }} />
+            <input
+              type="radio"
+              name="source"
+              checked={sourceKind === 'upload'}
+              onChange={() => {
+                setSourceKind('upload')
+                setPreview(null)
+              }}
+            />
             Upload a Roland.txt
           </label>
           {sourceKind === 'upload' ? (
             <div className="pl-6">
-              <label htmlFor="roland-file" className="sr-only">Roland.txt file</label>
+              <label htmlFor="roland-file" className="sr-only">
+                Roland.txt file
+              </label>
               <input
                 id="roland-file"
                 type="file"
                 accept=".txt,text/plain"
-                onChange={(event) => { setFile(event.target.files?.[0] ?? null); setPreview(null) }}
+                onChange={(event) => {
+                  setFile(event.target.files?.[0] ?? null)
+                  setPreview(null)
+                }}
                 className="text-sm file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm"
               />
             </div>
           ) : null}
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={reset} onChange={(event) => { setReset(event.target.checked); setPreview(null) }} />
+            <input
+              type="checkbox"
+              checked={reset}
+              onChange={(event) => {
+                setReset(event.target.checked)
+                setPreview(null)
+              }}
+            />
             Clear and reload: delete every business first (still in one transaction)
           </label>
         </fieldset>
@@ -166,14 +202,16 @@ export function Migration() {
       {job || migrating ? (
         <Card title="Progress">
           <Progress value={percentOf(job)} label="Migration progress" />
-          <p className="mt-2 text-xs text-slate-500">{job ? `${job.progress.phase} (${job.progress.done}/${job.progress.total})` : 'Starting...'}</p>
+          <p className="mt-2 text-xs text-slate-500">
+            {job ? `${job.progress.phase} (${job.progress.done}/${job.progress.total})` : 'Starting...'}
+          </p>
         </Card>
       ) : null}
 
       {job?.status === 'succeeded' && result ? (
         <Alert tone="success" title="Migration completed successfully!" testId="migration-result">
-          {result.businessCount} businesses in the database (added {result.summary.added}, updated {result.summary.updated}, unchanged{' '}
-          {result.summary.unchanged}, deactivated {result.summary.deactivated}).
+          {result.businessCount} businesses in the database (added {result.summary.added}, updated{' '}
+          {result.summary.updated}, unchanged {result.summary.unchanged}, deactivated {result.summary.deactivated}).
         </Alert>
       ) : null}
       {job?.status === 'failed' ? (
@@ -192,7 +230,14 @@ function PreviewPanel({ preview }: { preview: MigrationSummaryView }) {
     <div className="mt-5 rounded-lg border border-slate-200 bg-slate-50 p-4 text-sm" data-testid="migration-preview">
       <p className="font-semibold">Dry run: nothing was changed.</p>
       <dl className="mt-3 grid grid-cols-2 gap-2 sm:grid-cols-4">
-        {([['Added', added], ['Updated', updated], ['Unchanged', unchanged], ['Deactivated', deactivated]] as const).map(([label, value]) => (
+        {(
+          [
+            ['Added', added],
+            ['Updated', updated],
+            ['Unchanged', unchanged],
+            ['Deactivated', deactivated],
+          ] as const
+        ).map(([label, value]) => (
           <div key={label} className="rounded-md bg-white p-2 text-center shadow-xs">
             <dt className="text-xs text-slate-500">{label}</dt>
             <dd className="text-lg font-semibold">{value}</dd>
@@ -215,7 +260,13 @@ function PreviewPanel({ preview }: { preview: MigrationSummaryView }) {
         <div className="mt-3">
           <p className="font-medium">Warnings</p>
           <ul className="mt-1 list-disc pl-5 text-amber-900">
-            {warned.flatMap((b) => b.warnings.map((warning, i) => <li key={`${b.slug}-${i}`}>{b.name}: {warning}</li>))}
+            {warned.flatMap((b) =>
+              b.warnings.map((warning, i) => (
+                <li key={`${b.slug}-${i}`}>
+                  {b.name}: {warning}
+                </li>
+              )),
+            )}
           </ul>
         </div>
       ) : null}

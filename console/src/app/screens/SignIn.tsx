@@ -30,7 +30,10 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
       <h1 className="mb-6 text-center text-2xl font-bold tracking-tight">Roland Console</h1>
-      <Card title="Sign in" description="Enter the console secret: CONSOLE_TOKEN from .env, or the one printed when the console started.">
+      <Card
+        title="Sign in"
+        description="Enter the console secret: CONSOLE_TOKEN from .env, or the one printed when the console started."
+      >
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
           <Field
             label="Console secret"

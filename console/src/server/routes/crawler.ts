@@ -1,5 +1,10 @@
 import { validateFirecrawlKey } from '@roland/scripts/crawl/crawl'
-import { attachRequestSchema, crawlRequestSchema, firecrawlKeySchema, type CrawlerSettingsView } from '../../shared/api.ts'
+import {
+  attachRequestSchema,
+  crawlRequestSchema,
+  firecrawlKeySchema,
+  type CrawlerSettingsView,
+} from '../../shared/api.ts'
 import type { ConsoleServices, Route } from '../context.ts'
 import { startAttachJob, startCrawlJob } from '../crawl-jobs.ts'
 import { HttpError, readJson, sendJson } from '../http.ts'
@@ -26,7 +31,10 @@ export const crawlerRoutes: Route[] = [
     async handler({ req, res, services }) {
       const { apiKey } = await readJson(req, firecrawlKeySchema)
       if (services.keys.fromEnvironment) {
-        throw new HttpError(409, 'FIRECRAWL_API_KEY is set in the environment and takes precedence: change it in .env instead.')
+        throw new HttpError(
+          409,
+          'FIRECRAWL_API_KEY is set in the environment and takes precedence: change it in .env instead.',
+        )
       }
       const check = await validateFirecrawlKey(apiKey, { apiUrl: services.config.env.FIRECRAWL_API_URL || undefined })
       if (!check.valid) {

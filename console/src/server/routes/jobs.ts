@@ -21,7 +21,8 @@ export const jobRoutes: Route[] = [
     method: 'GET',
     path: /^\/api\/jobs\/(?<id>[^/]+)$/,
     async handler({ res, params, services }) {
-      if (!z.uuid().safeParse(params.id).success) throw new HttpError(400, 'A job id is a UUID: take it from GET /api/jobs')
+      if (!z.uuid().safeParse(params.id).success)
+        throw new HttpError(400, 'A job id is a UUID: take it from GET /api/jobs')
       const job = await services.store.jobs.get(params.id!)
       if (!job) throw new HttpError(404, `No job with id ${params.id}: it may belong to another database.`)
       sendJson(res, 200, { job })

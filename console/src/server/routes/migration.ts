@@ -1,4 +1,10 @@
-import { MigrationError, rolandObjectPath, runMigration, type MigrationResult, type MigrationSource } from '@roland/scripts/migrate/job'
+import {
+  MigrationError,
+  rolandObjectPath,
+  runMigration,
+  type MigrationResult,
+  type MigrationSource,
+} from '@roland/scripts/migrate/job'
 import { consoleStarter } from '../jobs.ts'
 import {
   maxUploadBytes,
@@ -33,7 +39,12 @@ export const migrationRoutes: Route[] = [
     async handler({ req, res, services }) {
       const request = await readJson(req, migrationRequestSchema, uploadBodyLimit)
       try {
-        const result = await runMigration({ store: services.store, source: toSource(request.source), reset: request.reset, dryRun: true })
+        const result = await runMigration({
+          store: services.store,
+          source: toSource(request.source),
+          reset: request.reset,
+          dryRun: true,
+        })
         sendJson(res, 200, summaryView(result))
       } catch (error) {
         if (error instanceof MigrationError) throw new HttpError(422, error.message)

@@ -16,7 +16,10 @@ export const sessionRoutes: Route[] = [
       const { secret } = await readJson(req, signInSchema)
       if (!secretMatches(secret, config.secret)) {
         limiter.fail(client)
-        throw new HttpError(401, 'That is not the console secret: use CONSOLE_TOKEN, or the secret the console printed when it started.')
+        throw new HttpError(
+          401,
+          'That is not the console secret: use CONSOLE_TOKEN, or the secret the console printed when it started.',
+        )
       }
       limiter.succeed(client)
       const id = sessions.create()
