@@ -281,7 +281,7 @@ describe('a job’s lifecycle', () => {
     expect((await api('/api/migration')).json.businessCount).toBe(count)
   })
 
-  test('jobs run from the CLI show up in the console’s live updates', async () => {
+  test('jobs run from the CLI show up in the console’s live updates', { timeout: 180_000 }, async () => {
     const cliHook = await startHookReceiver()
     const stream = await openEvents(server)
     try {

@@ -46,6 +46,7 @@ beforeAll(async () => {
   browser = await launchBrowser()
   context = await browser.newContext({ viewport: { width: 1200, height: 900 } })
   page = await context.newPage()
+  page.setDefaultTimeout(90_000)
   // Every answer the console gives the browser, to check that none holds the Firecrawl key.
   page.on('response', (response) => {
     if (!response.url().startsWith(server.url) || response.url().endsWith('/api/events')) return
@@ -77,8 +78,11 @@ async function lastJob(kind: Job['kind']): Promise<Job | undefined> {
   return (await server.services.jobs.list(50)).find((job) => job.kind === kind)
 }
 
+// Local site builds and Chromium share the machine with other suites: generous limits, never asserted.
+const slow = { timeout: 240_000 }
+
 describe('the console in Chromium', () => {
-  test('signs in with the console secret', async () => {
+  test('signs in with the console secret', slow, async () => {
     await page.goto(`${server.url}/migration`)
     await page.getByLabel('Console secret').fill('not-the-secret')
     await page.getByRole('button', { name: 'Sign in' }).click()
@@ -95,7 +99,7 @@ describe('the console in Chromium', () => {
     expect(await page.getByTestId('business-count').textContent()).toMatch(/^\d+ businesses in the database$/)
   })
 
-  test('previews, then runs a migration from an uploaded Roland.txt, and shows the new count', async () => {
+  test('previews, then runs a migration from an uploaded Roland.txt, and shows the new count', slow, async () => {
     const sample = await readFile(sampleRolandFile, 'utf8')
     const file = `${sample.trimEnd()}\n\n${rolandText([newBusiness])}\n`
     const before = Number((await page.getByTestId('business-count').textContent())!.split(' ')[0])
@@ -129,7 +133,7 @@ describe('the console in Chromium', () => {
     await page.locator('li[data-variant="default"]').filter({ hasText: 'Migration completed successfully!' }).waitFor()
   })
 
-  test('crawls a fixture website on 127.0.0.1 and shows its images', async () => {
+  test('crawls a fixture website on 127.0.0.1 and shows its images', slow, async () => {
     await page.getByRole('link', { name: 'Crawler' }).click()
     await page.getByRole('heading', { name: 'Business Image Crawler' }).waitFor()
     await page.getByRole('heading', { name: 'Setup Required' }).waitFor()
@@ -160,7 +164,7 @@ describe('the console in Chromium', () => {
     expect(await card.getByRole('img', { name: `${newBusiness} logo` }).count()).toBe(1)
   })
 
-  test('attaches the crawled images to the business; the rebuild finishes and the built site has the business’s page', async () => {
+  test('attaches the crawled images to the business; the rebuild finishes and the built site has the business’s page', slow, async () => {
     const card = page.locator('article[data-crawl-job]').first()
     const select = card.getByLabel('Attach to business')
     await waitFor(async () => (await select.inputValue()) !== '', 'the business with the same name to be chosen')
@@ -204,7 +208,7 @@ describe('the console in Chromium', () => {
     }
   })
 
-  test('shows every business with its images; crawls photos and generates an image per business, each with its job', async () => {
+  test('shows every business with its images; crawls photos and generates an image per business, each with its job', slow, async () => {
     // Roland.txt cannot name a 127.0.0.1 website: point the business at the fixture site in the database itself.
     await server.services.store.use(async (store) => {
       await (store as EmbeddedStore).db.query('update public.businesses set website = $1 where slug = $2', [
@@ -253,7 +257,7 @@ describe('the console in Chromium', () => {
     expect(await lastJob('rebuild')).toMatchObject({ status: 'succeeded' })
   })
 
-  test('shows a placeholder for a business image that cannot load', async () => {
+  test('shows a placeholder for a business image that cannot load', slow, async () => {
     // A stored file gone missing (the database still lists it).
     const files = path.join(data.dir, 'storage', 'files', 'business-images')
     const logo = (await readdir(files)).find((name) => name.includes('-logo-'))!
@@ -267,7 +271,7 @@ describe('the console in Chromium', () => {
       .waitFor()
   })
 
-  test('lists the jobs live, with their status, duration, result and log', async () => {
+  test('lists the jobs live, with their status, duration, result and log', slow, async () => {
     await page.getByRole('link', { name: 'Jobs' }).click()
     const migrate = page.locator('article[data-kind="migrate"][data-status="succeeded"]').first()
     await migrate.waitFor()
@@ -278,7 +282,7 @@ describe('the console in Chromium', () => {
     expect(await rebuild.textContent()).toMatch(/site built into/)
   })
 
-  test('saves the Firecrawl key on the server only: no answer, no storage and no built asset holds it', async () => {
+  test('saves the Firecrawl key on the server only: no answer, no storage and no built asset holds it', slow, async () => {
     await page.getByRole('link', { name: 'Crawler' }).click()
     await page.getByRole('button', { name: 'Save API Key' }).click()
     await page
