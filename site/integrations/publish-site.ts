@@ -1,10 +1,19 @@
 import type { AstroIntegration } from 'astro'
-import { existsSync, rmSync } from 'node:fs'
+import { createReadStream, existsSync, rmSync } from 'node:fs'
 import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir } from '@roland/scripts/paths'
 import { storageFilePath, storageReferences } from '../lib/storage-files.ts'
+
+const imageTypes: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.gif': 'image/gif',
+  '.svg': 'image/svg+xml',
+}
 
 /**
  * Publishes a build all at once (DESIGN.md: "a build never publishes a broken site").
@@ -16,11 +25,13 @@ export function publishSite(): AstroIntegration {
   let finalDir = ''
   let stagingDir = ''
   let published = false
+  let siteOrigin = ''
   return {
     name: 'roland:publish-site',
     hooks: {
       'astro:config:setup': ({ command, config, updateConfig }) => {
         if (command !== 'build') return
+        siteOrigin = config.site ? new URL(config.site).origin : ''
         finalDir = fileURLToPath(config.outDir).replace(/[\\/]+$/, '')
         stagingDir = `${finalDir}.staging`
         rmSync(stagingDir, { recursive: true, force: true })
@@ -30,9 +41,19 @@ export function publishSite(): AstroIntegration {
           if (!published) rmSync(stagingDir, { recursive: true, force: true })
         })
       },
+      // `astro dev` serves the storage files straight from the storage folder.
+      'astro:server:setup': ({ server }) => {
+        const storageRoot = path.join(dataDir(), 'storage', 'files')
+        server.middlewares.use((request, response, next) => {
+          const file = storageFilePath(request.url ?? '', storageRoot)
+          if (!file || !existsSync(file)) return next()
+          response.setHeader('content-type', imageTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream')
+          createReadStream(file).pipe(response)
+        })
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const outDir = fileURLToPath(dir)
-        const copied = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'))
+        const copied = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'), siteOrigin)
         if (copied > 0) logger.info(`copied ${copied} storage file(s) into /files`)
         await rm(finalDir, { recursive: true, force: true })
         await rename(stagingDir, finalDir)
@@ -44,10 +65,10 @@ export function publishSite(): AstroIntegration {
 }
 
 /** Copies every /files/… the built pages refer to from the storage folder; fails on a missing one. */
-async function copyStorageFiles(outDir: string, storageRoot: string): Promise<number> {
+async function copyStorageFiles(outDir: string, storageRoot: string, siteOrigin: string): Promise<number> {
   const references = new Set<string>()
   for (const file of await htmlFiles(outDir)) {
-    for (const url of storageReferences(await readFile(file, 'utf8'))) references.add(url)
+    for (const url of storageReferences(await readFile(file, 'utf8'), siteOrigin)) references.add(url)
   }
   const missing: string[] = []
   for (const url of references) {

@@ -21,7 +21,7 @@ export function filterBusinesses<T extends Searchable>(businesses: readonly T[],
     (business) =>
       (filters.category === '' || business.category === filters.category) &&
       // matchesSearch reads only the name and the two descriptions, which every Searchable has.
-      matchesSearch(business as Business, filters.q),
+      matchesSearch(business as Searchable as Business, filters.q),
   )
 }
 

@@ -2,15 +2,22 @@ import { describe, expect, test } from 'vitest'
 import { isStorageUrl, storageFilePath, storageReferences } from './storage-files.ts'
 
 describe('storageReferences', () => {
-  test('finds each /files/ path once, in attributes and absolute URLs alike', () => {
+  const site = 'https://roland.example'
+
+  test('finds each storage path once, relative or on the site itself', () => {
     const html =
       '<img src="/files/business-images/a-hero.png"><img src="/files/business-images/a-hero.png">' +
       '<meta property="og:image" content="https://roland.example/files/business-images/b.png">'
-    expect(storageReferences(html)).toEqual(['/files/business-images/a-hero.png', '/files/business-images/b.png'])
+    expect(storageReferences(html, site)).toEqual(['/files/business-images/a-hero.png', '/files/business-images/b.png'])
+  })
+
+  test('leaves out storage URLs of other hosts, such as Supabase Storage', () => {
+    const html = '<img src="https://abcd.supabase.co/storage/v1/object/public/files/business-images/a.png">'
+    expect(storageReferences(html, site)).toEqual([])
   })
 
   test('finds nothing in a page without storage files', () => {
-    expect(storageReferences('<a href="/businesses">Businesses</a>')).toEqual([])
+    expect(storageReferences('<a href="/businesses">Businesses</a>', site)).toEqual([])
   })
 })
 

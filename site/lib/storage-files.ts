@@ -7,11 +7,20 @@ import path from 'node:path'
 /** The URL prefix of files kept in the embedded store's storage folder. */
 export const storageUrlPrefix = '/files/'
 
-const reference = /\/files\/[A-Za-z0-9._~%\-/]+/g
+const attributeValue = /"([^"]*)"/g
 
-/** Lists the distinct /files/… paths a page refers to (src, href, content attributes). */
-export function storageReferences(html: string): string[] {
-  return [...new Set(html.match(reference) ?? [])]
+/**
+ * Lists the distinct /files/… paths a page refers to: attribute values that are site-relative
+ * storage URLs, or absolute ones on the site's own origin (og:image). A storage URL of another
+ * host (Supabase Storage, whose paths also contain /files/) is not ours to copy.
+ */
+export function storageReferences(html: string, siteOrigin: string): string[] {
+  const found = new Set<string>()
+  for (const [, value] of html.matchAll(attributeValue)) {
+    const local = value!.startsWith(`${siteOrigin}/`) ? value!.slice(siteOrigin.length) : value!
+    if (isStorageUrl(local)) found.add(local)
+  }
+  return [...found]
 }
 
 /** Tells whether a URL points into the embedded store's storage (a site-relative /files/… URL). */

@@ -19,7 +19,9 @@ const decode = (value: string) => value.replace(/&(amp|quot|#39|lt|gt);/g, (enti
 /** Lists the references of an HTML page: links, images, stylesheets, scripts and meta refreshes. */
 export function references(html: string): Array<{ url: string; kind: Reference['kind'] }> {
   const found: Array<{ url: string; kind: Reference['kind'] }> = []
-  for (const [tag, name] of html.matchAll(/<(a|img|link|script|meta)\b[^>]*>/gi).map((m) => [m[0], m[1]!.toLowerCase()] as const)) {
+  for (const match of html.matchAll(/<(a|img|link|script|meta)\b[^>]*>/gi)) {
+    const tag = match[0]
+    const name = match[1]!.toLowerCase()
     const attribute = (attr: string) => tag.match(new RegExp(`\\s${attr}="([^"]*)"`, 'i'))?.[1]
     if (name === 'a' && attribute('href')) found.push({ url: decode(attribute('href')!), kind: 'page' })
     if (name === 'img' && attribute('src')) found.push({ url: decode(attribute('src')!), kind: 'image' })
