@@ -10,14 +10,14 @@ import { rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts
 let hook: Server
 let base = ''
 let status = 200
-const calls: Array<{ method: string; path: string; body: string }> = []
+const calls: Array<{ method: string; path: string; body: string; headers: Record<string, unknown> }> = []
 
 beforeAll(async () => {
   hook = createServer((req, res) => {
     let body = ''
     req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
     req.on('end', () => {
-      calls.push({ method: req.method ?? '', path: req.url ?? '', body })
+      calls.push({ method: req.method ?? '', path: req.url ?? '', body, headers: req.headers })
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'build queued' : 'hook not found')
     })
   })
@@ -54,6 +54,25 @@ describe('rebuildSite with a hook', () => {
     expect(calls.at(-1)).toMatchObject({ method: 'POST', path: '/build_hooks/s3cret' })
     expect(JSON.parse(calls.at(-1)!.body)).toMatchObject({ trigger: 'roland' })
     expect(lines.join('\n')).toContain('build queued')
+  })
+
+  test('sends GitHub a repository_dispatch of type rebuild with the token', async () => {
+    status = 200
+    await rebuildSite({
+      env: { REBUILD_HOOK_URL: `${base}/repos/roland-ar/site/dispatches`, REBUILD_HOOK_TOKEN: 'github_pat_test' },
+    })
+    const call = calls.at(-1)!
+    expect(call).toMatchObject({ method: 'POST', path: '/repos/roland-ar/site/dispatches' })
+    expect(call.headers).toMatchObject({ authorization: 'Bearer github_pat_test', accept: 'application/vnd.github+json' })
+    expect(JSON.parse(call.body)).toMatchObject({ event_type: 'rebuild' })
+  })
+
+  test('refuses a GitHub dispatch without a token, before calling', async () => {
+    const before = calls.length
+    await expect(rebuildSite({ env: { REBUILD_HOOK_URL: `${base}/repos/roland-ar/site/dispatches` } })).rejects.toThrow(
+      /^REBUILD_HOOK_URL is a GitHub repository_dispatch address, which needs REBUILD_HOOK_TOKEN/,
+    )
+    expect(calls.length).toBe(before)
   })
 
   test('fails on a non-2xx answer without naming the hook’s secret path', async () => {

@@ -84,15 +84,10 @@ async function callHook(url: URL, options: RebuildOptions): Promise<number> {
   const where = `the rebuild hook at ${url.host}`
   const timeout = AbortSignal.timeout(options.hookTimeoutMs ?? 60_000)
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout
+  const request = hookRequest(url, options.env ?? process.env)
   let response: Response
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'user-agent': 'roland-rebuild/1.0' },
-      body: JSON.stringify({ trigger: 'roland', at: new Date().toISOString() }),
-      signal,
-      redirect: 'error',
-    })
+    response = await fetch(url, { ...request, signal, redirect: 'error' })
   } catch (error) {
     const reason = timeout.aborted
       ? 'no answer within the time limit'
@@ -109,6 +104,36 @@ async function callHook(url: URL, options: RebuildOptions): Promise<number> {
   }
   options.onLog?.(`${where} answered HTTP ${response.status}${body ? `: ${body}` : ''}`)
   return response.status
+}
+
+/** Tells whether a hook URL is GitHub's repository_dispatch endpoint (/repos/OWNER/REPO/dispatches). */
+export function isGitHubDispatch(url: URL): boolean {
+  return /^\/(api\/v3\/)?repos\/[^/]+\/[^/]+\/dispatches\/?$/.test(url.pathname)
+}
+
+// Build hooks (Netlify, Cloudflare Pages) take any POST; GitHub's repository_dispatch wants its
+// own body, a token and its media type, and starts .github/workflows/deploy.yml.
+function hookRequest(url: URL, env: NodeJS.ProcessEnv): RequestInit {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'roland-rebuild/1.0' }
+  const at = new Date().toISOString()
+  if (!isGitHubDispatch(url)) {
+    return { method: 'POST', headers, body: JSON.stringify({ trigger: 'roland', at }) }
+  }
+  const token = env.REBUILD_HOOK_TOKEN?.trim()
+  if (!token) {
+    throw new RebuildError(
+      'REBUILD_HOOK_URL is a GitHub repository_dispatch address, which needs REBUILD_HOOK_TOKEN: ' +
+        'a fine-grained token with "Contents: read and write" on the repository (see README, "Rebuild hooks").',
+    )
+  }
+  headers.authorization = `Bearer ${token}`
+  headers.accept = 'application/vnd.github+json'
+  headers['x-github-api-version'] = '2022-11-28'
+  return {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ event_type: 'rebuild', client_payload: { trigger: 'roland', at } }),
+  }
 }
 
 // The build reads the catalog from the same database, in its own process; ANSI colours are
