@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { LeasedStore } from '@roland/scripts/rebuild/leased-store'
+import type { LeasedStore } from '@roland/scripts/store/leased'
 import type { SessionStore, SignInLimiter } from './auth.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { EventHub } from './events.ts'

@@ -1,5 +1,5 @@
 import type { JobListener } from '@roland/scripts/jobs/run-job'
-import type { LeasedStore } from '@roland/scripts/rebuild/leased-store'
+import type { LeasedStore } from '@roland/scripts/store/leased'
 import type { Job } from '@roland/scripts/store/types'
 import type { EventHub } from './events.ts'
 import type { ChangeSignal } from './foreign-changes.ts'

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { loadSampleData } from '@roland/scripts/migrate/sample'
-import { openLeasedStore } from '@roland/scripts/rebuild/leased-store'
+import { openLeasedStore } from '@roland/scripts/store/leased'
 import { runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
 import {

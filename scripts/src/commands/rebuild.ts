@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { loadSampleData } from '../migrate/sample.ts'
-import { openLeasedStore } from '../rebuild/leased-store.ts'
+import { openLeasedStore } from '../store/leased.ts'
 import { runRebuild, type RebuildResult } from '../rebuild/rebuild.ts'
 import { openStore } from '../store/index.ts'
 import { terminalProgress } from './progress.ts'

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openEmbeddedStore } from '../store/embedded.ts'
-import type { Store } from '../store/types.ts'
-import { openLeasedStore } from './leased-store.ts'
+import { openEmbeddedStore } from './embedded.ts'
+import type { Store } from './types.ts'
+import { openLeasedStore } from './leased.ts'
 
 // A real embedded database in a temporary folder: the point is the lock file, which only a
 // folder-backed database takes.

@@ -1,4 +1,4 @@
-import type { Store } from '../store/types.ts'
+import type { Store } from './types.ts'
 
 // The embedded PGlite can be open in one process at a time, and a local site build (`astro build`)
 // opens it in a child process. A leased store opens the database for each call (several calls at
