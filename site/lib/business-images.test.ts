@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { BusinessImage } from '@roland/scripts/catalog/types'
 import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { cardImage, featuredImage, imageAlt, logoImage, photoImages } from './business-images.ts'
+import { cardImage, featuredImage, firstImage, imageAlt, logoImage, photoImages } from './business-images.ts'
 
 let counter = 0
 const image = (fields: Partial<BusinessImage>): BusinessImage => ({
@@ -69,6 +69,13 @@ describe('cardImage', () => {
     expect(cardImage(makeBusiness({ name: 'A', images: [gallery, primary] }))?.url).toBe('/primary.png')
     expect(cardImage(makeBusiness({ name: 'A', images: [hero, gallery] }))?.url).toBe('/hero.png')
     expect(cardImage(makeBusiness({ name: 'A' }))).toBeNull()
+  })
+})
+
+describe('firstImage', () => {
+  test('uses the first image whatever its type, with generated alt text when it has none', () => {
+    expect(firstImage(makeBusiness({ name: 'Cafe', images: [gallery, primary] }))).toEqual({ url: '/gallery.png', alt: 'Cafe photo 1' })
+    expect(firstImage(makeBusiness({ name: 'Cafe' }))).toBeNull()
   })
 })
 

@@ -65,6 +65,12 @@ export function cardImage(business: ImageOwner): ShownImage | null {
   return chosen ? shown(chosen, business) : null
 }
 
+/** Chooses the picture of a category page card (SPEC §2: the first image). */
+export function firstImage(business: ImageOwner): ShownImage | null {
+  const first = business.images[0]
+  return first ? shown(first, business) : null
+}
+
 /** Lists the photos of a business page: up to four images that are not logos, with alt text. */
 export function photoImages(business: ImageOwner, limit = photoLimit): ShownImage[] {
   return business.images
