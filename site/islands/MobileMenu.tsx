@@ -15,8 +15,12 @@ export default function MobileMenu({ items, pathname }: Props) {
   const [open, setOpen] = useState(false)
   const details = useRef<HTMLDetailsElement>(null)
 
+  // Marks the menu as interactive, for tests and for styles that need to know.
   useEffect(() => {
     details.current?.setAttribute('data-hydrated', '')
+  }, [])
+
+  useEffect(() => {
     if (!open) return
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return

@@ -88,7 +88,7 @@ export function footerGroups(categories: Categories): FooterGroup[] {
   ]
 }
 
-/** Tells whether a navigation link is the page being shown, or the section it belongs to. */
+/** Tells whether a navigation link is the page being shown (a trailing slash aside). */
 export function isCurrent(href: string, pathname: string): boolean {
   const path = pathname.replace(/\/+$/, '') || '/'
   return href === path
