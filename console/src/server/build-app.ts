@@ -1,6 +1,7 @@
-import { readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { acquireLockFile } from '@roland/scripts/lock-file'
 
 // `pnpm console` works from a fresh clone: the server builds the app (vite build) when
 // console/dist is missing or older than its sources. Builds go to a temporary folder that
@@ -63,7 +64,7 @@ export function ensureAppBuilt(log: (message: string) => void = () => {}): Promi
 
 async function buildIfStale(log: (message: string) => void): Promise<boolean> {
   if (!(await appIsStale())) return false
-  const release = await lock(path.join(consoleDir, 'dist.lock'))
+  const release = await acquireLockFile(path.join(consoleDir, 'dist.lock'), { pollMs: 200 })
   try {
     // Another process may have built it while this one waited.
     if (!(await appIsStale())) return false
@@ -82,30 +83,5 @@ async function buildIfStale(log: (message: string) => void): Promise<boolean> {
     return true
   } finally {
     await release()
-  }
-}
-
-async function lock(file: string): Promise<() => Promise<void>> {
-  for (;;) {
-    try {
-      await writeFile(file, String(process.pid), { flag: 'wx' })
-      return () => unlink(file).catch(() => {})
-    } catch {
-      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim())
-      if (pid && pid !== process.pid && isAlive(pid)) {
-        await new Promise((resolve) => setTimeout(resolve, 200))
-        continue
-      }
-      await unlink(file).catch(() => {})
-    }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }

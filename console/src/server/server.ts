@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
+import { isProcessAlive } from '@roland/scripts/lock-file'
 import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/store/leased'
 import { runRebuild } from '@roland/scripts/rebuild/rebuild'
@@ -99,7 +100,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     pollMs: config.pollMs,
     changes: store.kind === 'embedded' ? lockFileSignal(config.dataDir) : alwaysDue(),
   })
-  await services.jobs.recover(isAlive)
+  await services.jobs.recover(isProcessAlive)
 
   let hosts = new Set<string>()
   const server = createServer((req, res) => {
@@ -230,13 +231,4 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   await services.scheduler.idle()
   await services.jobs.idle()
   await services.store.close()
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }

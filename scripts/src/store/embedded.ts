@@ -1,8 +1,9 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm, unlink, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
+import { acquireLockFile } from '../lock-file.ts'
 import { readMigrations, readSeed } from './sql-files.ts'
 import {
   StoreError,
@@ -90,43 +91,17 @@ async function applyMigrations(db: PGlite): Promise<void> {
 
 // PGlite is one process's Postgres: a second process opening the same folder would corrupt it.
 // Processes take turns instead (the console and a CLI job, say): wait a while for the lock.
-async function takeLock(file: string, timeoutMs: number): Promise<() => Promise<void>> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    try {
-      await writeFile(file, String(process.pid), { flag: 'wx' })
-      break
-    } catch {
-      const pid = Number((await readFile(file, 'utf8').catch(() => '')).trim())
-      if (pid === process.pid) {
-        throw new StoreError(`The embedded database in ${path.dirname(file)} is already open in this process.`)
-      }
-      if (pid && isAlive(pid)) {
-        if (Date.now() < deadline) {
-          await new Promise((resolve) => setTimeout(resolve, 100))
-          continue
-        }
-        throw new StoreError(
-          `The embedded database is in use by process ${pid} (${file}).\n` +
-            'Wait for that job to finish, or stop that process (a running `pnpm dev` or CLI job), and try again.',
-        )
-      }
-      // The process that held it is gone: the lock is stale.
-      await unlink(file).catch(() => {})
-    }
-  }
-  return async () => {
-    await unlink(file).catch(() => {})
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
+function takeLock(file: string, timeoutMs: number): Promise<() => Promise<void>> {
+  return acquireLockFile(file, {
+    timeoutMs,
+    busyError: (pid) =>
+      new StoreError(
+        `The embedded database is in use by process ${pid} (${file}).\n` +
+          'Wait for that job to finish, or stop that process (a running `pnpm dev` or CLI job), and try again.',
+      ),
+    sameProcessError: () =>
+      new StoreError(`The embedded database in ${path.dirname(file)} is already open in this process.`),
+  })
 }
 
 const catalogSql = `
