@@ -1,7 +1,6 @@
 import type { CommunityEvent } from '@roland/scripts/catalog/types'
-
-/** Roland keeps Central Time; event times are shown there whatever the build machine's zone. */
-export const townTimeZone = 'America/Chicago'
+// Event times are shown in Roland's time zone whatever the build machine's zone.
+import { townTimeZone } from './open-now.ts'
 
 /** The number of events the home page lists (SPEC §9). */
 export const homeEventLimit = 3

@@ -1,6 +1,7 @@
 import type { BusinessHours } from '@roland/scripts/catalog/types'
 
-const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+/** The days of the week as business_hours numbers them: 0 is Sunday. */
+export const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 // The week as people read it: Monday first.
 const weekOrder = [1, 2, 3, 4, 5, 6, 0]
 
@@ -12,25 +13,32 @@ export function formatClock(time: string): string {
   return `${hour % 12 === 0 ? 12 : hour % 12}:${m.padStart(2, '0')} ${suffix}`
 }
 
+/** The text of a day the business has said nothing about: its hours are unknown, not closed. */
+export const unknownHoursText = 'Hours not listed'
+
 /** One line of an opening-hours table. */
 export interface HoursRow {
   day: string
   hours: string
 }
 
+const opening = (h: BusinessHours) =>
+  h.opens_at!.slice(0, 5) === '00:00' && h.closes_at!.slice(0, 5) === '00:00'
+    ? 'Open 24 hours'
+    : `${formatClock(h.opens_at!)} – ${formatClock(h.closes_at!)}`
+
 /**
- * The opening-hours table of a business, Monday first. A day without hours is "Closed" once the
- * business has any; a business without any gets no table (its hours line is shown instead).
+ * The opening-hours table of a business, Monday first: each day's openings (a closing time
+ * after midnight reads as it is: "5:00 PM – 2:00 AM"), "Closed" on a day it says it is closed,
+ * and "Hours not listed" on a day without any row. A business without any row gets no table
+ * (its hours line is shown instead).
  */
 export function hoursRows(detail: readonly BusinessHours[]): HoursRow[] {
   if (detail.length === 0) return []
   return weekOrder.map((day) => {
-    const open = detail
-      .filter((h) => h.day_of_week === day && !h.is_closed && h.opens_at && h.closes_at)
-      .sort((a, b) => a.opens_at!.localeCompare(b.opens_at!))
-    return {
-      day: dayNames[day]!,
-      hours: open.length === 0 ? 'Closed' : open.map((h) => `${formatClock(h.opens_at!)} – ${formatClock(h.closes_at!)}`).join(', '),
-    }
+    const rows = detail.filter((h) => h.day_of_week === day)
+    const open = rows.filter((h) => !h.is_closed && h.opens_at && h.closes_at).sort((a, b) => a.opens_at!.localeCompare(b.opens_at!))
+    const hours = open.length > 0 ? open.map(opening).join(', ') : rows.some((h) => h.is_closed) ? 'Closed' : unknownHoursText
+    return { day: dayNames[day]!, hours }
   })
 }
