@@ -7,17 +7,24 @@ import {
   locationCategorySchema,
   type Catalog,
 } from '@roland/scripts/catalog/types'
+import { assertPublishableBusinesses } from './lib/business-checks.ts'
 import { readCatalogOnce } from './lib/catalog-source.ts'
 
 // The catalog enters the site here, once per build (DESIGN.md, "The site"). loadPublicCatalog
 // throws CatalogUnavailableError when the data source is unreachable or empty: the sync fails
-// before a single page is written, and the build stops with the loader's message.
+// before a single page is written, and the build stops with the loader's message. A part's
+// check (a business without a name or an address) stops it the same way.
 
-function catalogLoader<K extends keyof Catalog>(part: K, idOf: (entry: Catalog[K][number]) => string): Loader {
+function catalogLoader<K extends keyof Catalog>(
+  part: K,
+  idOf: (entry: Catalog[K][number]) => string,
+  check: (entries: Catalog[K]) => void = () => {},
+): Loader {
   return {
     name: `roland-catalog-${part}`,
     async load({ store, logger, parseData }) {
       const catalog = await readCatalogOnce((message) => logger.warn(message))
+      check(catalog[part])
       store.clear()
       for (const entry of catalog[part]) {
         const id = idOf(entry)
@@ -28,7 +35,10 @@ function catalogLoader<K extends keyof Catalog>(part: K, idOf: (entry: Catalog[K
 }
 
 export const collections = {
-  businesses: defineCollection({ loader: catalogLoader('businesses', (b) => b.slug), schema: businessSchema }),
+  businesses: defineCollection({
+    loader: catalogLoader('businesses', (b) => b.slug, assertPublishableBusinesses),
+    schema: businessSchema,
+  }),
   categories: defineCollection({ loader: catalogLoader('categories', (c) => c.slug), schema: locationCategorySchema }),
   attractions: defineCollection({ loader: catalogLoader('attractions', (a) => a.id), schema: attractionSchema }),
   events: defineCollection({ loader: catalogLoader('events', (e) => e.slug), schema: communityEventSchema }),

@@ -1,28 +1,92 @@
-import type { Attraction, Business, CommunityEvent } from '@roland/scripts/catalog/types'
+import type { Attraction, Business, BusinessHours, CommunityEvent } from '@roland/scripts/catalog/types'
 import { aboutText } from './business-text.ts'
+import { dayNames } from './hours.ts'
 import { coordinator, town } from './site-config.ts'
 
 // schema.org JSON-LD for search engines (DESIGN.md, "Search engines and sharing").
 
 type JsonLd = Record<string, unknown>
 
-const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+// "…, Little Rock, AR 72223": the street part, the town, the state and an optional ZIP.
+const townStateZip = /^(.+?),\s*([^,\d][^,]*?),\s*([A-Z]{2}|Arkansas)\.?(?:\s+(\d{5}(?:-\d{4})?))?$/
 
-const postalAddress = (street: string | null): JsonLd => ({
-  '@type': 'PostalAddress',
-  ...(street ? { streetAddress: street } : {}),
-  addressLocality: town.name,
-  addressRegion: town.stateAbbreviation,
-  postalCode: town.zip,
-  addressCountry: 'US',
-})
+/**
+ * A PostalAddress for an address as people write it. The town, state and ZIP are read from the
+ * end of the address when it names them ("18000 Highway 300, Roland, AR 72135"), else they are
+ * Roland's.
+ */
+export function postalAddress(address: string | null): JsonLd {
+  const parts = address?.trim().match(townStateZip)
+  const sameTown = !parts || parts[2]!.toLowerCase() === town.name.toLowerCase()
+  return {
+    '@type': 'PostalAddress',
+    ...(address?.trim() ? { streetAddress: parts ? parts[1]! : address.trim() } : {}),
+    addressLocality: parts ? parts[2]! : town.name,
+    addressRegion: parts && parts[3] !== town.state ? parts[3]! : town.stateAbbreviation,
+    ...(parts?.[4] ? { postalCode: parts[4] } : sameTown ? { postalCode: town.zip } : {}),
+    addressCountry: 'US',
+  }
+}
 
-/** A LocalBusiness for a business page. */
+/**
+ * The schema.org type of a business, from its category: a Store, a ProfessionalService, a
+ * SportsActivityLocation, and for dining the kind of place its name and short description say
+ * (café, bakery, ice-cream shop, bar, else a restaurant); LocalBusiness otherwise.
+ */
+export function businessType(business: Pick<Business, 'category' | 'name' | 'short_description'>): string {
+  switch (business.category) {
+    case 'Dining & Refreshments': {
+      const text = `${business.name} ${business.short_description ?? ''}`
+      if (/\b(coffee|caf[eé]|espresso)\b/i.test(text)) return 'CafeOrCoffeeShop'
+      if (/\b(bakery|bakeshop|donuts?|doughnuts?)\b/i.test(text)) return 'Bakery'
+      if (/\b(ice cream|gelato|frozen yogurt|scoops)\b/i.test(text)) return 'IceCreamShop'
+      if (/\b(bar|pub|tavern|brewery|saloon)\b/i.test(text)) return 'BarOrPub'
+      return 'Restaurant'
+    }
+    case 'Shopping & Convenience':
+      return 'Store'
+    case 'Professional Services':
+      return 'ProfessionalService'
+    case 'Recreation':
+      return 'SportsActivityLocation'
+    default:
+      return 'LocalBusiness'
+  }
+}
+
+/**
+ * The opening hours as schema.org OpeningHoursSpecification, days with the same hours together.
+ * A closed day opens and closes at 00:00 and a 24-hour day closes at 23:59, as search engines
+ * read them; days without any row are left out.
+ */
+export function openingHoursJsonLd(detail: readonly BusinessHours[]): JsonLd[] {
+  const byHours = new Map<string, number[]>()
+  for (const h of [...detail].sort((a, b) => a.day_of_week - b.day_of_week)) {
+    const open = !h.is_closed && h.opens_at && h.closes_at
+    if (!open && !h.is_closed) continue
+    const opens = open ? h.opens_at!.slice(0, 5) : '00:00'
+    const closes = !open ? '00:00' : opens === '00:00' && h.closes_at!.slice(0, 5) === '00:00' ? '23:59' : h.closes_at!.slice(0, 5)
+    const key = `${opens}-${closes}`
+    const days = byHours.get(key) ?? byHours.set(key, []).get(key)!
+    if (!days.includes(h.day_of_week)) days.push(h.day_of_week)
+  }
+  return [...byHours].map(([key, days]) => {
+    const [opens, closes] = key.split('-')
+    return {
+      '@type': 'OpeningHoursSpecification',
+      dayOfWeek: days.map((d) => `https://schema.org/${dayNames[d]}`),
+      opens,
+      closes,
+    }
+  })
+}
+
+/** A LocalBusiness (or the fitting subtype) for a business page. */
 export function localBusinessJsonLd(business: Business, pageUrl: string, imageUrl: string | null): JsonLd {
-  const open = business.hours_detail.filter((h) => !h.is_closed && h.opens_at && h.closes_at)
+  const hours = openingHoursJsonLd(business.hours_detail)
   return {
     '@context': 'https://schema.org',
-    '@type': 'LocalBusiness',
+    '@type': businessType(business),
     '@id': pageUrl,
     name: business.name,
     description: aboutText(business),
@@ -31,21 +95,24 @@ export function localBusinessJsonLd(business: Business, pageUrl: string, imageUr
     ...(imageUrl ? { image: imageUrl } : {}),
     ...(business.price_range ? { priceRange: business.price_range } : {}),
     address: postalAddress(business.address),
-    ...(open.length > 0
-      ? {
-          openingHoursSpecification: open.map((h) => ({
-            '@type': 'OpeningHoursSpecification',
-            dayOfWeek: `https://schema.org/${dayNames[h.day_of_week]}`,
-            opens: h.opens_at!.slice(0, 5),
-            closes: h.closes_at!.slice(0, 5),
-          })),
-        }
-      : {}),
+    ...(hours.length > 0 ? { openingHoursSpecification: hours } : {}),
+  }
+}
+
+/** An ItemList for a category page: the places it lists, in the order it lists them. */
+export function itemListJsonLd(name: string, pageUrl: string, items: ReadonlyArray<{ name: string; url: string }>): JsonLd {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'ItemList',
+    '@id': pageUrl,
+    name,
+    numberOfItems: items.length,
+    itemListElement: items.map((item, index) => ({ '@type': 'ListItem', position: index + 1, name: item.name, url: item.url })),
   }
 }
 
 /** A TouristAttraction for an attraction page. */
-export function touristAttractionJsonLd(attraction: Attraction, pageUrl: string): JsonLd {
+export function touristAttractionJsonLd(attraction: Attraction, pageUrl: string, imageUrl: string | null = null): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'TouristAttraction',
@@ -53,7 +120,8 @@ export function touristAttractionJsonLd(attraction: Attraction, pageUrl: string)
     name: attraction.name,
     description: attraction.description,
     url: attraction.website ?? pageUrl,
-    ...(attraction.address ? { address: attraction.address } : {}),
+    ...(imageUrl ? { image: imageUrl } : {}),
+    ...(attraction.address ? { address: postalAddress(attraction.address) } : {}),
   }
 }
 
@@ -62,6 +130,7 @@ export function eventJsonLd(event: CommunityEvent, pageUrl: string): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'Event',
+    '@id': `${pageUrl}#${event.slug}`,
     name: event.title,
     ...(event.description ? { description: event.description } : {}),
     startDate: event.starts_at,

@@ -31,10 +31,15 @@ interface FixtureBusiness {
   rating?: number
   price_range?: string
   images?: FixtureImage[]
+  /** Its business_hours rows; by default Monday to Friday 7:00–17:00 for a business with an hours line. */
+  hours_detail?: FixtureHours[]
 }
 
-const weekdays = (opens: string, closes: string, days = [1, 2, 3, 4, 5]) =>
+type FixtureHours = { day_of_week: number; opens_at: string; closes_at: string } | { day_of_week: number; is_closed: true }
+
+const weekdays = (opens: string, closes: string, days = [1, 2, 3, 4, 5]): FixtureHours[] =>
   days.map((day_of_week) => ({ day_of_week, opens_at: opens, closes_at: closes }))
+const closedOn = (days: number[]): FixtureHours[] => days.map((day_of_week) => ({ day_of_week, is_closed: true }))
 
 const png = (name: string, from: Rgb, to: Rgb) => ({ name, from, to })
 
@@ -75,6 +80,8 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     website: null,
     hours: 'Thu-Sun 11am-8pm',
     services: ['Family platters', 'Takeout'],
+    // A whole week: open Thursday to Sunday, closed Monday to Wednesday.
+    hours_detail: [...closedOn([1, 2, 3]), ...weekdays('11:00', '20:00', [4, 5, 6, 0])],
     featured: true,
     rating: 4.6,
     price_range: '$$',
@@ -182,7 +189,8 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     category: 'Business',
     short_description: 'Repairs, decks and odd jobs around the house.',
     full_description: null,
-    address: null,
+    // Every business needs an address: the build fails without one (site/lib/business-checks.ts).
+    address: '19000 Highway 300, Roland, AR 72135',
     phone: '(501) 555-0110',
     website: null,
     hours: null,
@@ -226,7 +234,7 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
         website: b.website,
         hours: b.hours,
         services: b.services,
-        hours_detail: b.hours ? weekdays('07:00', '17:00') : [],
+        hours_detail: b.hours_detail ?? (b.hours ? weekdays('07:00', '17:00') : []),
         metadata: { source: 'roland.txt', originalIndex, migratedAt },
       })),
     })
