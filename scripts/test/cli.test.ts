@@ -80,7 +80,10 @@ describe('roland migrate', () => {
     const { code, stdout } = await roland('migrate', '--file', fixture)
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Migration completed successfully! 4 businesses in the database/)
-    expect(JSON.parse((await roland('migrate', 'status', '--json')).stdout)).toEqual({ isComplete: true, businessCount: 4 })
+    expect(JSON.parse((await roland('migrate', 'status', '--json')).stdout)).toEqual({
+      isComplete: true,
+      businessCount: 4,
+    })
   })
 
   test('--json prints the result object', async () => {

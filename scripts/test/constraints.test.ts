@@ -74,7 +74,9 @@ describe('constraints reject bad rows', () => {
   test('a website that is not http(s)', () =>
     rejects(`insert into businesses (slug, name, website) values ('ftp', 'Ftp', 'ftp://example.com')`))
   test('an unknown image_type', () =>
-    rejects(`insert into business_images (business_id, image_url, image_type) values ('${businessId}', '/x.png', 'banner')`))
+    rejects(
+      `insert into business_images (business_id, image_url, image_type) values ('${businessId}', '/x.png', 'banner')`,
+    ))
   test('an image of a business that does not exist', () =>
     rejects(`insert into business_images (business_id, image_url) values (gen_random_uuid(), '/x.png')`))
   test('a day of week outside 0–6', () =>

@@ -1,10 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { PNG } from 'pngjs'
-import {
-  handleGenerate,
-  type GenerateSettings,
-} from '../../supabase/functions/generate-business-image/handler.ts'
+import { handleGenerate, type GenerateSettings } from '../../supabase/functions/generate-business-image/handler.ts'
 
 // Stand-ins for the image services we cannot reach from here, speaking their protocol on
 // 127.0.0.1: an OpenAI-compatible images API (POST /v1/images/generations) and Supabase's
@@ -44,7 +41,9 @@ export function smallPng(size = 8, rgb: [number, number, number] = [200, 80, 40]
 }
 
 /** Starts an OpenAI-compatible images API on a free port of 127.0.0.1. */
-export async function startImagesApiStandIn(options: { apiKey?: string; png?: Uint8Array } = {}): Promise<ImagesApiStandIn> {
+export async function startImagesApiStandIn(
+  options: { apiKey?: string; png?: Uint8Array } = {},
+): Promise<ImagesApiStandIn> {
   const apiKey = options.apiKey ?? 'sk-test-images-key'
   const png = options.png ?? smallPng()
   const requests: RecordedImageRequest[] = []
@@ -67,12 +66,15 @@ export async function startImagesApiStandIn(options: { apiKey?: string; png?: Ui
       return res.end(png)
     }
     if (req.method !== 'POST' || url.pathname !== '/v1/images/generations') {
-      return send(404, { error: { message: `Invalid URL (${req.method} ${url.pathname})`, type: 'invalid_request_error' } })
+      return send(404, {
+        error: { message: `Invalid URL (${req.method} ${url.pathname})`, type: 'invalid_request_error' },
+      })
     }
     if (req.headers.authorization !== `Bearer ${apiKey}`) {
       return send(401, {
         error: {
-          message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
+          message:
+            'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.',
           type: 'invalid_request_error',
           param: null,
           code: 'invalid_api_key',
@@ -88,7 +90,9 @@ export async function startImagesApiStandIn(options: { apiKey?: string; png?: Ui
       case 'no-data':
         return send(200, { created: 1_790_000_000, data: [] })
       case 'server-error':
-        return send(500, { error: { message: 'The server had an error while processing your request.', type: 'server_error' } })
+        return send(500, {
+          error: { message: 'The server had an error while processing your request.', type: 'server_error' },
+        })
       case 'not-json':
         res.writeHead(200, { 'content-type': 'text/html' })
         return res.end('<html>gateway</html>')

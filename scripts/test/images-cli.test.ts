@@ -81,7 +81,9 @@ describe('roland images generate', () => {
     const { code, stdout } = await roland(['--missing'])
     expect(code).toBe(0)
     // Big Rock Coffee has one from the test before; Roland Hardware has a crawled photo.
-    expect(stdout).toMatch(/^Generated 1 store image with the local renderer; skipped 2 \(2 already with an image\)\.$/m)
+    expect(stdout).toMatch(
+      /^Generated 1 store image with the local renderer; skipped 2 \(2 already with an image\)\.$/m,
+    )
     expect(stdout).toMatch(/^ {2}Lakeview Marina: \/files\/business-images\/.*\.png {2}\(.*\.png\)$/m)
   })
 

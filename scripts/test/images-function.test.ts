@@ -61,7 +61,10 @@ async function answer(response: Response): Promise<{ status: number; body: Recor
 describe('handleGenerate', () => {
   test('answers the image as a data URL with the prompt', async () => {
     const { status, body } = await answer(
-      await handleGenerate(post({ businessName: 'Big Rock Coffee', prompt: 'A coffee shop', size: '1024x1024' }), deps()),
+      await handleGenerate(
+        post({ businessName: 'Big Rock Coffee', prompt: 'A coffee shop', size: '1024x1024' }),
+        deps(),
+      ),
     )
     expect(status).toBe(200)
     expect(body).toEqual({
@@ -105,7 +108,9 @@ describe('handleGenerate', () => {
   })
 
   test('says which secret to set when it has no API key', async () => {
-    const { status, body } = await answer(await handleGenerate(post({ businessName: 'A' }), deps({ apiKey: undefined })))
+    const { status, body } = await answer(
+      await handleGenerate(post({ businessName: 'A' }), deps({ apiKey: undefined })),
+    )
     expect(status).toBe(500)
     expect(body).toMatchObject({ error: 'Failed to generate image' })
     expect(body.details).toMatch(/supabase secrets set IMAGES_API_KEY=/)
@@ -113,7 +118,9 @@ describe('handleGenerate', () => {
   })
 
   test("answers 'Failed to generate image' when the images API refuses", async () => {
-    const { status, body } = await answer(await handleGenerate(post({ businessName: 'A' }), deps({ apiKey: 'sk-wrong' })))
+    const { status, body } = await answer(
+      await handleGenerate(post({ businessName: 'A' }), deps({ apiKey: 'sk-wrong' })),
+    )
     expect(status).toBe(502)
     expect(body.error).toBe('Failed to generate image')
     expect(body.details).toMatch(/answered HTTP 401: Incorrect API key provided/)

@@ -82,7 +82,14 @@ describe('generateStoreImages for one business', () => {
     const path = `business-images/${id}-hero-${timestamp}.png`
     expect(storeImagePath(id, timestamp)).toBe(path)
     expect(result.generated).toEqual([
-      expect.objectContaining({ slug: 'big-rock-coffee', path, imageUrl: `/files/${path}`, provider: 'local', width: 1024, height: 1024 }),
+      expect.objectContaining({
+        slug: 'big-rock-coffee',
+        path,
+        imageUrl: `/files/${path}`,
+        provider: 'local',
+        width: 1024,
+        height: 1024,
+      }),
     ])
     const stored = await store.files.get(path)
     const expected = renderStoreImage({
@@ -122,7 +129,12 @@ describe('generateStoreImages for one business', () => {
 
   test('records the run in the job history with its result', async () => {
     const { store } = await openWithBusinesses()
-    await generateStoreImages({ store, target: { slug: 'big-rock-coffee' }, provider: localImageProvider(), startedBy: 'test' })
+    await generateStoreImages({
+      store,
+      target: { slug: 'big-rock-coffee' },
+      provider: localImageProvider(),
+      startedBy: 'test',
+    })
     const [job] = await store.jobs.list(1)
     expect(job).toMatchObject({
       kind: 'images',
@@ -150,7 +162,13 @@ describe('generateStoreImages for one business', () => {
     const result = await generateStoreImages({ store, target: { slug: 'big-rock-coffee' }, provider })
     const [row] = await imagesOf(store, ids['big-rock-coffee']!)
     expect(row!.alt_text).toMatch(/^AI-generated image of the storefront of Big Rock Coffee/)
-    expect(row!.metadata).toMatchObject({ generated: true, provider: 'openai', model: 'gpt-image-1', width: 8, height: 8 })
+    expect(row!.metadata).toMatchObject({
+      generated: true,
+      provider: 'openai',
+      model: 'gpt-image-1',
+      width: 8,
+      height: 8,
+    })
     expect(row!.metadata.prompt).toMatch(/"Big Rock Coffee", a local place to eat and drink in Roland, Arkansas/)
     expect(Buffer.from((await store.files.get(result.generated[0]!.path))!).equals(Buffer.from(api.png))).toBe(true)
   })
@@ -174,7 +192,12 @@ describe('failures leave the data as it was', () => {
     await store.files.put(path, occupant, { contentType: 'text/plain' })
 
     await expect(
-      generateStoreImages({ store, target: { slug: 'big-rock-coffee' }, provider: localImageProvider(), now: () => timestamp }),
+      generateStoreImages({
+        store,
+        target: { slug: 'big-rock-coffee' },
+        provider: localImageProvider(),
+        now: () => timestamp,
+      }),
     ).rejects.toThrow(`Failed to upload image: The file ${path} already exists`)
     expect(await imagesOf(store, id)).toEqual([])
     // No upsert: the file that was there is untouched.
@@ -191,7 +214,12 @@ describe('failures leave the data as it was', () => {
     const id = ids['big-rock-coffee']!
 
     await expect(
-      generateStoreImages({ store, target: { slug: 'big-rock-coffee' }, provider: localImageProvider(), now: () => timestamp }),
+      generateStoreImages({
+        store,
+        target: { slug: 'big-rock-coffee' },
+        provider: localImageProvider(),
+        now: () => timestamp,
+      }),
     ).rejects.toThrow(
       /^Failed to record the store image of Big Rock Coffee: .*read-only in this test.*The uploaded file was removed/,
     )
@@ -203,7 +231,12 @@ describe('failures leave the data as it was', () => {
     const notPng = {
       name: 'local' as const,
       label: 'a provider that answers JPEG',
-      generate: async () => ({ bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]), mimeType: 'image/jpeg', prompt: 'p', model: 'm' }),
+      generate: async () => ({
+        bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3]),
+        mimeType: 'image/jpeg',
+        prompt: 'p',
+        model: 'm',
+      }),
     }
     await expect(generateStoreImages({ store, target: { slug: 'big-rock-coffee' }, provider: notPng })).rejects.toThrow(
       /^No image data received: a provider that answers JPEG answered 7 bytes of image\/jpeg, not a PNG image/,
@@ -236,7 +269,7 @@ describe('generateStoreImages for every business missing an image', () => {
     expect(again.summary).toEqual({ generated: 0, skipped: 4, failed: 0 })
   })
 
-  test("reports a business whose image could not be made and goes on with the others", async () => {
+  test('reports a business whose image could not be made and goes on with the others', async () => {
     const { store, ids } = await openWithBusinesses()
     api.answerFor = (prompt) => (prompt.includes('Lakeview Marina') ? 'no-data' : undefined)
     const provider = openAiImageProvider({ apiKey: api.apiKey, apiUrl: api.apiUrl, model: 'gpt-image-1' })
@@ -244,7 +277,11 @@ describe('generateStoreImages for every business missing an image', () => {
 
     expect(result.generated.map((g) => g.slug)).toEqual(['big-rock-coffee'])
     expect(result.failed).toEqual([
-      { slug: 'lakeview-marina', businessName: 'Lakeview Marina', error: expect.stringMatching(/^No image data received/) },
+      {
+        slug: 'lakeview-marina',
+        businessName: 'Lakeview Marina',
+        error: expect.stringMatching(/^No image data received/),
+      },
     ])
     expect(await imagesOf(store, ids['lakeview-marina']!)).toEqual([])
     const [job] = await store.jobs.list(1)
@@ -257,7 +294,9 @@ describe('generateStoreImages for every business missing an image', () => {
     await expect(generateStoreImages({ store, target: { missing: true }, provider })).rejects.toThrow(
       /^Failed to generate image: .*HTTP 401.*Stopped after 0 of 2 store images/,
     )
-    const { rows } = await store.db.query<{ n: number }>("select count(*)::int as n from business_images where metadata ? 'generated'")
+    const { rows } = await store.db.query<{ n: number }>(
+      "select count(*)::int as n from business_images where metadata ? 'generated'",
+    )
     expect(rows[0]?.n).toBe(0)
   })
 })

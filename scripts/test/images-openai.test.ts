@@ -72,7 +72,9 @@ describe('the openai provider', () => {
 
   test("fails with 'Failed to generate image' and the API's message on a 401, and stops the run", async () => {
     const error = await failure(provider({ apiKey: 'sk-wrong' }).generate(request))
-    expect(error.message).toMatch(/^Failed to generate image: the images API at .* answered HTTP 401: Incorrect API key provided/)
+    expect(error.message).toMatch(
+      /^Failed to generate image: the images API at .* answered HTTP 401: Incorrect API key provided/,
+    )
     expect(error.message).toContain('Check IMAGES_API_KEY in .env')
     expect(error.code).toBe('generation-failed')
     expect(error.fatal).toBe(true)
@@ -108,7 +110,9 @@ describe('the openai provider', () => {
     const closed = await startImagesApiStandIn()
     await closed.close()
     const error = await failure(provider({ apiUrl: closed.apiUrl }).generate(request))
-    expect(error.message).toMatch(/^Failed to generate image: could not reach the images API at http:\/\/127\.0\.0\.1:\d+\/v1\/images\/generations/)
+    expect(error.message).toMatch(
+      /^Failed to generate image: could not reach the images API at http:\/\/127\.0\.0\.1:\d+\/v1\/images\/generations/,
+    )
     expect(error.fatal).toBe(true)
   })
 })

@@ -61,7 +61,10 @@ describe('runMigration', () => {
       ['Drive-thru', false],
       ['Outdoor seating', false],
     ])
-    expect(coffee.hours_detail.find((h) => h.day_of_week === 1)).toMatchObject({ opens_at: '06:00:00', closes_at: '18:00:00' })
+    expect(coffee.hours_detail.find((h) => h.day_of_week === 1)).toMatchObject({
+      opens_at: '06:00:00',
+      closes_at: '18:00:00',
+    })
     expect(coffee.hours_detail.find((h) => h.day_of_week === 0)).toMatchObject({ is_closed: true })
   })
 
@@ -89,7 +92,8 @@ describe('runMigration', () => {
 
   test('updates a changed business in place and replaces its services', async () => {
     await migrate(text)
-    const id = (await store.db.query<{ id: string }>(`select id from businesses where slug = 'lakeview-marina'`)).rows[0]!.id
+    const id = (await store.db.query<{ id: string }>(`select id from businesses where slug = 'lakeview-marina'`))
+      .rows[0]!.id
     const changed = text.replace('501.555.0103', '501.555.0199').replace('Fishing licences\n', 'Boat storage\n')
     const result = await migrate(changed)
     expect(result.summary).toEqual({ added: 0, updated: 1, unchanged: 3, deactivated: 0 })
@@ -112,7 +116,9 @@ describe('runMigration', () => {
 
   test('--reset removes what the file lacks, images included', async () => {
     await migrate(text)
-    const coffeeId = (await store.db.query<{ id: string }>(`select id from businesses where slug = 'big-rock-coffee-house'`)).rows[0]!.id
+    const coffeeId = (
+      await store.db.query<{ id: string }>(`select id from businesses where slug = 'big-rock-coffee-house'`)
+    ).rows[0]!.id
     await store.db.query(`insert into business_images (business_id, image_url) values ($1, '/files/x.png')`, [coffeeId])
     const withoutInsurance = text.slice(0, text.indexOf('Pinnacle Insurance Agency'))
     const result = await migrate(withoutInsurance, { reset: true })
@@ -142,9 +148,12 @@ describe('runMigration', () => {
     await migrate(text)
     const before = await snapshot()
     const jobs = (await store.jobs.list()).length
-    const result = await migrate(text.replace('(501) 555-0104', '(501) 555-0177') + '\nNew Bakery - Fresh bread daily\n501-555-0105\n', {
-      dryRun: true,
-    })
+    const result = await migrate(
+      text.replace('(501) 555-0104', '(501) 555-0177') + '\nNew Bakery - Fresh bread daily\n501-555-0105\n',
+      {
+        dryRun: true,
+      },
+    )
     expect(result.dryRun).toBe(true)
     expect(result.summary).toEqual({ added: 1, updated: 1, unchanged: 3, deactivated: 0 })
     expect(await snapshot()).toEqual(before)
@@ -166,12 +175,28 @@ describe('runMigration', () => {
 describe('bad input gets a clear error and changes nothing', () => {
   const cases: Array<[string, () => Promise<unknown>, RegExp]> = [
     ['an empty file', () => migrate(''), /Roland\.txt cannot be imported: .*empty/i],
-    ['binary data', () => runMigration({ store, source: { bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]) } }), /binary|not a text/i],
+    [
+      'binary data',
+      () => runMigration({ store, source: { bytes: new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]) } }),
+      /binary|not a text/i,
+    ],
     ['a file over 5 MB', () => migrate('x'.repeat(5 * 1024 * 1024 + 1)), /over the 5 MB limit/],
     ['a file with no recognisable entry', () => migrate('----\n\n====\n\n'), /Roland\.txt cannot be imported/],
-    ['an unreadable path', () => runMigration({ store, source: { file: '/nonexistent/Roland.txt' } }), /Failed to download Roland\.txt: cannot read \/nonexistent\/Roland\.txt \(no such file\)/],
-    ['a folder instead of a file', () => runMigration({ store, source: { file: tmpdir() } }), /Failed to download Roland\.txt: .* is not a file/],
-    ['a bucket without Roland.txt', () => runMigration({ store, source: { bucket: true } }), /Failed to download Roland\.txt: the 'files' bucket .* has no Roland\.txt/],
+    [
+      'an unreadable path',
+      () => runMigration({ store, source: { file: '/nonexistent/Roland.txt' } }),
+      /Failed to download Roland\.txt: cannot read \/nonexistent\/Roland\.txt \(no such file\)/,
+    ],
+    [
+      'a folder instead of a file',
+      () => runMigration({ store, source: { file: tmpdir() } }),
+      /Failed to download Roland\.txt: .* is not a file/,
+    ],
+    [
+      'a bucket without Roland.txt',
+      () => runMigration({ store, source: { bucket: true } }),
+      /Failed to download Roland\.txt: the 'files' bucket .* has no Roland\.txt/,
+    ],
   ]
   test.each(cases)('%s', async (_name, run, message) => {
     await migrate(text)

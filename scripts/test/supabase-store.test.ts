@@ -21,7 +21,14 @@ async function start(extra: Partial<Parameters<typeof startSupabaseStandIn>[0]> 
     secretKey,
     privateTables: ['jobs'],
     defaults: {
-      jobs: { status: 'queued', params: {}, progress: { phase: 'queued', done: 0, total: 0 }, result: null, error: null, log: [] },
+      jobs: {
+        status: 'queued',
+        params: {},
+        progress: { phase: 'queued', done: 0, total: 0 },
+        result: null,
+        error: null,
+        log: [],
+      },
     },
     tables: {
       businesses: catalog.businesses.filter((b) => b.is_active),
@@ -114,13 +121,17 @@ describe('the Supabase store', () => {
     expect(updated.status).toBe('running')
     expect(updated.log.map((l) => l.message)).toEqual(['started'])
     expect(server.tables.jobs).toHaveLength(1)
-    expect(server.requests.filter((r) => r.path === '/rest/v1/jobs').every((r) => r.headers.apikey === secretKey)).toBe(true)
+    expect(server.requests.filter((r) => r.path === '/rest/v1/jobs').every((r) => r.headers.apikey === secretKey)).toBe(
+      true,
+    )
   })
 
   test('stores files in the files bucket and refuses to overwrite without upsert', async () => {
     const server = await start()
     const store = openSupabaseStore(supabaseSettings(env(server.url))!)
-    await store.files.put('business-images/a-hero-1.png', new Uint8Array([137, 80, 78, 71]), { contentType: 'image/png' })
+    await store.files.put('business-images/a-hero-1.png', new Uint8Array([137, 80, 78, 71]), {
+      contentType: 'image/png',
+    })
     expect(server.objects.get('files/business-images/a-hero-1.png')?.contentType).toBe('image/png')
     expect(Array.from((await store.files.get('business-images/a-hero-1.png'))!)).toEqual([137, 80, 78, 71])
     expect(await store.files.get('missing.txt')).toBeNull()
@@ -135,7 +146,9 @@ describe('the Supabase store', () => {
   test('turns an error response into a clear error naming the project', async () => {
     const server = await start({ failWith: { status: 500, body: { code: 'XX000', message: 'database is on fire' } } })
     const store = openSupabaseStore(supabaseSettings(env(server.url))!)
-    await expect(store.loadCatalog()).rejects.toThrow(`Could not read businesses (Supabase at ${server.url}): database is on fire`)
+    await expect(store.loadCatalog()).rejects.toThrow(
+      `Could not read businesses (Supabase at ${server.url}): database is on fire`,
+    )
   })
 
   test('a wrong key fails with Supabase’s message', async () => {

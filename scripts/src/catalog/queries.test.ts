@@ -50,7 +50,9 @@ describe('featuredBusinesses', () => {
     expect(names(featuredBusinesses(catalog))).toEqual(['Ace Insurance', 'big rock coffee'])
   })
   test('stops at six', () => {
-    const many = { businesses: Array.from({ length: 9 }, (_, i) => makeBusiness({ name: `Shop ${i}`, is_featured: true })) }
+    const many = {
+      businesses: Array.from({ length: 9 }, (_, i) => makeBusiness({ name: `Shop ${i}`, is_featured: true })),
+    }
     expect(featuredBusinesses(many)).toHaveLength(6)
   })
 })

@@ -23,7 +23,9 @@ interface GenerateFlags {
 
 /** Adds `roland images generate --business SLUG | --missing [--provider …] [--json]`. */
 export function register(program: Command): void {
-  const images = program.command('images').description('store images for businesses without photos (SPEC §2, Generate Store Image)')
+  const images = program
+    .command('images')
+    .description('store images for businesses without photos (SPEC §2, Generate Store Image)')
 
   images
     .command('generate')
@@ -102,7 +104,9 @@ function describe(
   const lines: string[] = []
   const { generated, skipped, failed } = result
   if (generated.length === 0 && failed.length === 0) {
-    lines.push(`Every active business already has an image: nothing to generate (${skipReasons(skipped) || 'no businesses'}).`)
+    lines.push(
+      `Every active business already has an image: nothing to generate (${skipReasons(skipped) || 'no businesses'}).`,
+    )
   } else {
     lines.push(
       `Generated ${generated.length} store image${generated.length === 1 ? '' : 's'} with ${label}` +

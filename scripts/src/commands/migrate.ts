@@ -95,6 +95,7 @@ function describe(result: MigrationResult): string {
   for (const b of result.businesses) {
     for (const warning of b.warnings) lines.push(`  warning: ${b.name}: ${warning}`)
   }
-  if (result.deactivated.length) lines.push(`  ${result.dryRun ? 'would deactivate' : 'deactivated'}: ${result.deactivated.join(', ')}`)
+  if (result.deactivated.length)
+    lines.push(`  ${result.dryRun ? 'would deactivate' : 'deactivated'}: ${result.deactivated.join(', ')}`)
   return `${lines.join('\n')}\n`
 }

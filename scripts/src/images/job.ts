@@ -145,7 +145,8 @@ function skip(business: BusinessRecord, reason: SkippedBusiness['reason']): Skip
 
 function findBusiness(businesses: BusinessRecord[], slug: string): BusinessRecord {
   const wanted = slug.trim().toLowerCase()
-  if (!wanted) throw new ImageError('invalid-input', 'Say which business: --business <slug>, e.g. --business big-rock-coffee.')
+  if (!wanted)
+    throw new ImageError('invalid-input', 'Say which business: --business <slug>, e.g. --business big-rock-coffee.')
   const business = businesses.find((b) => b.slug === wanted)
   if (business) return business
   const near = businesses
@@ -184,10 +185,14 @@ async function generateOne(
   try {
     await store.files.put(path, image.bytes, { contentType: 'image/png', upsert: false })
   } catch (error) {
-    throw new ImageError('upload-failed', `Failed to upload image: ${error instanceof Error ? error.message : String(error)}`, {
-      fatal: true,
-      cause: error,
-    })
+    throw new ImageError(
+      'upload-failed',
+      `Failed to upload image: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        fatal: true,
+        cause: error,
+      },
+    )
   }
   const imageUrl = store.files.publicUrl(path)
   const metadata: GeneratedImageMetadata = {

@@ -31,8 +31,12 @@ describe('chooseImageProvider', () => {
   })
 
   test('says what to set when the provider asked for is not configured', () => {
-    expect(() => chooseImageProvider({ env: {}, requested: 'openai' })).toThrow(/needs IMAGES_API_KEY .* or use --provider local/)
-    expect(() => chooseImageProvider({ env: {}, requested: 'supabase' })).toThrow(/set SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY/)
+    expect(() => chooseImageProvider({ env: {}, requested: 'openai' })).toThrow(
+      /needs IMAGES_API_KEY .* or use --provider local/,
+    )
+    expect(() => chooseImageProvider({ env: {}, requested: 'supabase' })).toThrow(
+      /set SUPABASE_URL and SUPABASE_PUBLISHABLE_KEY/,
+    )
   })
 })
 

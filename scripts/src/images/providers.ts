@@ -1,4 +1,10 @@
-import { createClient, FunctionsFetchError, FunctionsHttpError, FunctionsRelayError, type SupabaseClient } from '@supabase/supabase-js'
+import {
+  createClient,
+  FunctionsFetchError,
+  FunctionsHttpError,
+  FunctionsRelayError,
+  type SupabaseClient,
+} from '@supabase/supabase-js'
 import { z } from 'zod'
 import {
   defaultImagesApiUrl,
@@ -134,7 +140,11 @@ export interface SupabaseFunctionConfig {
   key: string
 }
 
-const functionAnswer = z.object({ image: z.string().optional(), prompt: z.string().optional(), model: z.string().optional() })
+const functionAnswer = z.object({
+  image: z.string().optional(),
+  prompt: z.string().optional(),
+  model: z.string().optional(),
+})
 // The function answers {error, details}; Supabase's gateway answers {message} (or {msg}) itself.
 const functionFailure = z.object({
   error: z.string().optional(),
@@ -171,7 +181,10 @@ export function supabaseImageProvider(
       }
       const decoded = decodeDataUrl(image)
       if (!decoded) {
-        throw new ImageError('no-image-data', `No image data received: the image ${label} answered is not a base64 data URL.`)
+        throw new ImageError(
+          'no-image-data',
+          `No image data received: the image ${label} answered is not a base64 data URL.`,
+        )
       }
       return {
         bytes: decoded.bytes,
@@ -203,13 +216,21 @@ async function fromFunctionError(error: unknown, label: string): Promise<ImageEr
     }
     const reason = body.details ?? body.error ?? body.message ?? body.msg ?? 'no reason given'
     const missingSecret = /IMAGES_API_KEY secret/.test(reason)
-    const hint = status === 401 || status === 403 ? ' Check SUPABASE_SECRET_KEY (or SUPABASE_PUBLISHABLE_KEY) in .env.' : ''
-    return new ImageError('generation-failed', `Failed to generate image: ${label} answered HTTP ${status}: ${reason}.${hint}`, {
-      fatal: status === 401 || status === 403 || missingSecret,
-    })
+    const hint =
+      status === 401 || status === 403 ? ' Check SUPABASE_SECRET_KEY (or SUPABASE_PUBLISHABLE_KEY) in .env.' : ''
+    return new ImageError(
+      'generation-failed',
+      `Failed to generate image: ${label} answered HTTP ${status}: ${reason}.${hint}`,
+      {
+        fatal: status === 401 || status === 403 || missingSecret,
+      },
+    )
   }
   if (error instanceof FunctionsRelayError) {
-    return new ImageError('generation-failed', `Failed to generate image: the Supabase relay could not run ${label}: ${error.message}.`)
+    return new ImageError(
+      'generation-failed',
+      `Failed to generate image: the Supabase relay could not run ${label}: ${error.message}.`,
+    )
   }
   if (error instanceof FunctionsFetchError) {
     const cause = (error.context as { message?: string } | undefined)?.message ?? error.message
@@ -219,7 +240,10 @@ async function fromFunctionError(error: unknown, label: string): Promise<ImageEr
       { fatal: true },
     )
   }
-  return new ImageError('generation-failed', `Failed to generate image: ${error instanceof Error ? error.message : String(error)}`)
+  return new ImageError(
+    'generation-failed',
+    `Failed to generate image: ${error instanceof Error ? error.message : String(error)}`,
+  )
 }
 
 /** Decodes a base64 data URL ("data:image/png;base64,…"), or null when it is not one. */

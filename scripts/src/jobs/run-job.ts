@@ -51,15 +51,21 @@ export async function runJob<T>(
   let lastPhase = ''
   let queuedLog: string[] = []
   const write = (update: Parameters<Store['jobs']['update']>[1]) => {
-    pending = pending.then(() => store.jobs.update(job.id, update)).then((updated) => {
-      job = updated
-    })
+    pending = pending
+      .then(() => store.jobs.update(job.id, update))
+      .then((updated) => {
+        job = updated
+      })
   }
   const reporter: JobReporter = {
     progress(progress) {
       onEvent?.({ progress })
       const now = Date.now()
-      if (progress.phase !== lastPhase || now - lastWrite >= progressWriteInterval || progress.done === progress.total) {
+      if (
+        progress.phase !== lastPhase ||
+        now - lastWrite >= progressWriteInterval ||
+        progress.done === progress.total
+      ) {
         lastPhase = progress.phase
         lastWrite = now
         const appendLog = queuedLog

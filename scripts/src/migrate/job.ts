@@ -152,7 +152,8 @@ async function readSource(store: Store, source: MigrationSource): Promise<Uint8A
     } catch (error) {
       if (error instanceof MigrationError) throw error
       const code = (error as NodeJS.ErrnoException).code
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message
+      const why =
+        code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (error as Error).message
       throw new MigrationError(`Failed to download Roland.txt: cannot read ${source.file} (${why})`)
     }
   }

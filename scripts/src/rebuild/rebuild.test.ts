@@ -63,7 +63,10 @@ describe('rebuildSite with a hook', () => {
     })
     const call = calls.at(-1)!
     expect(call).toMatchObject({ method: 'POST', path: '/repos/roland-ar/site/dispatches' })
-    expect(call.headers).toMatchObject({ authorization: 'Bearer github_pat_test', accept: 'application/vnd.github+json' })
+    expect(call.headers).toMatchObject({
+      authorization: 'Bearer github_pat_test',
+      accept: 'application/vnd.github+json',
+    })
     expect(JSON.parse(call.body)).toMatchObject({ event_type: 'rebuild' })
   })
 

@@ -137,7 +137,10 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
     db,
     asRole,
     async loadCatalog(): Promise<Catalog> {
-      const raw = await asRole('anon', async (tx) => (await tx.query<{ catalog: unknown }>(catalogSql)).rows[0]?.catalog)
+      const raw = await asRole(
+        'anon',
+        async (tx) => (await tx.query<{ catalog: unknown }>(catalogSql)).rows[0]?.catalog,
+      )
       return parseCatalog(raw, this.location)
     },
     async listBusinesses(): Promise<BusinessRecord[]> {
@@ -200,7 +203,8 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
 
 function toParam(value: unknown): unknown {
   if (value === null || value === undefined) return null
-  if (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array)) return JSON.stringify(value)
+  if (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array))
+    return JSON.stringify(value)
   return value
 }
 

@@ -34,9 +34,7 @@ export function supabaseSettings(env: NodeJS.ProcessEnv = process.env): Supabase
 }
 
 /** Opens the store the environment asks for: Supabase when SUPABASE_URL is set, else embedded. */
-export async function openStore(
-  options: { env?: NodeJS.ProcessEnv; onCreate?: OnCreate } = {},
-): Promise<Store> {
+export async function openStore(options: { env?: NodeJS.ProcessEnv; onCreate?: OnCreate } = {}): Promise<Store> {
   const env = options.env ?? process.env
   const settings = supabaseSettings(env)
   if (settings) return openSupabaseStore(settings)

@@ -130,7 +130,9 @@ export function openSupabaseStore(settings: SupabaseSettings): Store {
     async listBusinesses(): Promise<BusinessRecord[]> {
       const { data, error } = await admin()
         .from('businesses')
-        .select('id, slug, name, category, website, is_active, images:business_images(id, image_url, image_type, is_primary, metadata)')
+        .select(
+          'id, slug, name, category, website, is_active, images:business_images(id, image_url, image_type, is_primary, metadata)',
+        )
         .order('name')
       if (error) return fail('list businesses', error)
       return data as unknown as BusinessRecord[]

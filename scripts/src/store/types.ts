@@ -11,7 +11,13 @@ export interface BusinessRecord {
   category: string
   website: string | null
   is_active: boolean
-  images: Array<{ id: string; image_url: string; image_type: ImageType; is_primary: boolean; metadata: Record<string, unknown> }>
+  images: Array<{
+    id: string
+    image_url: string
+    image_type: ImageType
+    is_primary: boolean
+    metadata: Record<string, unknown>
+  }>
 }
 
 /** A business_images row to add. */
@@ -54,7 +60,9 @@ export interface Job {
 }
 
 /** The fields of a job that a runner changes as it goes. */
-export type JobUpdate = Partial<Pick<Job, 'status' | 'progress' | 'result' | 'error' | 'started_at' | 'finished_at'>> & {
+export type JobUpdate = Partial<
+  Pick<Job, 'status' | 'progress' | 'result' | 'error' | 'started_at' | 'finished_at'>
+> & {
   appendLog?: string[]
 }
 

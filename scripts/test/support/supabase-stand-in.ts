@@ -53,7 +53,13 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
     const raw = await readBody(req)
     const isJson = (req.headers['content-type'] ?? '').includes('json')
     const body = raw.length && isJson ? JSON.parse(raw.toString('utf8')) : raw.length ? raw : null
-    requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body })
+    requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body,
+    })
     // PostgREST answers one object instead of an array when asked for it (supabase-js .single()).
     const wantsObject = (req.headers.accept ?? '').includes('application/vnd.pgrst.object+json')
     const sendRows = (status: number, rows: Row[], headers: Record<string, string> = {}) => {
@@ -77,7 +83,10 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
     const role: Role | null =
       key === options.publishableKey ? 'anon' : key === options.secretKey ? 'service_role' : null
     if (!role) {
-      return send(401, { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' })
+      return send(401, {
+        message: 'Invalid API key',
+        hint: 'Double check your Supabase `anon` or `service_role` API key.',
+      })
     }
 
     const rest = url.pathname.match(/^\/rest\/v1\/(rpc\/)?([a-z_]+)$/)
@@ -86,7 +95,10 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       if (isRpc) {
         const fn = options.rpc?.[name]
         if (!fn) {
-          return send(404, { code: 'PGRST202', message: `Could not find the function public.${name} in the schema cache` })
+          return send(404, {
+            code: 'PGRST202',
+            message: `Could not find the function public.${name} in the schema cache`,
+          })
         }
         try {
           return send(200, fn((body ?? {}) as Record<string, unknown>, role))
@@ -139,12 +151,19 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       }
       if (req.method === 'POST' || req.method === 'PUT') {
         if (role !== 'service_role') {
-          return send(400, { statusCode: '403', error: 'Unauthorized', message: 'new row violates row-level security policy' })
+          return send(400, {
+            statusCode: '403',
+            error: 'Unauthorized',
+            message: 'new row violates row-level security policy',
+          })
         }
         if (objects.has(id) && req.headers['x-upsert'] !== 'true') {
           return send(400, { statusCode: '409', error: 'Duplicate', message: 'The resource already exists' })
         }
-        objects.set(id, { bytes: Buffer.isBuffer(body) ? body : Buffer.from(raw), contentType: req.headers['content-type'] ?? '' })
+        objects.set(id, {
+          bytes: Buffer.isBuffer(body) ? body : Buffer.from(raw),
+          contentType: req.headers['content-type'] ?? '',
+        })
         return send(200, { Key: id, Id: id })
       }
     }
