@@ -113,7 +113,7 @@ describe('a business page', () => {
     expect(hours).toContain('Mon-Sat 6am-2pm')
     expect(hours).toMatch(/Monday\s+7:00 AM – 5:00 PM/)
     const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!)
-    expect(data).toMatchObject({ '@type': 'LocalBusiness', name: 'Roland Coffee House', telephone: '(501) 555-0101' })
+    expect(data).toMatchObject({ '@type': 'CafeOrCoffeeShop', name: 'Roland Coffee House', telephone: '(501) 555-0101' })
   })
 
   test('chooses a generated image before the primary one', async () => {
