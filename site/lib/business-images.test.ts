@@ -28,8 +28,12 @@ describe('featuredImage', () => {
     expect(featuredImage(business, { image: '/big-box.jpg' })?.url).toBe('/big-box.jpg')
   })
 
-  test('takes a generated image before the primary one', () => {
-    expect(featuredImage(makeBusiness({ name: 'A', images: [primary, generated] }))?.url).toBe('/generated.png')
+  test('takes a generated image before the primary one, and says it is generated', () => {
+    expect(featuredImage(makeBusiness({ name: 'A', images: [primary, generated] }))).toMatchObject({
+      url: '/generated.png',
+      generated: true,
+    })
+    expect(featuredImage(makeBusiness({ name: 'A', images: [primary] }))?.generated).toBe(false)
   })
 
   test('takes the primary image before one typed hero', () => {
@@ -56,7 +60,7 @@ describe('logoImage', () => {
   })
 
   test('uses the primary image when the business has no logo', () => {
-    expect(logoImage(makeBusiness({ name: 'A', images: [gallery, primary] }))).toEqual({ url: '/primary.png', alt: 'A logo' })
+    expect(logoImage(makeBusiness({ name: 'A', images: [gallery, primary] }))).toEqual({ url: '/primary.png', alt: 'A logo', generated: false })
   })
 
   test('returns null when there is neither logo nor primary image', () => {
@@ -74,7 +78,7 @@ describe('cardImage', () => {
 
 describe('firstImage', () => {
   test('uses the first image whatever its type, with generated alt text when it has none', () => {
-    expect(firstImage(makeBusiness({ name: 'Cafe', images: [gallery, primary] }))).toEqual({ url: '/gallery.png', alt: 'Cafe photo 1' })
+    expect(firstImage(makeBusiness({ name: 'Cafe', images: [gallery, primary] }))).toEqual({ url: '/gallery.png', alt: 'Cafe photo 1', generated: false })
     expect(firstImage(makeBusiness({ name: 'Cafe' }))).toBeNull()
   })
 })

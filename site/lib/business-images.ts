@@ -4,6 +4,8 @@ import type { Business, BusinessImage } from '@roland/scripts/catalog/types'
 export interface ShownImage {
   url: string
   alt: string
+  /** Drawn by the images job, not a photo of the place: the page says so. */
+  generated: boolean
 }
 
 /** The fixed picture an operator set for one business (SPEC §4's named big-box store). */
@@ -29,6 +31,7 @@ export function imageAlt(image: BusinessImage, business: Pick<Business, 'name'>,
 const shown = (image: BusinessImage, business: ImageOwner, position = 1): ShownImage => ({
   url: image.image_url,
   alt: imageAlt(image, business, position),
+  generated: isGenerated(image),
 })
 
 /**
@@ -38,7 +41,7 @@ const shown = (image: BusinessImage, business: ImageOwner, position = 1): ShownI
  * candidates already.
  */
 export function featuredImage(business: ImageOwner, fixed?: FixedImages): ShownImage | null {
-  if (fixed) return { url: fixed.image, alt: business.name }
+  if (fixed) return { url: fixed.image, alt: business.name, generated: false }
   const candidates = business.images.filter((image) => !isLogo(image))
   const chosen =
     candidates.find(isGenerated) ??
@@ -53,10 +56,12 @@ export function featuredImage(business: ImageOwner, fixed?: FixedImages): ShownI
  * the primary logo, else any logo, else the primary image.
  */
 export function logoImage(business: ImageOwner, fixed?: FixedImages): ShownImage | null {
-  if (fixed?.logo) return { url: fixed.logo, alt: `${business.name} logo` }
+  if (fixed?.logo) return { url: fixed.logo, alt: `${business.name} logo`, generated: false }
   const logos = business.images.filter(isLogo)
   const chosen = logos.find((image) => image.is_primary) ?? logos[0] ?? business.images.find((image) => image.is_primary)
-  return chosen ? { url: chosen.image_url, alt: chosen.alt_text?.trim() || `${business.name} logo` } : null
+  return chosen
+    ? { url: chosen.image_url, alt: chosen.alt_text?.trim() || `${business.name} logo`, generated: isGenerated(chosen) }
+    : null
 }
 
 /** Chooses the picture of a business card (SPEC §2: the primary image, else the first). */

@@ -114,11 +114,15 @@ describe('a business page', () => {
     expect(hours).toMatch(/Monday\s+7:00 AM – 5:00 PM/)
     const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!)
     expect(data).toMatchObject({ '@type': 'CafeOrCoffeeShop', name: 'Roland Coffee House', telephone: '(501) 555-0101' })
+    await expect(page.locator('[data-generated-note]').count()).resolves.toBe(0)
   })
 
-  test('chooses a generated image before the primary one', async () => {
+  test('chooses a generated image before the primary one, and says it is an illustration', async () => {
     const { page } = await site.open('/business/maumelle-smokehouse')
     await expect(page.locator('[data-featured-image]').getAttribute('src')).resolves.toBe('/files/business-images/maumelle-smokehouse-generated.png')
+    await expect(page.locator('[data-generated-note]').innerText()).resolves.toBe(
+      'An illustration drawn for this listing, not a photo of Maumelle Smokehouse.',
+    )
   })
 
   test('falls back to a stock line and a building icon for a business with nothing but a name', async () => {
