@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { stat } from 'node:fs/promises'
+import { stat, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import path from 'node:path'
 import { openStore } from '@roland/scripts/store/index'
@@ -320,6 +320,40 @@ describe('a job’s lifecycle', () => {
 })
 
 describe('rebuild', () => {
+  test('a CLI migration that changed data, seen by the console, causes one rebuild', { timeout: 180_000 }, async () => {
+    await rebuildsSettled()
+    const stream = await openEvents(server)
+    const callsBefore = hook.calls.length
+    const file = path.join(data.dir, 'cli-Roland.txt')
+    await writeFile(file, rolandText(['Pinnacle Kayaks', 'Valley Feed Store', 'Lakeview Bakery', 'Roland Tax Help']))
+    try {
+      const exit = await new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/src/cli.ts'), 'migrate', '--file', file], {
+          cwd: repoRoot,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: data.dir },
+          stdio: 'ignore',
+        })
+        child.on('close', resolve)
+      })
+      expect(exit).toBe(0)
+      await waitFor(
+        () =>
+          stream.events.find(
+            (e) =>
+              e.event === 'job' &&
+              e.data.kind === 'rebuild' &&
+              e.data.status === 'succeeded' &&
+              e.data.started_by !== 'cli',
+          ),
+        'the console’s rebuild after the CLI migration',
+      )
+      await rebuildsSettled()
+      expect(hook.calls.length - callsBefore).toBe(1)
+    } finally {
+      stream.close()
+    }
+  })
+
   test('jobs that change data and finish close together cause one rebuild, which calls the hook once', async () => {
     await rebuildsSettled()
     const callsBefore = hook.calls.length

@@ -14,6 +14,33 @@ export function consoleStarter(pid = process.pid): string {
   return `console:${pid}`
 }
 
+/**
+ * Tells from a finished job's recorded result whether it changed what the public site shows, for
+ * jobs the console did not run itself (the CLI's): a migration that added, updated or deactivated
+ * businesses, a crawl that stored a new image, an image job that generated one.
+ */
+export function recordedJobChangedData(job: Pick<Job, 'kind' | 'status' | 'result'>): boolean {
+  if (job.status !== 'succeeded') return false
+  const result = (job.result ?? {}) as {
+    summary?: { added?: number; updated?: number; deactivated?: number; generated?: number }
+    stored?: number | Array<{ created?: boolean }>
+  }
+  switch (job.kind) {
+    case 'migrate': {
+      const { added = 0, updated = 0, deactivated = 0 } = result.summary ?? {}
+      return added + updated + deactivated > 0
+    }
+    case 'crawl':
+      return Array.isArray(result.stored)
+        ? result.stored.some((image) => image.created === true)
+        : (result.stored ?? 0) > 0
+    case 'images':
+      return (result.summary?.generated ?? 0) > 0
+    default:
+      return false
+  }
+}
+
 /** How one launched job behaves. */
 export interface LaunchOptions<T> {
   /** The job may change data: a due rebuild waits for it. */
@@ -152,7 +179,15 @@ export class ConsoleJobs {
     try {
       if (!(await this.#changes.due())) return
       const jobs = await this.#store.jobs.list(50)
-      for (const job of jobs.reverse()) this.publish(job)
+      for (const job of jobs.reverse()) {
+        const news = this.#seen.get(job.id) !== job.updated_at
+        this.publish(job)
+        // A CLI job that changed data gets the same one rebuild a console job would.
+        if (news && job.started_by !== consoleStarter() && recordedJobChangedData(job)) {
+          this.#scheduler.hold()
+          this.#scheduler.release({ changedData: true, jobId: job.id })
+        }
+      }
     } catch {
       // The database is busy (a CLI job holds it) or briefly unreachable: the next poll tries again.
     } finally {
