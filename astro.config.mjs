@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'astro/config'
 import { loadDotEnv } from '@roland/scripts/env'
 import { publishSite } from './site/integrations/publish-site.ts'
+import { searchOnDemand } from './site/integrations/search-on-demand.ts'
 import { siteRedirects } from './site/lib/redirects.ts'
 
 // The build reads SUPABASE_URL and its keys from .env, like the CLI does.
@@ -21,9 +22,14 @@ export default defineConfig({
   site: process.env.SITE_URL || 'http://127.0.0.1:4321',
   trailingSlash: 'ignore',
   redirects: siteRedirects,
-  integrations: [react(), publishSite()],
+  integrations: [react(), searchOnDemand(), publishSite()],
   vite: {
     plugins: [tailwindcss()],
   },
   devToolbar: { enabled: false },
+  experimental: {
+    // A rebuild renders again only the pages whose data (their getStaticPaths cacheKey, see
+    // site/lib/build-cache.ts) or code changed, and copies the others from the last build's cache.
+    incrementalBuild: true,
+  },
 })

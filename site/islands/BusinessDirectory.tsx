@@ -1,43 +1,91 @@
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import BusinessCard from '../components/BusinessCard.tsx'
 import Icon from '../components/Icon.tsx'
-import type { BusinessCardData } from '../lib/business-card.ts'
-import { filterBusinesses, filtersQuery, noFilters, readFilters, type BusinessFilters } from '../lib/business-filter.ts'
+import { businessesPerPage } from '../lib/business-pages.ts'
+import {
+  filtersActive,
+  filtersQuery,
+  noFilters,
+  prepareSearch,
+  readFilters,
+  searchPrepared,
+  type BusinessFilters,
+  type PreparedSearch,
+} from '../lib/business-filter.ts'
+import { parseSearchIndex, searchIndexCard, type SearchIndexEntry } from '../lib/search-index.ts'
 
 interface Props {
-  businesses: BusinessCardData[]
   categories: string[]
+  /** The search index to fetch once the island takes over. */
+  indexUrl: string
+  /** The page of the static list, shown while nothing is searched. */
+  children?: ReactNode
 }
 
+type IndexState =
+  { state: 'loading' } | { state: 'ready'; search: PreparedSearch<SearchIndexEntry> } | { state: 'failed' }
+
 /**
- * The businesses list with its search box and category filter (SPEC §2). The server renders it
- * unfiltered, so the whole list is in the HTML; once hydrated it filters as the visitor types and
- * keeps the filters in the URL (?q=&category=), so a filtered view can be shared and reloaded.
+ * The search box and category filter of the businesses list (SPEC §2). The server renders the
+ * form around one page of the static list; the island takes over when the visitor starts to
+ * search (client:search), fetches the search index, and from then on filters it as the visitor
+ * types, keeping the filters in the URL (?q=&category=) so a filtered view can be shared and
+ * reloaded. Only a page of results is rendered at a time; "Show more" adds the next.
  */
-export default function BusinessDirectory({ businesses, categories }: Props) {
+export default function BusinessDirectory({ categories, indexUrl, children }: Props) {
   const [filters, setFilters] = useState<BusinessFilters>(noFilters)
-  const [hydrated, setHydrated] = useState(false)
+  const [index, setIndex] = useState<IndexState | null>(null)
+  const [shownCount, setShownCount] = useState(businessesPerPage)
   const searchId = useId()
   const categoryId = useId()
-
-  useEffect(() => {
-    const fromUrl = () => setFilters(readFilters(window.location.search))
-    fromUrl()
-    setHydrated(true)
-    window.addEventListener('popstate', fromUrl)
-    return () => window.removeEventListener('popstate', fromUrl)
-  }, [])
+  const searchBox = useRef<HTMLInputElement>(null)
+  const categorySelect = useRef<HTMLSelectElement>(null)
 
   const update = (next: BusinessFilters) => {
     setFilters(next)
+    setShownCount(businessesPerPage)
     const url = `${window.location.pathname}${filtersQuery(next)}${window.location.hash}`
     window.history.replaceState(window.history.state, '', url)
   }
 
-  const shown = useMemo(() => filterBusinesses(businesses, filters), [businesses, filters])
+  useEffect(() => {
+    // What the visitor typed or chose while the island was loading wins over the URL.
+    const typed = { q: searchBox.current?.value ?? '', category: categorySelect.current?.value ?? '' }
+    if (filtersActive(typed)) update(typed)
+    else setFilters(readFilters(window.location.search))
+    const fromUrl = () => setFilters(readFilters(window.location.search))
+    window.addEventListener('popstate', fromUrl)
+
+    let current = true
+    setIndex({ state: 'loading' })
+    fetch(indexUrl)
+      .then((response) => {
+        if (!response.ok) throw new Error(`${indexUrl} answered ${response.status}`)
+        return response.json()
+      })
+      .then((json: unknown) => {
+        if (current) setIndex({ state: 'ready', search: prepareSearch(parseSearchIndex(json)) })
+      })
+      .catch((error: unknown) => {
+        // SPEC §8: the list then shows as empty; the reason goes to the console only.
+        console.error('Error loading businesses:', error)
+        if (current) setIndex({ state: 'failed' })
+      })
+    return () => {
+      current = false
+      window.removeEventListener('popstate', fromUrl)
+    }
+  }, [indexUrl])
+
+  const active = filtersActive(filters)
+  const found = useMemo(
+    () => (index?.state === 'ready' && active ? searchPrepared(index.search, filters) : []),
+    [index, filters, active],
+  )
+  const loading = active && (index === null || index.state === 'loading')
 
   return (
-    <div data-directory={hydrated ? 'ready' : 'static'}>
+    <div data-directory={index === null ? 'static' : index.state}>
       <form
         role="search"
         action="/businesses"
@@ -50,8 +98,12 @@ export default function BusinessDirectory({ businesses, categories }: Props) {
             Search
           </label>
           <div className="relative">
-            <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-400" />
+            <Icon
+              name="search"
+              className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-400"
+            />
             <input
+              ref={searchBox}
               id={searchId}
               name="q"
               type="search"
@@ -68,6 +120,7 @@ export default function BusinessDirectory({ businesses, categories }: Props) {
             Category
           </label>
           <select
+            ref={categorySelect}
             id={categoryId}
             name="category"
             value={filters.category}
@@ -85,17 +138,33 @@ export default function BusinessDirectory({ businesses, categories }: Props) {
       </form>
 
       <p className="mb-4 text-sm text-stone-600" role="status" aria-live="polite">
-        {shown.length === 1 ? '1 business' : `${shown.length} businesses`}
+        {active &&
+          (loading ? 'Loading businesses...' : found.length === 1 ? '1 business' : `${found.length} businesses`)}
       </p>
 
-      {shown.length > 0 ? (
-        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {shown.map((business) => (
-            <li key={business.slug}>
-              <BusinessCard business={business} headingLevel={2} />
-            </li>
-          ))}
-        </ul>
+      {!active ? (
+        children
+      ) : loading ? null : found.length > 0 ? (
+        <>
+          <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {found.slice(0, shownCount).map((entry) => (
+              <li key={entry.slug}>
+                <BusinessCard business={searchIndexCard(entry)} headingLevel={2} />
+              </li>
+            ))}
+          </ul>
+          {found.length > shownCount && (
+            <div className="mt-8 text-center">
+              <button
+                type="button"
+                className="btn-secondary"
+                onClick={() => setShownCount((count) => count + businessesPerPage)}
+              >
+                Show more businesses ({found.length - shownCount} more)
+              </button>
+            </div>
+          )}
+        </>
       ) : (
         <div className="card p-10 text-center">
           <Icon name="search" className="mx-auto mb-3 size-10 text-stone-400" />

@@ -11,9 +11,10 @@ const searchBox = (page: Page) => page.getByPlaceholder('Search businesses...')
 const categorySelect = (page: Page) => page.getByLabel('Category')
 const query = (page: Page) => new URL(page.url()).search
 
-/** Opens /businesses and waits for the search island to take over. */
+/** Opens /businesses, starts a search (the island waits for one) and waits for the search index. */
 async function openDirectory(path = '/businesses') {
   const opened = await site.open(path)
+  await searchBox(opened.page).focus()
   await opened.page.locator('[data-directory="ready"]').waitFor()
   return opened
 }
@@ -44,31 +45,100 @@ describe('the businesses page, as HTML', () => {
     const { page } = await site.open('/businesses', { javaScriptEnabled: false })
     const coffee = page.locator('article[data-business="roland-coffee-house"]')
     const text = await coffee.innerText()
-    for (const expected of ['Local Favorite', 'Featured', 'Roland Coffee House', 'Fresh coffee, breakfast biscuits', '18000 Highway 300, Roland, AR 72135', '(501) 555-0101', 'Mon-Sat 6am-2pm']) {
+    for (const expected of [
+      'Local Favorite',
+      'Featured',
+      'Roland Coffee House',
+      'Fresh coffee, breakfast biscuits',
+      '18000 Highway 300, Roland, AR 72135',
+      '(501) 555-0101',
+      'Mon-Sat 6am-2pm',
+    ]) {
       expect(text).toContain(expected)
     }
-    await expect(coffee.locator('img').getAttribute('src')).resolves.toBe('/files/business-images/roland-coffee-house-hero.png')
-    await expect(coffee.getByRole('link', { name: '(501) 555-0101' }).getAttribute('href')).resolves.toBe('tel:+15015550101')
-    await expect(coffee.getByRole('link', { name: 'View Details' }).getAttribute('href')).resolves.toBe('/business/roland-coffee-house')
+    await expect(coffee.locator('img').getAttribute('src')).resolves.toBe(
+      '/files/business-images/roland-coffee-house-hero.png',
+    )
+    await expect(coffee.getByRole('link', { name: '(501) 555-0101' }).getAttribute('href')).resolves.toBe(
+      'tel:+15015550101',
+    )
+    await expect(coffee.getByRole('link', { name: 'View Details' }).getAttribute('href')).resolves.toBe(
+      '/business/roland-coffee-house',
+    )
     const clamp = await coffee.locator('p.line-clamp-3').evaluate((p) => getComputedStyle(p).webkitLineClamp)
     expect(clamp).toBe('3')
   })
 
-  test("gives a business without a description the fallback text, and one without a photo the building icon", async () => {
+  test('gives a business without a description the fallback text, and one without a photo the building icon', async () => {
     const { page } = await site.open('/businesses', { javaScriptEnabled: false })
     const sweets = page.locator('article[data-business="lakeside-sweets"]')
     await expect(sweets.innerText()).resolves.toContain('Lakeside Sweets - Local business in Roland, Arkansas.')
     await expect(sweets.locator('img').count()).resolves.toBe(0)
     await expect(sweets.locator('svg').first().isVisible()).resolves.toBe(true)
-    await expect(page.locator('article[data-business="roland-auto-repair"]').innerText()).resolves.not.toContain('Local Business')
-    await expect(page.locator('article[data-business="roland-handyman"]').innerText()).resolves.toContain('Local Business')
+    await expect(page.locator('article[data-business="roland-auto-repair"]').innerText()).resolves.not.toContain(
+      'Local Business',
+    )
+    await expect(page.locator('article[data-business="roland-handyman"]').innerText()).resolves.toContain(
+      'Local Business',
+    )
   })
 
   test('replaces a photo that fails to load with the building icon', async () => {
-    const { page } = await openDirectory()
+    const { page } = await site.open('/businesses')
     const bait = page.locator('article[data-business="pinnacle-bait-tackle"]')
+    await bait.locator('img').waitFor({ state: 'hidden' })
+    await expect(bait.locator('svg').first().isVisible()).resolves.toBe(true)
+  })
+
+  test('loads no script for the search, nor its index, before the visitor starts to search', async () => {
+    const { page } = await site.open('/businesses')
+    const fetched: string[] = []
+    page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+    await page.waitForLoadState('networkidle')
+    await page.mouse.wheel(0, 2000)
+    await page.waitForTimeout(300)
+    expect(fetched.filter((path) => path.endsWith('.js') || path.endsWith('.json'))).toEqual([])
+    await expect(page.locator('[data-directory]').getAttribute('data-directory')).resolves.toBe('static')
+  })
+})
+
+describe('starting a search', () => {
+  test('fetches the search index when the visitor focuses the search box', async () => {
+    const { page } = await site.open('/businesses')
+    const index = page.waitForRequest((request) => new URL(request.url()).pathname === '/businesses/search-index.json')
+    await searchBox(page).focus()
+    await index
+    await page.locator('[data-directory="ready"]').waitFor()
+  })
+
+  test('keeps what the visitor typed while the search was loading', async () => {
+    const { page, errors } = await site.open('/businesses')
+    await searchBox(page).focus()
+    await page.keyboard.type('biscuits')
+    await page.locator('[data-directory="ready"]').waitFor()
+    await expect(cardNames(page)).resolves.toEqual(['Roland Coffee House'])
+    await expect(searchBox(page).inputValue()).resolves.toBe('biscuits')
+    expect(query(page)).toBe('?q=biscuits')
+    expect(errors).toEqual([])
+  })
+
+  test('replaces a photo that fails to load in a search result with the building icon', async () => {
+    const { page } = await openDirectory()
+    await searchBox(page).fill('tackle')
+    const bait = page.locator('article[data-business="pinnacle-bait-tackle"]')
+    await bait.waitFor()
     await bait.locator('img').waitFor({ state: 'detached' })
     await expect(bait.locator('svg').first().isVisible()).resolves.toBe(true)
+  })
+
+  test("shows the list as 'No businesses found' when the search index cannot be loaded", async () => {
+    const { page } = await site.open('/businesses')
+    await page.route('**/businesses/search-index.json', (route) => route.fulfill({ status: 500, body: 'down' }))
+    await searchBox(page).fill('coffee')
+    await page.locator('[data-directory="failed"]').waitFor()
+    await expect(page.getByText('No businesses found matching your criteria.').isVisible()).resolves.toBe(true)
+    await page.getByRole('button', { name: 'Clear Filters' }).click()
+    await expect(cardNames(page)).resolves.toEqual(allNames)
   })
 })
 
@@ -89,7 +159,11 @@ describe('searching and filtering businesses', () => {
   test('keeps only the businesses whose category equals the choice', async () => {
     const { page } = await openDirectory()
     await categorySelect(page).selectOption('Shopping & Convenience')
-    await expect(cardNames(page)).resolves.toEqual(['Pinnacle Bait & Tackle', 'Roland General Store', 'Valley Hardware'])
+    await expect(cardNames(page)).resolves.toEqual([
+      'Pinnacle Bait & Tackle',
+      'Roland General Store',
+      'Valley Hardware',
+    ])
     expect(query(page)).toBe('?category=Shopping+%26+Convenience')
     await categorySelect(page).selectOption('All')
     await expect(cardNames(page)).resolves.toEqual(allNames)

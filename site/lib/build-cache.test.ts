@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'vitest'
+import { fixtureCatalog, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
+import { businessPageCacheKey, pageCacheKey } from './build-cache.ts'
+
+describe('pageCacheKey', () => {
+  test('is the same for the same data and differs when any of it changes', () => {
+    expect(pageCacheKey({ a: 1 }, [2])).toBe(pageCacheKey({ a: 1 }, [2]))
+    expect(pageCacheKey({ a: 1 }, [2])).not.toBe(pageCacheKey({ a: 1 }, [3]))
+    expect(pageCacheKey({ a: 1 }, [2])).not.toBe(pageCacheKey({ a: 2 }, [2]))
+  })
+})
+
+describe('businessPageCacheKey', () => {
+  const catalog = fixtureCatalog()
+  const business = catalog.businesses[0]!
+
+  test('changes when the business changes', () => {
+    expect(businessPageCacheKey({ ...business, phone: '(501) 555-0199' }, catalog)).not.toBe(
+      businessPageCacheKey(business, catalog),
+    )
+  })
+
+  test('changes when the categories the layout draws change', () => {
+    const renamed = { ...catalog, categories: [...catalog.categories, makeCategory({ slug: 'faith', name: 'Faith' })] }
+    expect(businessPageCacheKey(business, renamed)).not.toBe(businessPageCacheKey(business, catalog))
+  })
+
+  test('stays the same when another business changes', () => {
+    const other = { ...catalog, businesses: [...catalog.businesses, makeBusiness({ name: 'New Shop' })] }
+    expect(businessPageCacheKey(business, other)).toBe(businessPageCacheKey(business, catalog))
+  })
+})
