@@ -4,7 +4,7 @@ import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir } from '@roland/scripts/paths'
-import { storageFilePath, storageReferences } from '../lib/storage-files.ts'
+import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
 const imageTypes: Record<string, string> = {
   '.png': 'image/png',
@@ -37,8 +37,14 @@ export function publishSite(): AstroIntegration {
         rmSync(stagingDir, { recursive: true, force: true })
         updateConfig({ outDir: pathToFileURL(`${stagingDir}/`) })
         // Whatever stops the build (a loader error, a page that throws), the staging folder goes with it.
+        // So does the record of the incremental build: Astro updates its cached pages as it renders them
+        // but writes their record only at the end, so after a failure the two may disagree; the next
+        // build then renders every page again.
+        const incrementalRecord = fileURLToPath(new URL('incremental-build.json', config.cacheDir))
         process.once('exit', () => {
-          if (!published) rmSync(stagingDir, { recursive: true, force: true })
+          if (published) return
+          rmSync(stagingDir, { recursive: true, force: true })
+          rmSync(incrementalRecord, { force: true })
         })
       },
       // `astro dev` serves the storage files straight from the storage folder.
@@ -55,10 +61,14 @@ export function publishSite(): AstroIntegration {
         const outDir = fileURLToPath(dir)
         const copied = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'), siteOrigin)
         if (copied > 0) logger.info(`copied ${copied} storage file(s) into /files`)
-        await rm(finalDir, { recursive: true, force: true })
+        // The last site is moved aside first, so the new one takes its place at once; only then is it deleted.
+        const previousDir = `${finalDir}.previous`
+        await rm(previousDir, { recursive: true, force: true })
+        if (existsSync(finalDir)) await rename(finalDir, previousDir)
         await rename(stagingDir, finalDir)
         published = true
         logger.info(`published ${finalDir}`)
+        await rm(previousDir, { recursive: true, force: true })
       },
     },
   }
@@ -67,9 +77,17 @@ export function publishSite(): AstroIntegration {
 /** Copies every /files/… the built pages refer to from the storage folder; fails on a missing one. */
 async function copyStorageFiles(outDir: string, storageRoot: string, siteOrigin: string): Promise<number> {
   const references = new Set<string>()
-  for (const file of await htmlFiles(outDir)) {
-    for (const url of storageReferences(await readFile(file, 'utf8'), siteOrigin)) references.add(url)
+  const marker = Buffer.from(storageUrlPrefix)
+  // Thousands of pages: read several at a time, and look closer only at those that mention /files/.
+  const pending = await htmlFiles(outDir)
+  const readNext = async () => {
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      const bytes = await readFile(file)
+      if (!bytes.includes(marker)) continue
+      for (const url of storageReferences(bytes.toString('utf8'), siteOrigin)) references.add(url)
+    }
   }
+  await Promise.all(Array.from({ length: 16 }, readNext))
   const missing: string[] = []
   for (const url of references) {
     const source = storageFilePath(url, storageRoot)

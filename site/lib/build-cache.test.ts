@@ -25,6 +25,22 @@ describe('businessPageCacheKey', () => {
     expect(businessPageCacheKey(business, renamed)).not.toBe(businessPageCacheKey(business, catalog))
   })
 
+  test('changes when an event or an attraction changes', () => {
+    const event = {
+      id: '00000000-0000-4000-8000-000000000990',
+      slug: 'potluck',
+      title: 'Potluck',
+      description: null,
+      starts_at: '2099-01-01T18:00:00-06:00',
+      ends_at: null,
+      location: 'Community Center',
+      event_type: 'Community',
+    }
+    expect(businessPageCacheKey(business, { ...catalog, events: [event] })).not.toBe(
+      businessPageCacheKey(business, catalog),
+    )
+  })
+
   test('stays the same when another business changes', () => {
     const other = { ...catalog, businesses: [...catalog.businesses, makeBusiness({ name: 'New Shop' })] }
     expect(businessPageCacheKey(business, other)).toBe(businessPageCacheKey(business, catalog))

@@ -1,0 +1,250 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Browser } from 'playwright-core'
+import { launchBrowser } from '../support/browser.ts'
+import { buildSite, type BuildResult } from '../support/build-site.ts'
+import {
+  addBusinesses,
+  closeBusiness,
+  describeBusiness,
+  numberedBusinesses,
+  runSql,
+} from '../support/catalog-changes.ts'
+import { activeFixtureBusinesses, buildFixtureDataDir } from '../support/fixture-catalog.ts'
+import { serveStatic, type StaticServer } from '../support/static-server.ts'
+
+// A site of ninety businesses (the fixture's ten and eighty "Ozark Shop"s): enough for four pages
+// of the businesses list. It is built once, then rebuilt after one business changed, after another
+// closed, and after a failed build. Each rebuild must give the site a full build would.
+
+const ozarkShops = numberedBusinesses('Ozark Shop', 80)
+/** On the third page of the list: its description changes. */
+const changed = 'ozark-shop-50'
+/** On the fourth page: it closes. */
+const closed = 'valley-hardware'
+const newDescription = 'Now open on Sundays, with a bait fridge by the door.'
+
+let root: string
+let dataDir: string
+let outDir: string
+let server: StaticServer
+let browser: Browser
+/** Every file of the first build, by its path in the output folder. */
+const firstBuild = new Map<string, Buffer>()
+
+const byName = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' })
+const allNames = [...activeFixtureBusinesses.map((b) => b.name), ...ozarkShops.map((b) => b.name)].sort(byName)
+
+async function filesOf(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue
+    const file = path.join(entry.parentPath, entry.name)
+    files.set(path.relative(dir, file), await readFile(file))
+  }
+  return files
+}
+
+async function build(): Promise<BuildResult> {
+  const result = await buildSite({ outDir, dataDir, siteUrl: server.url })
+  if (result.code !== 0) throw new Error(`The site did not build (exit ${result.code}):\n${result.output.slice(-3000)}`)
+  return result
+}
+
+/** The names on the cards of a built page, read from its HTML. */
+async function cardNames(pathname: string): Promise<string[]> {
+  const html = await (await fetch(new URL(pathname, server.url))).text()
+  return [...html.matchAll(/<h2 id="business-[^"]*"[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'))
+}
+
+/** The business pages among the files of a build. */
+const businessPages = (files: Map<string, Buffer>) => [...files.keys()].filter((file) => file.startsWith('business/'))
+
+const listPages = ['/businesses', '/businesses/page/2', '/businesses/page/3', '/businesses/page/4']
+
+/** The files a build makes afresh every time: the calendars carry the moment they were made (DTSTAMP). */
+const timeStamped = (file: string) => file.endsWith('.ics')
+
+/** What the build log says it did with a page: rendered it, or took it from the last build. */
+function fate(output: string, file: string): 'rendered' | 'reused' | 'absent' {
+  const line = output.split('\n').find((l) => l.includes(`├─ ${file} `))
+  if (!line) return 'absent'
+  return /\((?:restored|cached)\)/.test(line) ? 'reused' : 'rendered'
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'roland-incremental-'))
+  dataDir = path.join(root, 'data')
+  outDir = path.join(root, 'site')
+  await buildFixtureDataDir(dataDir)
+  await addBusinesses(dataDir, ozarkShops)
+  server = await serveStatic(outDir)
+  browser = await launchBrowser()
+  await build()
+  for (const [file, bytes] of await filesOf(outDir)) firstBuild.set(file, bytes)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await rm(root, { recursive: true, force: true })
+})
+
+describe('the businesses list in pages', () => {
+  test('shows 24 businesses a page, every listed business once, in name order', async () => {
+    const pages = await Promise.all(
+      ['/businesses', '/businesses/page/2', '/businesses/page/3', '/businesses/page/4'].map(cardNames),
+    )
+    expect(pages.map((names) => names.length)).toEqual([24, 24, 24, 18])
+    expect(pages.flat()).toEqual(allNames)
+  })
+
+  test('has no page before the first nor after the last', async () => {
+    for (const pathname of ['/businesses/page/1', '/businesses/page/5', '/businesses/page/0']) {
+      expect((await fetch(new URL(pathname, server.url))).status, pathname).toBe(404)
+    }
+  })
+
+  test('moves between pages by links, without JavaScript', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    try {
+      const page = await context.newPage()
+      await page.goto(new URL('/businesses', server.url).href)
+      const pages = page.getByRole('navigation', { name: 'Pages of businesses' })
+      await expect(pages.getByRole('link', { name: 'Previous' }).count()).resolves.toBe(0)
+      await pages.getByRole('link', { name: 'Next' }).click()
+      await page.waitForURL(new URL('/businesses/page/2', server.url).href)
+      await expect(pages.getByRole('link', { name: 'Page 2' }).getAttribute('aria-current')).resolves.toBe('page')
+      await pages.getByRole('link', { name: 'Page 4' }).click()
+      await page.waitForURL(new URL('/businesses/page/4', server.url).href)
+      await expect(pages.getByRole('link', { name: 'Next' }).count()).resolves.toBe(0)
+      await pages.getByRole('link', { name: 'Previous' }).click()
+      await page.waitForURL(new URL('/businesses/page/3', server.url).href)
+      await expect(page.locator('title').innerText()).resolves.toBe('Local Businesses – Page 3 of 4 | Roland, Arkansas')
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('shows a page of search results at a time, and the next on request', async () => {
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      await page.goto(new URL('/businesses/page/3?q=ozark', server.url).href)
+      await page.locator('[data-directory="ready"]').waitFor()
+      const cards = page.locator('main article h2')
+      await expect(cards.count()).resolves.toBe(24)
+      await expect(page.getByRole('navigation', { name: 'Pages of businesses' }).count()).resolves.toBe(0)
+      await page.getByRole('button', { name: 'Show more businesses (56 more)' }).click()
+      await expect(cards.count()).resolves.toBe(48)
+      await expect(cards.allInnerTexts()).resolves.toEqual(ozarkShops.slice(0, 48).map((b) => b.name))
+    } finally {
+      await context.close()
+    }
+  })
+})
+
+describe('a rebuild after one business changed', () => {
+  let rebuild: BuildResult
+  let secondBuild: Map<string, Buffer>
+
+  beforeAll(async () => {
+    await describeBusiness(dataDir, changed, newDescription)
+    rebuild = await build()
+    secondBuild = await filesOf(outDir)
+  })
+
+  test("shows the change on that business's page and on its page of the list", () => {
+    expect(secondBuild.get(`business/${changed}/index.html`)?.toString()).toContain(newDescription)
+    expect(secondBuild.get('businesses/page/3/index.html')?.toString()).toContain(newDescription)
+  })
+
+  test('leaves every other business page byte for byte as it was', () => {
+    const others = businessPages(firstBuild).filter((file) => !file.startsWith(`business/${changed}/`))
+    expect(others.length).toBe(allNames.length - 1)
+    expect(others.filter((file) => !secondBuild.get(file)?.equals(firstBuild.get(file)!))).toEqual([])
+  })
+
+  test('renders again only the page of the list that shows it, and takes the others from the last build', () => {
+    expect(fate(rebuild.output, '/businesses/page/3/index.html')).toBe('rendered')
+    expect(fate(rebuild.output, '/businesses/page/2/index.html')).toBe('reused')
+    expect(fate(rebuild.output, '/businesses/page/4/index.html')).toBe('reused')
+    for (const page of ['2', '4']) {
+      const file = `businesses/page/${page}/index.html`
+      expect(secondBuild.get(file)?.equals(firstBuild.get(file)!), file).toBe(true)
+    }
+  })
+})
+
+describe('a rebuild after a business closed', () => {
+  let before: Map<string, Buffer>
+  let after: Map<string, Buffer>
+
+  beforeAll(async () => {
+    before = await filesOf(outDir)
+    await closeBusiness(dataDir, closed)
+    await build()
+    after = await filesOf(outDir)
+  })
+
+  test("takes the business's page down, and out of the search index and the sitemap", async () => {
+    expect(after.has(`business/${closed}/index.html`)).toBe(false)
+    expect((await fetch(new URL(`/business/${closed}`, server.url))).status).toBe(404)
+    const index = JSON.parse(after.get('businesses/search-index.json')!.toString()) as Array<{ slug: string }>
+    expect(index.map((entry) => entry.slug)).not.toContain(closed)
+    expect(after.get('sitemap.xml')!.toString()).not.toContain(`/business/${closed}<`)
+  })
+
+  test('lists the businesses as a full build would', async () => {
+    const pages = await Promise.all(listPages.map(cardNames))
+    expect(pages.map((names) => names.length)).toEqual([24, 24, 24, 17])
+    expect(pages.flat()).toEqual(allNames.filter((name) => name !== 'Valley Hardware'))
+  })
+
+  test('leaves the pages of the other businesses as they were', () => {
+    const others = businessPages(before).filter((file) => !file.startsWith(`business/${closed}/`))
+    expect(others.filter((file) => !after.get(file)?.equals(before.get(file)!))).toEqual([])
+  })
+})
+
+describe('a failed build, then a good one', () => {
+  let published: Map<string, Buffer>
+  let afterFailure: Map<string, Buffer>
+  let failed: BuildResult
+  let recovery: BuildResult
+
+  beforeAll(async () => {
+    published = await filesOf(outDir)
+    // A category whose page would take the place of /events: the build stops while collecting pages.
+    await runSql(
+      dataDir,
+      `insert into location_categories (slug, name, icon_name, color, sort_order, category_type) values ('events', 'Events', 'star', '#123456', 1, 'community')`,
+    )
+    failed = await buildSite({ outDir, dataDir, siteUrl: server.url })
+    afterFailure = await filesOf(outDir)
+    await runSql(dataDir, `delete from location_categories where slug = 'events'`)
+    recovery = await build()
+  })
+
+  test('leaves the last good site as it was', () => {
+    expect(failed.code).not.toBe(0)
+    expect(failed.output).toContain('use a slug the site needs for its own pages (/events)')
+    expect(existsSync(`${outDir}.staging`)).toBe(false)
+    expect([...afterFailure.keys()].sort()).toEqual([...published.keys()].sort())
+    expect([...afterFailure.keys()].filter((file) => !afterFailure.get(file)!.equals(published.get(file)!))).toEqual([])
+  })
+
+  test('is followed by a build that renders every page again, giving the same site', async () => {
+    expect(fate(recovery.output, '/businesses/page/2/index.html')).toBe('rendered')
+    expect(recovery.output).not.toMatch(/\((?:restored|cached)\)/)
+    const after = await filesOf(outDir)
+    expect([...after.keys()].sort()).toEqual([...published.keys()].sort())
+    const differ = [...after.keys()].filter(
+      (file) => !timeStamped(file) && !after.get(file)!.equals(published.get(file)!),
+    )
+    expect(differ).toEqual([])
+  })
+})

@@ -1,0 +1,108 @@
+import { gzipSync } from 'node:zlib'
+import { describe, expect, test } from 'vitest'
+import type { Page, Response } from 'playwright-core'
+import { desktop, phone, useSite } from '../support/site-session.ts'
+
+// The weight budgets of issue 8, measured in Chromium on the built fixture site: what a page
+// downloads before the visitor does anything, each text file gzipped as a server would send it.
+
+const site = useSite()
+
+/** The first round trip: ten TCP segments of 1,460 bytes. */
+const firstRoundTrip = 14_600
+const scriptBudget = 2 * 1024
+const businessesBudget = 100 * 1024
+
+const gzipped = (text: string | Buffer) => gzipSync(text, { level: 9 }).byteLength
+
+/** What a page loaded: every response by URL, and the scripts written into its HTML. */
+interface Loaded {
+  page: Page
+  html: string
+  responses: Response[]
+  inlineScripts: string[]
+}
+
+async function load(path: string, viewport: { width: number; height: number }): Promise<Loaded> {
+  const opened = await site.open('about:blank', { viewport })
+  const responses: Response[] = []
+  opened.page.on('response', (response) => responses.push(response))
+  const response = await opened.page.goto(site.url(path))
+  await opened.page.waitForLoadState('networkidle')
+  const html = await response!.text()
+  const inlineScripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)]
+    .filter(([, attributes]) => !/\bsrc=/.test(attributes!) && !/application\/ld\+json/.test(attributes!))
+    .map(([, , body]) => body!)
+  return { page: opened.page, html, responses, inlineScripts }
+}
+
+const ofType = (loaded: Loaded, type: string) => loaded.responses.filter((r) => r.request().resourceType() === type)
+
+/** The gzip bytes of the scripts a page ran: those in its HTML and those it fetched. */
+async function scriptBytes(loaded: Loaded): Promise<number> {
+  const fetched = await Promise.all(ofType(loaded, 'script').map(async (r) => gzipped(await r.body())))
+  return [...loaded.inlineScripts.map(gzipped), ...fetched].reduce((sum, bytes) => sum + bytes, 0)
+}
+
+/** Tells whether any script the page fetched is React (its production build names its error pages). */
+async function loadsReact(loaded: Loaded): Promise<boolean> {
+  const bodies = await Promise.all(ofType(loaded, 'script').map(async (r) => (await r.body()).toString('utf8')))
+  return bodies.some((body) => body.includes('react.dev/errors') || body.includes('react-dom'))
+}
+
+async function htmlAndCssBytes(loaded: Loaded): Promise<number> {
+  const css = await Promise.all(ofType(loaded, 'stylesheet').map(async (r) => gzipped(await r.body())))
+  return gzipped(loaded.html) + css.reduce((sum, bytes) => sum + bytes, 0)
+}
+
+describe('a business page at desktop width', () => {
+  test('runs at most 2 KB gzip of script, and no framework', async () => {
+    const loaded = await load('/business/roland-coffee-house', desktop)
+    expect(await scriptBytes(loaded)).toBeLessThanOrEqual(scriptBudget)
+    expect(await loadsReact(loaded)).toBe(false)
+    expect(ofType(loaded, 'script').map((r) => r.url())).toEqual([])
+  })
+
+  test('fits its HTML and CSS in the first round trip: 14.6 KB gzip', async () => {
+    const loaded = await load('/business/roland-coffee-house', desktop)
+    expect(ofType(loaded, 'stylesheet')).toHaveLength(1)
+    expect(await htmlAndCssBytes(loaded)).toBeLessThanOrEqual(firstRoundTrip)
+  })
+})
+
+describe('the menu on a phone', () => {
+  test('is a few hundred bytes of script, no framework, and it works', async () => {
+    const loaded = await load('/business/roland-coffee-house', phone)
+    expect(await scriptBytes(loaded)).toBeLessThanOrEqual(scriptBudget)
+    expect(await loadsReact(loaded)).toBe(false)
+    const { page } = loaded
+    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
+    await page.getByText('Menu', { exact: true }).click()
+    const menu = page.getByRole('navigation', { name: 'Main menu' })
+    await menu.waitFor({ state: 'visible' })
+    await page.keyboard.press('Escape')
+    await menu.waitFor({ state: 'hidden' })
+    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('SUMMARY')
+  })
+})
+
+describe('/businesses before the visitor searches', () => {
+  test('weighs under 100 KB gzip in all, without React or the search index', async () => {
+    const loaded = await load('/businesses', desktop)
+    const texts = loaded.responses.filter((r) =>
+      ['document', 'stylesheet', 'script', 'fetch'].includes(r.request().resourceType()),
+    )
+    const bytes = await Promise.all(texts.map(async (r) => gzipped(await r.body())))
+    expect(bytes.reduce((sum, n) => sum + n, 0)).toBeLessThan(businessesBudget)
+    expect(await loadsReact(loaded)).toBe(false)
+    expect(loaded.responses.map((r) => new URL(r.url()).pathname)).not.toContain('/businesses/search-index.json')
+  })
+
+  test('loads React and the search index once the visitor focuses the search box', async () => {
+    const loaded = await load('/businesses', desktop)
+    await loaded.page.getByPlaceholder('Search businesses...').focus()
+    await loaded.page.locator('[data-directory="ready"]').waitFor()
+    expect(await loadsReact(loaded)).toBe(true)
+    expect(loaded.responses.map((r) => new URL(r.url()).pathname)).toContain('/businesses/search-index.json')
+  })
+})
