@@ -68,22 +68,21 @@ export function parseSearchIndex(json: unknown): SearchIndexEntry[] {
 
 /** Makes the card of an index entry: the same card the static list shows for that business. */
 export function searchIndexCard(entry: SearchIndexEntry): BusinessCardData {
-  const business = {
+  const texts = {
     name: entry.name,
     short_description: entry.short_description ?? null,
     full_description: entry.full_description ?? null,
   }
   return {
     slug: entry.slug,
-    name: entry.name,
     category: entry.category,
-    ...business,
+    ...texts,
     address: entry.address ?? null,
     phone: entry.phone ?? null,
     hours: entry.hours ?? null,
     is_featured: entry.is_featured === true,
     badge: categoryBadgeLabel(entry.category),
-    description: cardDescription(business),
+    description: cardDescription(texts),
     image: entry.image ?? null,
   }
 }
