@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -124,6 +125,25 @@ describe('the businesses list in pages', () => {
       await pages.getByRole('link', { name: 'Previous' }).click()
       await page.waitForURL(new URL('/businesses/page/3', server.url).href)
       await expect(page.locator('title').innerText()).resolves.toBe('Local Businesses – Page 3 of 4 | Roland, Arkansas')
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('passes an axe audit, the links between pages included', async () => {
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      await page.goto(new URL('/businesses/page/2', server.url).href)
+      await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') })
+      const violations = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string }> }> } }
+        ).axe
+        const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+        return result.violations.map((violation) => violation.id)
+      })
+      expect(violations).toEqual([])
     } finally {
       await context.close()
     }
