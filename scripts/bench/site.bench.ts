@@ -1,0 +1,272 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { runMigration } from '../src/migrate/job.ts'
+import { repoRoot } from '../src/paths.ts'
+import { openEmbeddedStore } from '../src/store/embedded.ts'
+import { table } from './measure.ts'
+import { generateRolandText } from './migrate.bench.ts'
+
+// The public site built for generated catalogs of 1,000 and 10,000 businesses (issue 8): build
+// time, peak memory and output size of a full build and of a rebuild after one business changed,
+// the weight of each kind of page, and the cost of a keystroke in the businesses search.
+// Targets: 10,000 businesses in under 2 minutes within 2 GB on a 2-core machine; the rebuild in
+// under a third of the full build; a business page's HTML and CSS within 14.6 KB gzip and its
+// script within 2 KB; /businesses under 100 KB before a search; a keystroke under 16 ms.
+
+const sizes = [1_000, 10_000]
+const astroBin = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('astro/package.json', { paths: [repoRoot] })),
+  'bin',
+  'astro.mjs',
+)
+
+interface BuildRun {
+  seconds: number
+  peakRssMb: number
+  output: string
+}
+
+/**
+ * Runs `astro build` in a child process, as a deploy would, and reads its peak memory from the
+ * child itself: a preloaded module writes process.resourceUsage().maxRSS when the build exits.
+ */
+async function build(dataDir: string, outDir: string, work: string): Promise<BuildRun> {
+  const rssFile = path.join(work, 'max-rss')
+  const hook = path.join(work, 'report-rss.mjs')
+  await writeFile(
+    hook,
+    `import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)))\n`,
+  )
+  const env = {
+    ...process.env,
+    SUPABASE_URL: '',
+    ROLAND_DATA_DIR: dataDir,
+    ROLAND_OUT_DIR: outDir,
+    SITE_URL: 'http://127.0.0.1:4321',
+    ASTRO_TELEMETRY_DISABLED: '1',
+    NO_COLOR: '1',
+  }
+  const start = performance.now()
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', hook, astroBin, 'build'], {
+      cwd: repoRoot,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let text = ''
+    child.stdout.on('data', (chunk) => (text += chunk))
+    child.stderr.on('data', (chunk) => (text += chunk))
+    child.on('error', reject)
+    child.on('close', (exit) => resolve({ code: exit, output: text }))
+  })
+  const seconds = (performance.now() - start) / 1000
+  if (code !== 0) throw new Error(`astro build failed (exit ${code}):\n${output.slice(-3000)}`)
+  const maxRssKb = Number(await readFile(rssFile, 'utf8'))
+  return { seconds, peakRssMb: maxRssKb / 1024, output }
+}
+
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true })
+  return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name))
+}
+
+const gzip = (bytes: Buffer | string) => gzipSync(bytes, { level: 9 }).byteLength
+const kb = (bytes: number) => (bytes / 1024).toFixed(1)
+
+/** Raw and gzip bytes of a set of files or texts. */
+interface Weight {
+  raw: number
+  gzip: number
+}
+const weigh = (parts: Array<Buffer | string>): Weight =>
+  parts.reduce<Weight>((sum, part) => ({ raw: sum.raw + Buffer.byteLength(part), gzip: sum.gzip + gzip(part) }), {
+    raw: 0,
+    gzip: 0,
+  })
+
+const attribute = (tag: string, name: string) => tag.match(new RegExp(`\\s${name}="([^"]*)"`))?.[1]
+
+/** The scripts a module imports, followed through the built chunks (React's client imports its own chunks). */
+async function withImports(outDir: string, urls: string[]): Promise<string[]> {
+  const seen = new Set<string>()
+  const pending = [...urls]
+  while (pending.length > 0) {
+    const url = pending.pop()!
+    if (seen.has(url)) continue
+    seen.add(url)
+    const code = await readFile(path.join(outDir, url), 'utf8')
+    for (const [, spec] of code.matchAll(/(?:from|import)\s*["'`](\.\/[^"'`]+\.js)["'`]/g)) {
+      pending.push(path.posix.join(path.posix.dirname(url), spec!))
+    }
+  }
+  return [...seen]
+}
+
+/** What a page costs before any interaction: its HTML, its stylesheets, the scripts that run on load. */
+async function pageWeight(outDir: string, pathname: string) {
+  const html = await readFile(path.join(outDir, pathname, 'index.html'), 'utf8')
+  const css: Array<Buffer | string> = []
+  const scripts: Array<Buffer | string> = []
+  const externalScripts: Buffer[] = []
+  const islandScripts: string[] = []
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+    if (attribute(tag, 'rel') === 'stylesheet') css.push(await readFile(path.join(outDir, attribute(tag, 'href')!)))
+  }
+  for (const [, body] of html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/g)) css.push(body!)
+  for (const [, attributes, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (/type="application\/ld\+json"/.test(attributes!)) continue
+    const src = attribute(`<script ${attributes}>`, 'src')
+    if (src) externalScripts.push(await readFile(path.join(outDir, src)))
+    else scripts.push(body!)
+  }
+  // Islands load their component and renderer only when they hydrate (on /businesses: on a search).
+  for (const [tag] of html.matchAll(/<astro-island\b[^>]*>/g)) {
+    islandScripts.push(attribute(tag, 'component-url')!, attribute(tag, 'renderer-url')!)
+  }
+  const later = islandScripts.length > 0 ? await withImports(outDir, islandScripts) : []
+  return {
+    html: weigh([html]),
+    css: weigh(css),
+    // Scripts in the HTML are part of its bytes too; "all" adds only the fetched ones.
+    script: weigh([...scripts, ...externalScripts]),
+    externalScript: weigh(externalScripts),
+    onInteraction: weigh(await Promise.all(later.map((url) => readFile(path.join(outDir, url))))),
+  }
+}
+
+/** Milliseconds of a search of the built index, per keystroke of a few searches typed letter by letter. */
+async function keystrokes(outDir: string) {
+  // The site's own modules, as the island runs them.
+  const { prepareSearch, searchPrepared } = await import('../../site/lib/business-filter.ts')
+  const { parseSearchIndex } = await import('../../site/lib/search-index.ts')
+  const json = await readFile(path.join(outDir, 'businesses', 'search-index.json'))
+  let start = performance.now()
+  const prepared = prepareSearch(parseSearchIndex(JSON.parse(json.toString('utf8'))))
+  const prepareMs = performance.now() - start
+  const typed = ['roland', 'coffee pastries', 'kayak rentals', 'zzz']
+  const categories = ['', 'Dining & Refreshments']
+  const times: number[] = []
+  for (let round = 0; round < 5; round++) {
+    for (const text of typed) {
+      for (const category of categories) {
+        for (let length = 1; length <= text.length; length++) {
+          start = performance.now()
+          searchPrepared(prepared, { q: text.slice(0, length), category })
+          times.push(performance.now() - start)
+        }
+      }
+    }
+  }
+  times.sort((a, b) => a - b)
+  const at = (share: number) => times[Math.min(times.length - 1, Math.floor(share * times.length))]!
+  return { index: weigh([json]), prepareMs, median: at(0.5), p95: at(0.95), max: times.at(-1)! }
+}
+
+/** Full build, rebuild after one business changed, page weights and keystroke cost, for n businesses. */
+export async function benchSite(n: number) {
+  const work = await mkdtemp(path.join(tmpdir(), `roland-site-bench-${n}-`))
+  try {
+    const dataDir = path.join(work, 'data')
+    const outDir = path.join(work, 'site')
+    const store = await openEmbeddedStore({ dir: dataDir })
+    await runMigration({ store, source: { bytes: new TextEncoder().encode(generateRolandText(n)) } })
+    await store.close()
+
+    const full = await build(dataDir, outDir, work)
+    const files = await filesUnder(outDir)
+    const pages = files.filter((file) => file.endsWith('.html')).length
+    let outputBytes = 0
+    for (const file of files) outputBytes += (await stat(file)).size
+
+    // One business changes, as after an operator's edit or a crawl of its website.
+    const changed = await openEmbeddedStore({ dir: dataDir })
+    const { rows } = await changed.db.query<{ slug: string }>(
+      `update businesses set short_description = 'Now serving breakfast all day.', updated_at = now()
+       where slug = (select slug from businesses order by slug offset 7 limit 1) returning slug`,
+    )
+    await changed.close()
+    const rebuild = await build(dataDir, outDir, work)
+    const slug = rows[0]!.slug
+    const rebuilt = (await readFile(path.join(outDir, 'business', slug, 'index.html'), 'utf8')).includes(
+      'Now serving breakfast all day.',
+    )
+    if (!rebuilt) throw new Error(`The rebuild did not update /business/${slug}`)
+    const rendered = (rebuild.output.match(/\(\+\d+(?:\.\d+)?m?s\)/g) ?? []).length
+    const reused = (rebuild.output.match(/\((?:cached|restored)\)/g) ?? []).length
+
+    const someBusiness = (await readdir(path.join(outDir, 'business')))[0]!
+    const weights: Array<[string, string]> = [
+      ['/business/{slug}', `business/${someBusiness}`],
+      ['/businesses', 'businesses'],
+      ['/businesses/page/2', 'businesses/page/2'],
+      ['/ (home)', ''],
+      ['/dining-refreshments', 'dining-refreshments'],
+    ]
+    const pageRows: Array<Record<string, string | number>> = []
+    for (const [label, pathname] of weights) {
+      if (!existsSync(path.join(outDir, pathname, 'index.html'))) continue
+      const weight = await pageWeight(outDir, pathname)
+      pageRows.push({
+        businesses: n,
+        page: label,
+        'HTML KB': kb(weight.html.raw),
+        'HTML gz': kb(weight.html.gzip),
+        'CSS KB': kb(weight.css.raw),
+        'CSS gz': kb(weight.css.gzip),
+        'HTML+CSS gz': kb(weight.html.gzip + weight.css.gzip),
+        'script KB': kb(weight.script.raw),
+        'script gz': kb(weight.script.gzip),
+        'all gz': kb(weight.html.gzip + weight.css.gzip + weight.externalScript.gzip),
+        'on search gz': weight.onInteraction.gzip > 0 ? kb(weight.onInteraction.gzip) : '-',
+      })
+    }
+    const search = await keystrokes(outDir)
+    return {
+      build: {
+        businesses: n,
+        pages,
+        'build s': full.seconds.toFixed(1),
+        'pages/s': Math.round(pages / full.seconds),
+        'peak RSS MB': Math.round(full.peakRssMb),
+        'output MB': (outputBytes / 2 ** 20).toFixed(1),
+        'rebuild 1 changed s': rebuild.seconds.toFixed(1),
+        'rebuild / full': (rebuild.seconds / full.seconds).toFixed(2),
+        'rebuild rendered': rendered,
+        'rebuild reused': reused,
+        'rebuild RSS MB': Math.round(rebuild.peakRssMb),
+      },
+      pages: pageRows,
+      search: {
+        businesses: n,
+        'index KB': kb(search.index.raw),
+        'index gz KB': kb(search.index.gzip),
+        'prepare ms': search.prepareMs.toFixed(1),
+        'keystroke median ms': search.median.toFixed(2),
+        'keystroke p95 ms': search.p95.toFixed(2),
+        'keystroke max ms': search.max.toFixed(2),
+      },
+    }
+  } finally {
+    await rm(work, { recursive: true, force: true })
+  }
+}
+
+/** Builds the site for 1,000 and 10,000 generated businesses and prints the figures of issue 8. */
+export async function run(): Promise<void> {
+  const results = []
+  for (const n of sizes) results.push(await benchSite(n))
+  process.stdout.write('\nBuilds (a full build, then a rebuild after one business changed):\n')
+  table(results.map((result) => result.build))
+  process.stdout.write(
+    '\nPage weights in KB before any interaction (script: in the HTML and fetched; all: HTML, CSS and fetched\n' +
+      'scripts; on search: the island and its chunks, fetched when the visitor starts to search):\n',
+  )
+  table(results.flatMap((result) => result.pages))
+  process.stdout.write('\nThe businesses search: its index and the cost of one keystroke in Node:\n')
+  table(results.map((result) => result.search))
+}
