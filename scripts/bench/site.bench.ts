@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createReadStream, existsSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
@@ -54,10 +54,15 @@ async function build(dataDir: string, outDir: string, work: string): Promise<Bui
     ASTRO_TELEMETRY_DISABLED: '1',
     NO_COLOR: '1',
   }
+  // A working directory of its own inside the repository: Astro puts its temporary bundle in
+  // .astro/.prerender of the working directory, and a build running at the same time in the
+  // same directory (a test, say) would delete it when done.
+  await mkdir(path.join(repoRoot, '.astro'), { recursive: true })
+  const cwd = await mkdtemp(path.join(repoRoot, '.astro', 'bench-'))
   const start = performance.now()
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', hook, astroBin, 'build'], {
-      cwd: repoRoot,
+    const child = spawn(process.execPath, ['--import', hook, astroBin, 'build', '--root', repoRoot], {
+      cwd,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     })
@@ -68,6 +73,7 @@ async function build(dataDir: string, outDir: string, work: string): Promise<Bui
     child.on('close', (exit) => resolve({ code: exit, output: text }))
   })
   const seconds = (performance.now() - start) / 1000
+  await rm(cwd, { recursive: true, force: true })
   if (code !== 0) throw new Error(`astro build failed (exit ${code}):\n${output.slice(-3000)}`)
   const maxRssKb = Number(await readFile(rssFile, 'utf8'))
   return { seconds, peakRssMb: maxRssKb / 1024, output }
