@@ -1,3 +1,4 @@
+import { laterBusinessListPaths } from './business-pages.ts'
 import { allBusinesses, sortedCategories } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { attractionPath } from './attractions.ts'
@@ -28,6 +29,7 @@ export function sitePaths(catalog: Catalog): string[] {
     ...categories.map((c) => `/${c.slug}`),
     ...categories.filter((c) => c.category_type === 'recreation').map((c) => `/recreation/${c.slug}`),
     ...catalog.attractions.map((a) => attractionPath(a, catalog.attractions)),
+    ...laterBusinessListPaths(allBusinesses(catalog).length),
     ...allBusinesses(catalog).map((b) => `/business/${b.slug}`),
   ]
 }
