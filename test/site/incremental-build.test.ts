@@ -70,10 +70,17 @@ const listPages = ['/businesses', '/businesses/page/2', '/businesses/page/3', '/
 const timeStamped = (file: string) => file.endsWith('.ics')
 
 /** What the build log says it did with a page: rendered it, or took it from the last build. */
+/** The build log's lines that name a file, to show when a fate is not the expected one. */
+const mentions = (output: string, file: string) => output.split('\n').filter((l) => l.includes(file)).join('\n')
+
+// Pages render several at a time, so the log's lines interleave: a rendered page's name is printed
+// before its timing, and another page's line can land in between. A page's entry is therefore the
+// text after its name up to the next tree marker or line end, not a whole line.
 function fate(output: string, file: string): 'rendered' | 'reused' | 'absent' {
-  const line = output.split('\n').find((l) => l.includes(`├─ ${file} `))
-  if (!line) return 'absent'
-  return /\((?:restored|cached)\)/.test(line) ? 'reused' : 'rendered'
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const entry = output.match(new RegExp(`[├└]─ ${escaped}(?![a-zA-Z/._-])([^\\n├└]*)`))
+  if (!entry) return 'absent'
+  return /\((?:restored|cached)\)/.test(entry[1] ?? '') ? 'reused' : 'rendered'
 }
 
 beforeAll(async () => {
@@ -189,7 +196,7 @@ describe('a rebuild after one business changed', () => {
   })
 
   test('renders again only the page of the list that shows it, and takes the others from the last build', () => {
-    expect(fate(rebuild.output, '/businesses/page/3/index.html')).toBe('rendered')
+    expect(fate(rebuild.output, '/businesses/page/3/index.html'), mentions(rebuild.output, 'page/3')).toBe('rendered')
     expect(fate(rebuild.output, '/businesses/page/2/index.html')).toBe('reused')
     expect(fate(rebuild.output, '/businesses/page/4/index.html')).toBe('reused')
     for (const page of ['2', '4']) {
