@@ -1,3 +1,4 @@
+import { importEntry } from '@roland/scripts/migrate/job'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { gradientPng } from './png.ts'
 
@@ -35,7 +36,8 @@ interface FixtureBusiness {
   hours_detail?: FixtureHours[]
 }
 
-type FixtureHours = { day_of_week: number; opens_at: string; closes_at: string } | { day_of_week: number; is_closed: true }
+type FixtureHours =
+  { day_of_week: number; opens_at: string; closes_at: string } | { day_of_week: number; is_closed: true }
 
 const weekdays = (opens: string, closes: string, days = [1, 2, 3, 4, 5]): FixtureHours[] =>
   days.map((day_of_week) => ({ day_of_week, opens_at: opens, closes_at: closes }))
@@ -61,12 +63,34 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     rating: 4.8,
     price_range: '$$',
     images: [
-      { file: png('roland-coffee-house-hero.png', [120, 72, 40], [230, 200, 160]), alt: 'The coffee house porch', type: 'hero', primary: true },
-      { file: png('roland-coffee-house-logo.png', [40, 20, 10], [90, 50, 20]), alt: 'Roland Coffee House logo', type: 'logo', primary: true },
-      { file: png('roland-coffee-house-1.png', [200, 150, 90], [250, 240, 220]), alt: 'A latte on the counter', type: 'gallery' },
+      {
+        file: png('roland-coffee-house-hero.png', [120, 72, 40], [230, 200, 160]),
+        alt: 'The coffee house porch',
+        type: 'hero',
+        primary: true,
+      },
+      {
+        file: png('roland-coffee-house-logo.png', [40, 20, 10], [90, 50, 20]),
+        alt: 'Roland Coffee House logo',
+        type: 'logo',
+        primary: true,
+      },
+      {
+        file: png('roland-coffee-house-1.png', [200, 150, 90], [250, 240, 220]),
+        alt: 'A latte on the counter',
+        type: 'gallery',
+      },
       { file: png('roland-coffee-house-2.png', [60, 90, 60], [160, 200, 140]), alt: null, type: 'gallery' },
-      { file: png('roland-coffee-house-3.png', [90, 60, 30], [200, 170, 120]), alt: 'Biscuits fresh from the oven', type: 'gallery' },
-      { file: png('roland-coffee-house-4.png', [30, 60, 90], [140, 180, 220]), alt: 'The fifth photo, beyond the grid of four', type: 'gallery' },
+      {
+        file: png('roland-coffee-house-3.png', [90, 60, 30], [200, 170, 120]),
+        alt: 'Biscuits fresh from the oven',
+        type: 'gallery',
+      },
+      {
+        file: png('roland-coffee-house-4.png', [30, 60, 90], [140, 180, 220]),
+        alt: 'The fifth photo, beyond the grid of four',
+        type: 'gallery',
+      },
     ],
   },
   {
@@ -74,7 +98,8 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     name: 'Maumelle Smokehouse',
     category: 'Dining & Refreshments',
     short_description: 'Barbecue plates and family-size platters by the lake.',
-    full_description: 'Brisket and ribs smoked low and slow over hickory for fourteen hours, with sides made from scratch.',
+    full_description:
+      'Brisket and ribs smoked low and slow over hickory for fourteen hours, with sides made from scratch.',
     address: '22000 Highway 10, Roland, AR 72135',
     phone: '(501) 555-0102',
     website: null,
@@ -86,8 +111,18 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     rating: 4.6,
     price_range: '$$',
     images: [
-      { file: png('maumelle-smokehouse-generated.png', [150, 40, 20], [240, 160, 80]), alt: 'A generated picture of the smokehouse', type: 'hero', metadata: { generated: true } },
-      { file: png('maumelle-smokehouse-1.png', [80, 30, 10], [180, 120, 70]), alt: 'The smoker out back', type: 'gallery', primary: true },
+      {
+        file: png('maumelle-smokehouse-generated.png', [150, 40, 20], [240, 160, 80]),
+        alt: 'A generated picture of the smokehouse',
+        type: 'hero',
+        metadata: { generated: true },
+      },
+      {
+        file: png('maumelle-smokehouse-1.png', [80, 30, 10], [180, 120, 70]),
+        alt: 'The smoker out back',
+        type: 'gallery',
+        primary: true,
+      },
     ],
   },
   {
@@ -107,14 +142,17 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     name: 'Roland General Store',
     category: 'Shopping & Convenience',
     short_description: 'Groceries, fuel and hardware basics without the drive into town.',
-    full_description: 'Groceries, fuel, propane exchange and hardware basics. The deli counter makes sandwiches to go for the lake.',
+    full_description:
+      'Groceries, fuel, propane exchange and hardware basics. The deli counter makes sandwiches to go for the lake.',
     address: '17500 Highway 300, Roland, AR 72135',
     phone: '(501) 555-0104',
     website: 'https://store.example',
     hours: 'Daily 6am-10pm',
     services: ['Fuel', 'Propane exchange', 'Deli'],
     featured: true,
-    images: [{ file: png('roland-general-store-front.png', [20, 90, 60], [150, 220, 180]), alt: null, type: 'gallery' }],
+    images: [
+      { file: png('roland-general-store-front.png', [20, 90, 60], [150, 220, 180]), alt: null, type: 'gallery' },
+    ],
   },
   {
     slug: 'pinnacle-bait-tackle',
@@ -142,14 +180,17 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     hours: 'Mon-Sat 7am-6pm',
     services: ['Key cutting'],
     // Recorded in the database, but the file is not in storage: the build must leave it out.
-    images: [{ url: '/files/business-images/valley-hardware-missing.png', alt: 'A photo whose file is gone', type: 'gallery' }],
+    images: [
+      { url: '/files/business-images/valley-hardware-missing.png', alt: 'A photo whose file is gone', type: 'gallery' },
+    ],
   },
   {
     slug: 'roland-auto-repair',
     name: 'Roland Auto Repair',
     category: 'Professional Services',
     short_description: 'Brakes, tires, oil changes and state inspections.',
-    full_description: 'Family-owned garage with ASE-certified mechanics. Brakes, tires, diagnostics and oil changes, with a loaner car for longer jobs.',
+    full_description:
+      'Family-owned garage with ASE-certified mechanics. Brakes, tires, diagnostics and oil changes, with a loaner car for longer jobs.',
     address: '18200 Highway 300, Roland, AR 72135',
     phone: '(501) 555-0107',
     website: 'https://auto.example',
@@ -223,20 +264,12 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
   try {
     const migratedAt = new Date().toISOString()
     await store.call('import_businesses', {
-      entries: fixtureBusinesses.map((b, originalIndex) => ({
-        slug: b.slug,
-        name: b.name,
-        category: b.category,
-        short_description: b.short_description,
-        full_description: b.full_description,
-        address: b.address,
-        phone: b.phone,
-        website: b.website,
-        hours: b.hours,
-        services: b.services,
-        hours_detail: b.hours_detail ?? (b.hours ? weekdays('07:00', '17:00') : []),
-        metadata: { source: 'roland.txt', originalIndex, migratedAt },
-      })),
+      entries: fixtureBusinesses.map((b, index) =>
+        importEntry(
+          { ...b, index, hours_detail: b.hours_detail ?? (b.hours ? weekdays('07:00', '17:00') : []) },
+          migratedAt,
+        ),
+      ),
     })
     const ids = new Map((await store.listBusinesses()).map((b) => [b.slug, b.id]))
     for (const business of fixtureBusinesses) {

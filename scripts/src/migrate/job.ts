@@ -73,6 +73,41 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   )
 }
 
+/** The fields of a business that import_businesses() takes (a ParsedBusiness has them all). */
+export interface ImportFields {
+  index: number
+  slug: string
+  name: string
+  category: string
+  short_description: string | null
+  full_description: string | null
+  address: string | null
+  phone: string | null
+  website: string | null
+  hours: string | null
+  services: readonly string[]
+  /** Opening hours rows as import_businesses() reads them (the parser's HoursRow is one kind). */
+  hours_detail: ReadonlyArray<{ day_of_week: number; opens_at?: string; closes_at?: string; is_closed?: boolean }>
+}
+
+/** Shapes one business as an entry of import_businesses(), with its Roland.txt provenance. */
+export function importEntry(b: ImportFields, migratedAt: string) {
+  return {
+    slug: b.slug,
+    name: b.name,
+    category: b.category,
+    short_description: b.short_description,
+    full_description: b.full_description,
+    address: b.address,
+    phone: b.phone,
+    website: b.website,
+    hours: b.hours,
+    services: b.services,
+    hours_detail: b.hours_detail,
+    metadata: { source: 'roland.txt', originalIndex: b.index, migratedAt },
+  }
+}
+
 /** What the job history keeps of a migration: the counts and what needs a person's eye, not every row. */
 export function recordedResult(result: MigrationResult) {
   return {
@@ -101,20 +136,7 @@ async function migrate(options: MigrationOptions, reporter: JobReporter): Promis
   reporter.log(`Parsed ${parsed.length} businesses (${warned} with warnings).`)
   reporter.progress({ phase: options.dryRun ? 'comparing' : 'importing', done: 2, total: 3 })
   const migratedAt = new Date().toISOString()
-  const entries = parsed.map((b) => ({
-    slug: b.slug,
-    name: b.name,
-    category: b.category,
-    short_description: b.short_description,
-    full_description: b.full_description,
-    address: b.address,
-    phone: b.phone,
-    website: b.website,
-    hours: b.hours,
-    services: b.services,
-    hours_detail: b.hours_detail,
-    metadata: { source: 'roland.txt', originalIndex: b.index, migratedAt },
-  }))
+  const entries = parsed.map((b) => importEntry(b, migratedAt))
   let outcome: ImportOutcome
   try {
     outcome = await options.store.call<ImportOutcome>('import_businesses', {
