@@ -204,6 +204,12 @@ describe('a rebuild after one business changed', () => {
       expect(secondBuild.get(file)?.equals(firstBuild.get(file)!), file).toBe(true)
     }
   })
+
+  test("renders again only that business's page, and takes the other businesses' from the last build", () => {
+    expect(fate(rebuild.output, `/business/${changed}/index.html`), mentions(rebuild.output, changed)).toBe('rendered')
+    const others = businessPages(firstBuild).filter((file) => !file.startsWith(`business/${changed}/`))
+    expect(others.filter((file) => fate(rebuild.output, `/${file}`) !== 'reused')).toEqual([])
+  })
 })
 
 describe('a rebuild after a business closed', () => {
