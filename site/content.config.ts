@@ -22,14 +22,21 @@ function catalogLoader<K extends keyof Catalog>(
 ): Loader {
   return {
     name: `roland-catalog-${part}`,
-    async load({ store, logger, parseData }) {
+    async load({ store, logger, parseData, generateDigest }) {
       const catalog = await readCatalogOnce((message) => logger.warn(message))
       check(catalog[part])
-      store.clear()
+      // The store keeps the last build's entries: an entry whose data is unchanged (same digest) is
+      // kept as it is, so a rebuild after one business changed parses and stores one entry, not 10,000.
+      const ids = new Set<string>()
       for (const entry of catalog[part]) {
         const id = idOf(entry)
-        store.set({ id, data: await parseData({ id, data: entry as Record<string, unknown> }) })
+        ids.add(id)
+        const data = entry as Record<string, unknown>
+        const digest = generateDigest(data)
+        if (store.get(id)?.digest === digest) continue
+        store.set({ id, data: await parseData({ id, data }), digest })
       }
+      for (const id of store.keys()) if (!ids.has(id)) store.delete(id)
     },
   }
 }
