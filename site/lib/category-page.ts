@@ -1,5 +1,7 @@
-import { businessesByCategory } from '@roland/scripts/catalog/queries'
+import { businessesByCategory, sortedCategories } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog, CategoryType, LocationCategory } from '@roland/scripts/catalog/types'
+import { pageCacheKey } from './build-cache.ts'
+import { itemsPerPage, listPages, pageParam, pagedPath } from './business-pages.ts'
 
 /** A link with its visible text. */
 export interface Link {
@@ -42,6 +44,59 @@ export function categoryListing(catalog: Pick<Catalog, 'businesses'>, category: 
   return { featured, others: businesses.filter((b) => b !== featured), count: businesses.length }
 }
 
+/** The path of page `page` (1-based) of a category: /{slug}, then /{slug}/page/2… */
+export function categoryPath(slug: string, page = 1): string {
+  return pagedPath(`/${slug}`, page)
+}
+
+/**
+ * One page of a category (/{slug}, /{slug}/page/N): the 'Featured Location' on the first page
+ * only, above that page's cards; then the other businesses, `itemsPerPage` cards a page, in name
+ * order. The featured location is not counted among a page's cards.
+ */
+export interface CategoryPage<T = Business> {
+  page: number
+  pageCount: number
+  /** How many locations the category lists in all, the featured one included (the badge's count). */
+  total: number
+  /**
+   * 1-based positions, in the category's whole list (the featured location first, then the
+   * cards in order), of the first and last location this page shows; 0 and 0 when it shows none.
+   */
+  first: number
+  last: number
+  /** The 'Featured Location': on the first page only. */
+  featured: T | null
+  /** This page's cards, in name order. */
+  items: T[]
+}
+
+/** Cuts a category's listing into its pages: one page (maybe empty) at least. */
+export function categoryPages<T>(
+  listing: { featured: T | null; others: readonly T[]; count: number },
+  perPage = itemsPerPage,
+): CategoryPage<T>[] {
+  const offset = listing.featured ? 1 : 0
+  return listPages(listing.others, perPage).map((list) => {
+    const featured = list.page === 1 ? listing.featured : null
+    const shows = (featured ? 1 : 0) + list.items.length > 0
+    return {
+      page: list.page,
+      pageCount: list.pageCount,
+      total: listing.count,
+      first: !shows ? 0 : featured ? 1 : offset + list.first,
+      last: !shows ? 0 : offset + list.last,
+      featured,
+      items: list.items,
+    }
+  })
+}
+
+/** The locations a category page shows, in the order it shows them: the featured one, then the cards. */
+export function shownOn<T>(page: Pick<CategoryPage<T>, 'featured' | 'items'>): T[] {
+  return page.featured ? [page.featured, ...page.items] : [...page.items]
+}
+
 /** The empty state of a category page: "No Businesses Yet" for business categories, else "Coming Soon". */
 export function emptyState(categoryType: CategoryType | string): { title: string; text: string } {
   return categoryType === 'business'
@@ -76,8 +131,19 @@ export function guideLink(category: Pick<LocationCategory, 'slug' | 'category_ty
 
 /** The first path segments the site's own pages use; a category cannot take one of them. */
 export const reservedSlugs = [
-  'businesses', 'business', 'recreation', 'attraction', 'community', 'about', 'events', 'contact', 'nearby',
-  'files', '404', 'sitemap.xml', 'robots.txt',
+  'businesses',
+  'business',
+  'recreation',
+  'attraction',
+  'community',
+  'about',
+  'events',
+  'contact',
+  'nearby',
+  'files',
+  '404',
+  'sitemap.xml',
+  'robots.txt',
 ] as const
 
 /** Fails the build when a category slug would shadow one of the site's own pages. */
@@ -89,4 +155,32 @@ export function assertCategorySlugsFree(categories: readonly Pick<LocationCatego
         'Rename them in location_categories (e.g. "local-businesses") and rebuild.',
     )
   }
+}
+
+/** What a page of a category renders: the category and that page's locations, nothing more. */
+export interface CategoryPageProps {
+  category: LocationCategory
+  page: CategoryPage
+}
+
+/**
+ * Every page of every category, for the [category]/[...page] route's getStaticPaths. A page's
+ * cacheKey covers exactly what it renders: its props and the categories the layout draws. A
+ * rebuild after one business changed thus renders again only the page of its category that
+ * shows it (every page shows the category's count, so a business added or closed renders the
+ * whole category again).
+ */
+export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories'>) {
+  const categories = sortedCategories(catalog)
+  assertCategorySlugsFree(categories)
+  return categories.flatMap((category) =>
+    categoryPages(categoryListing(catalog, category)).map((page) => {
+      const props: CategoryPageProps = { category, page }
+      return {
+        params: { category: category.slug, page: pageParam(page.page) },
+        props,
+        cacheKey: pageCacheKey(props, catalog.categories),
+      }
+    }),
+  )
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { Attraction } from '@roland/scripts/catalog/types'
-import { fixtureCatalog } from '../../scripts/test/fixtures/catalog.ts'
+import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
 import { sitePaths } from './site-paths.ts'
 
 describe('sitePaths', () => {
@@ -11,7 +11,18 @@ describe('sitePaths', () => {
   const paths = sitePaths({ ...fixtureCatalog(), attractions })
 
   test('lists the fixed pages, every category page and the recreation guides', () => {
-    expect(paths).toEqual(expect.arrayContaining(['/', '/businesses', '/events', '/contact', '/dining-refreshments', '/history', '/nature', '/recreation/nature']))
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        '/',
+        '/businesses',
+        '/events',
+        '/contact',
+        '/dining-refreshments',
+        '/history',
+        '/nature',
+        '/recreation/nature',
+      ]),
+    )
     expect(paths).not.toContain('/recreation/history')
   })
 
@@ -24,5 +35,26 @@ describe('sitePaths', () => {
   test('lists the active businesses only', () => {
     expect(paths).toContain('/business/big-rock-coffee')
     expect(paths).not.toContain('/business/closed-diner')
+  })
+
+  test('lists the first page of a category that fits on one, and no other', () => {
+    expect(paths.filter((p) => p.startsWith('/dining-refreshments'))).toEqual(['/dining-refreshments'])
+  })
+
+  test('lists every later page of a category, as of the businesses list', () => {
+    const catalog = fixtureCatalog()
+    const shops = Array.from({ length: 60 }, (_, i) =>
+      makeBusiness({ name: `Shop ${i + 10}`, category: 'Shopping & Convenience' }),
+    )
+    const many = sitePaths({ ...catalog, businesses: [...catalog.businesses, ...shops] })
+    // 61 shops, none featured: 24 + 24 + 13.
+    expect(many.filter((p) => p.startsWith('/shopping-convenience'))).toEqual([
+      '/shopping-convenience',
+      '/shopping-convenience/page/2',
+      '/shopping-convenience/page/3',
+    ])
+    expect(many).toContain('/businesses/page/3')
+    expect(many.filter((p) => p.startsWith('/dining-refreshments'))).toEqual(['/dining-refreshments'])
+    expect(new Set(many).size).toBe(many.length)
   })
 })

@@ -2,6 +2,7 @@ import { laterBusinessListPaths } from './business-pages.ts'
 import { allBusinesses, sortedCategories } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { attractionPath } from './attractions.ts'
+import { categoryListing, categoryPages, categoryPath } from './category-page.ts'
 
 /** The site's pages that do not come from the catalog. */
 export const fixedPaths = [
@@ -26,7 +27,10 @@ export function sitePaths(catalog: Catalog): string[] {
   const categories = sortedCategories(catalog)
   return [
     ...fixedPaths,
-    ...categories.map((c) => `/${c.slug}`),
+    // Every page of every category: /{slug}, then /{slug}/page/2…
+    ...categories.flatMap((c) =>
+      categoryPages(categoryListing(catalog, c)).map((page) => categoryPath(c.slug, page.page)),
+    ),
     ...categories.filter((c) => c.category_type === 'recreation').map((c) => `/recreation/${c.slug}`),
     ...catalog.attractions.map((a) => attractionPath(a, catalog.attractions)),
     ...laterBusinessListPaths(allBusinesses(catalog).length),

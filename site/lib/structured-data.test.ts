@@ -60,12 +60,19 @@ describe('postalAddress', () => {
   })
 
   test('gives the town alone when there is no address', () => {
-    expect(postalAddress(null)).toEqual({ '@type': 'PostalAddress', addressLocality: 'Roland', addressRegion: 'AR', postalCode: '72135', addressCountry: 'US' })
+    expect(postalAddress(null)).toEqual({
+      '@type': 'PostalAddress',
+      addressLocality: 'Roland',
+      addressRegion: 'AR',
+      postalCode: '72135',
+      addressCountry: 'US',
+    })
   })
 })
 
 describe('businessType', () => {
-  const type = (category: string, name: string, short_description: string | null = null) => businessType({ category, name, short_description })
+  const type = (category: string, name: string, short_description: string | null = null) =>
+    businessType({ category, name, short_description })
 
   test('follows the business category', () => {
     expect(type('Shopping & Convenience', 'Roland General Store')).toBe('Store')
@@ -92,17 +99,53 @@ describe('openingHoursJsonLd', () => {
       hours(0, null),
     ])
     expect(spec).toEqual([
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Sunday'], opens: '00:00', closes: '00:00' },
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Monday', 'https://schema.org/Tuesday'], opens: '07:00', closes: '17:00' },
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Saturday'], opens: '08:00', closes: '12:00' },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['https://schema.org/Sunday'],
+        opens: '00:00',
+        closes: '00:00',
+      },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['https://schema.org/Monday', 'https://schema.org/Tuesday'],
+        opens: '07:00',
+        closes: '17:00',
+      },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['https://schema.org/Saturday'],
+        opens: '08:00',
+        closes: '12:00',
+      },
     ])
   })
 
   test('keeps split shifts and closings after midnight, and writes a 24-hour day as 00:00–23:59', () => {
-    expect(openingHoursJsonLd([hours(5, '11:00:00', '14:00:00'), hours(5, '17:00:00', '02:00:00'), hours(3, '00:00:00', '00:00:00')])).toEqual([
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Wednesday'], opens: '00:00', closes: '23:59' },
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Friday'], opens: '11:00', closes: '14:00' },
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Friday'], opens: '17:00', closes: '02:00' },
+    expect(
+      openingHoursJsonLd([
+        hours(5, '11:00:00', '14:00:00'),
+        hours(5, '17:00:00', '02:00:00'),
+        hours(3, '00:00:00', '00:00:00'),
+      ]),
+    ).toEqual([
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['https://schema.org/Wednesday'],
+        opens: '00:00',
+        closes: '23:59',
+      },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['https://schema.org/Friday'],
+        opens: '11:00',
+        closes: '14:00',
+      },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['https://schema.org/Friday'],
+        opens: '17:00',
+        closes: '02:00',
+      },
     ])
   })
 })
@@ -117,7 +160,11 @@ describe('localBusinessJsonLd', () => {
       website: 'https://coffee.example',
       hours_detail: [hours(1, '07:00:00', '17:00:00')],
     })
-    const data = localBusinessJsonLd(business, 'https://roland.example/business/roland-coffee-house', 'https://roland.example/files/hero.png')
+    const data = localBusinessJsonLd(
+      business,
+      'https://roland.example/business/roland-coffee-house',
+      'https://roland.example/files/hero.png',
+    )
     expect(data).toMatchObject({
       '@context': 'https://schema.org',
       '@type': 'CafeOrCoffeeShop',
@@ -126,15 +173,26 @@ describe('localBusinessJsonLd', () => {
       url: 'https://coffee.example',
       telephone: '(501) 555-0101',
       image: 'https://roland.example/files/hero.png',
-      address: { streetAddress: '18000 Highway 300', addressLocality: 'Roland', addressRegion: 'AR', postalCode: '72135', addressCountry: 'US' },
+      address: {
+        streetAddress: '18000 Highway 300',
+        addressLocality: 'Roland',
+        addressRegion: 'AR',
+        postalCode: '72135',
+        addressCountry: 'US',
+      },
       openingHoursSpecification: [{ dayOfWeek: ['https://schema.org/Monday'], opens: '07:00', closes: '17:00' }],
     })
   })
 
   test('points to its own page without a website, and leaves out what it does not know', () => {
-    const data = localBusinessJsonLd(makeBusiness({ name: 'Roland Handyman', address: '1 Main St' }), 'https://roland.example/business/roland-handyman', null)
+    const data = localBusinessJsonLd(
+      makeBusiness({ name: 'Roland Handyman', address: '1 Main St' }),
+      'https://roland.example/business/roland-handyman',
+      null,
+    )
     expect(data.url).toBe('https://roland.example/business/roland-handyman')
-    for (const key of ['telephone', 'image', 'priceRange', 'openingHoursSpecification']) expect(data).not.toHaveProperty(key)
+    for (const key of ['telephone', 'image', 'priceRange', 'openingHoursSpecification'])
+      expect(data).not.toHaveProperty(key)
   })
 })
 
@@ -152,10 +210,38 @@ describe('itemListJsonLd', () => {
       name: 'Dining & Refreshments',
       numberOfItems: 2,
       itemListElement: [
-        { '@type': 'ListItem', position: 1, name: 'Maumelle Smokehouse', url: 'https://roland.example/business/maumelle-smokehouse' },
-        { '@type': 'ListItem', position: 2, name: 'Lakeside Sweets', url: 'https://roland.example/business/lakeside-sweets' },
+        {
+          '@type': 'ListItem',
+          position: 1,
+          name: 'Maumelle Smokehouse',
+          url: 'https://roland.example/business/maumelle-smokehouse',
+        },
+        {
+          '@type': 'ListItem',
+          position: 2,
+          name: 'Lakeside Sweets',
+          url: 'https://roland.example/business/lakeside-sweets',
+        },
       ],
     })
+  })
+  test('numbers the places of a later page on from the pages before it', () => {
+    const page = itemListJsonLd(
+      'Shopping & Convenience',
+      'https://roland.example/shopping-convenience/page/2',
+      [
+        { name: 'Ozark Shop 24', url: 'https://roland.example/business/ozark-shop-24' },
+        { name: 'Ozark Shop 25', url: 'https://roland.example/business/ozark-shop-25' },
+      ],
+      26,
+    )
+    expect(page).toMatchObject({ '@id': 'https://roland.example/shopping-convenience/page/2', numberOfItems: 2 })
+    expect(
+      (page.itemListElement as Array<{ position: number; name: string }>).map((item) => [item.position, item.name]),
+    ).toEqual([
+      [26, 'Ozark Shop 24'],
+      [27, 'Ozark Shop 25'],
+    ])
   })
 })
 
@@ -187,7 +273,16 @@ describe('touristAttractionJsonLd', () => {
 describe('eventJsonLd', () => {
   test('places the event in Roland and names the coordinator as organiser', () => {
     const data = eventJsonLd(
-      { id: '00000000-0000-4000-8000-000000000001', slug: 'potluck', title: 'Potluck', description: null, starts_at: '2099-01-16T00:00:00+00:00', ends_at: null, location: 'Roland Community Center', event_type: 'Social' },
+      {
+        id: '00000000-0000-4000-8000-000000000001',
+        slug: 'potluck',
+        title: 'Potluck',
+        description: null,
+        starts_at: '2099-01-16T00:00:00+00:00',
+        ends_at: null,
+        location: 'Roland Community Center',
+        event_type: 'Social',
+      },
       'https://roland.example/events',
     )
     expect(data).toMatchObject({

@@ -65,7 +65,11 @@ export function openingHoursJsonLd(detail: readonly BusinessHours[]): JsonLd[] {
     const open = !h.is_closed && h.opens_at && h.closes_at
     if (!open && !h.is_closed) continue
     const opens = open ? h.opens_at!.slice(0, 5) : '00:00'
-    const closes = !open ? '00:00' : opens === '00:00' && h.closes_at!.slice(0, 5) === '00:00' ? '23:59' : h.closes_at!.slice(0, 5)
+    const closes = !open
+      ? '00:00'
+      : opens === '00:00' && h.closes_at!.slice(0, 5) === '00:00'
+        ? '23:59'
+        : h.closes_at!.slice(0, 5)
     const key = `${opens}-${closes}`
     const days = byHours.get(key) ?? byHours.set(key, []).get(key)!
     if (!days.includes(h.day_of_week)) days.push(h.day_of_week)
@@ -99,20 +103,38 @@ export function localBusinessJsonLd(business: Business, pageUrl: string, imageUr
   }
 }
 
-/** An ItemList for a category page: the places it lists, in the order it lists them. */
-export function itemListJsonLd(name: string, pageUrl: string, items: ReadonlyArray<{ name: string; url: string }>): JsonLd {
+/**
+ * An ItemList for a page of a category: the places it lists, in the order it lists them. A page
+ * after the first numbers its places on from the pages before it (`firstPosition`), so the
+ * positions run through the whole category; numberOfItems counts this page's places.
+ */
+export function itemListJsonLd(
+  name: string,
+  pageUrl: string,
+  items: ReadonlyArray<{ name: string; url: string }>,
+  firstPosition = 1,
+): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'ItemList',
     '@id': pageUrl,
     name,
     numberOfItems: items.length,
-    itemListElement: items.map((item, index) => ({ '@type': 'ListItem', position: index + 1, name: item.name, url: item.url })),
+    itemListElement: items.map((item, index) => ({
+      '@type': 'ListItem',
+      position: firstPosition + index,
+      name: item.name,
+      url: item.url,
+    })),
   }
 }
 
 /** A TouristAttraction for an attraction page. */
-export function touristAttractionJsonLd(attraction: Attraction, pageUrl: string, imageUrl: string | null = null): JsonLd {
+export function touristAttractionJsonLd(
+  attraction: Attraction,
+  pageUrl: string,
+  imageUrl: string | null = null,
+): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'TouristAttraction',

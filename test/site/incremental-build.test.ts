@@ -18,13 +18,14 @@ import { activeFixtureBusinesses, buildFixtureDataDir } from '../support/fixture
 import { serveStatic, type StaticServer } from '../support/static-server.ts'
 
 // A site of ninety businesses (the fixture's ten and eighty "Ozark Shop"s): enough for four pages
-// of the businesses list. It is built once, then rebuilt after one business changed, after another
-// closed, and after a failed build. Each rebuild must give the site a full build would.
+// of the businesses list, and four of Shopping & Convenience (its featured location and 82 cards).
+// It is built once, then rebuilt after one business changed, after another closed, and after a
+// failed build. Each rebuild must give the site a full build would.
 
 const ozarkShops = numberedBusinesses('Ozark Shop', 80)
-/** On the third page of the list: its description changes. */
+/** On the third page of the list, and of Shopping & Convenience: its description changes. */
 const changed = 'ozark-shop-50'
-/** On the fourth page: it closes. */
+/** On the fourth page of both: it closes. */
 const closed = 'valley-hardware'
 const newDescription = 'Now open on Sundays, with a bait fridge by the door.'
 
@@ -38,6 +39,21 @@ const firstBuild = new Map<string, Buffer>()
 
 const byName = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity: 'base' })
 const allNames = [...activeFixtureBusinesses.map((b) => b.name), ...ozarkShops.map((b) => b.name)].sort(byName)
+
+/** Shopping & Convenience: the fixture's three shops (the General Store featured) and the Ozark Shops. */
+const shoppingNames = [
+  ...activeFixtureBusinesses.filter((b) => b.category === 'Shopping & Convenience').map((b) => b.name),
+  ...ozarkShops.map((b) => b.name),
+].sort(byName)
+const featuredShop = 'Roland General Store'
+const shoppingPages = [
+  '/shopping-convenience',
+  '/shopping-convenience/page/2',
+  '/shopping-convenience/page/3',
+  '/shopping-convenience/page/4',
+]
+/** The output file of a page, as the build log and the output folder name it. */
+const fileOf = (pathname: string) => `${pathname.slice(1)}/index.html`
 
 async function filesOf(dir: string): Promise<Map<string, Buffer>> {
   const files = new Map<string, Buffer>()
@@ -61,6 +77,21 @@ async function cardNames(pathname: string): Promise<string[]> {
   return [...html.matchAll(/<h2 id="business-[^"]*"[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]!.replace(/&amp;/g, '&'))
 }
 
+const decode = (text: string) => text.replace(/&amp;/g, '&').replace(/&#39;/g, "'")
+
+/** What a built page of a category shows: its featured location, its cards' names, its count. */
+async function categoryPage(pathname: string) {
+  const response = await fetch(new URL(pathname, server.url))
+  expect(response.status, pathname).toBe(200)
+  const html = await response.text()
+  return {
+    html,
+    featured: html.match(/Featured Location[\s\S]*?<h2\b[^>]*>([^<]*)<\/h2>/)?.[1] ?? null,
+    cards: [...html.matchAll(/<h2 id="location-[^"]*"[^>]*>([^<]*)<\/h2>/g)].map((m) => decode(m[1]!)),
+    count: html.match(/(\d+) Locations? Found/)?.[1] ?? null,
+  }
+}
+
 /** The business pages among the files of a build. */
 const businessPages = (files: Map<string, Buffer>) => [...files.keys()].filter((file) => file.startsWith('business/'))
 
@@ -71,7 +102,11 @@ const timeStamped = (file: string) => file.endsWith('.ics')
 
 /** What the build log says it did with a page: rendered it, or took it from the last build. */
 /** The build log's lines that name a file, to show when a fate is not the expected one. */
-const mentions = (output: string, file: string) => output.split('\n').filter((l) => l.includes(file)).join('\n')
+const mentions = (output: string, file: string) =>
+  output
+    .split('\n')
+    .filter((l) => l.includes(file))
+    .join('\n')
 
 // Pages render several at a time, so the log's lines interleave: a rendered page's name is printed
 // before its timing, and another page's line can land in between. A page's entry is therefore the
@@ -174,6 +209,124 @@ describe('the businesses list in pages', () => {
   })
 })
 
+describe('a category in pages', () => {
+  test('shows the featured location and 24 cards on its first page, the rest after it, every business once in name order', async () => {
+    const pages = await Promise.all(shoppingPages.map(categoryPage))
+    expect(pages.map((page) => page.featured)).toEqual([featuredShop, null, null, null])
+    expect(pages.map((page) => page.cards.length)).toEqual([24, 24, 24, 10])
+    const cards = pages.flatMap((page) => page.cards)
+    expect(cards).toEqual(shoppingNames.filter((name) => name !== featuredShop))
+    expect([featuredShop, ...cards].sort(byName)).toEqual(shoppingNames)
+  })
+
+  test("says the category's total count, and links to all the categories and back, on every page", async () => {
+    for (const pathname of shoppingPages) {
+      const { html, count } = await categoryPage(pathname)
+      expect(count, pathname).toBe(String(shoppingNames.length))
+      expect(html, pathname).toContain('View All Business Categories')
+      expect(html, pathname).toMatch(/<a href="\/businesses"[^>]*>[\s\S]*?All Businesses/)
+    }
+  })
+
+  test('has no page before the first nor after the last, and a category that fits on one page has no other', async () => {
+    for (const pathname of [
+      '/shopping-convenience/page/1',
+      '/shopping-convenience/page/5',
+      '/dining-refreshments/page/2',
+      '/pet-services/page/2',
+    ]) {
+      expect((await fetch(new URL(pathname, server.url))).status, pathname).toBe(404)
+    }
+    const dining = await categoryPage('/dining-refreshments')
+    expect(dining.html).not.toContain('Pages of Dining')
+  })
+
+  test('moves between pages by links, without JavaScript', async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false })
+    try {
+      const page = await context.newPage()
+      await page.goto(new URL('/shopping-convenience', server.url).href)
+      const pages = page.getByRole('navigation', { name: 'Pages of Shopping & Convenience' })
+      await expect(pages.getByRole('link', { name: 'Previous' }).count()).resolves.toBe(0)
+      await expect(pages.getByRole('link', { name: 'Page 1' }).getAttribute('aria-current')).resolves.toBe('page')
+      await expect(pages.getByRole('link', { name: 'Next' }).getAttribute('rel')).resolves.toBe('next')
+      await pages.getByRole('link', { name: 'Next' }).click()
+      await page.waitForURL(new URL('/shopping-convenience/page/2', server.url).href)
+      await expect(pages.getByRole('link', { name: 'Page 2' }).getAttribute('aria-current')).resolves.toBe('page')
+      await expect(pages.getByRole('link', { name: 'Previous' }).getAttribute('rel')).resolves.toBe('prev')
+      await expect(page.locator('article', { hasText: 'Featured Location' }).count()).resolves.toBe(0)
+      await pages.getByRole('link', { name: 'Page 4' }).click()
+      await page.waitForURL(new URL('/shopping-convenience/page/4', server.url).href)
+      await expect(pages.getByRole('link', { name: 'Next' }).count()).resolves.toBe(0)
+      await pages.getByRole('link', { name: 'Previous' }).click()
+      await page.waitForURL(new URL('/shopping-convenience/page/3', server.url).href)
+      await expect(page.locator('title').innerText()).resolves.toBe(
+        'Shopping & Convenience – Page 3 of 4 | Roland, Arkansas',
+      )
+      await expect(page.locator('h1').innerText()).resolves.toBe('Shopping & Convenience')
+      await expect(page.locator('[data-list-range]').innerText()).resolves.toBe('Locations 50–73 of 83')
+      await pages.getByRole('link', { name: 'Page 1' }).click()
+      await page.waitForURL(new URL('/shopping-convenience', server.url).href)
+      await expect(page.locator('article', { hasText: 'Featured Location' }).count()).resolves.toBe(1)
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('gives each page its own canonical URL, description, and ItemList numbered through the category', async () => {
+    const heads = await Promise.all(
+      shoppingPages.map(async (pathname) => {
+        const { html } = await categoryPage(pathname)
+        const jsonLd = JSON.parse(html.match(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/)![1]!)
+        return {
+          pathname,
+          canonical: html.match(/<link rel="canonical" href="([^"]*)"/)?.[1],
+          description: html.match(/<meta name="description" content="([^"]*)"/)?.[1],
+          jsonLd,
+        }
+      }),
+    )
+    for (const head of heads) {
+      expect(head.canonical).toBe(new URL(head.pathname, server.url).href)
+      expect(head.jsonLd).toMatchObject({ '@type': 'ItemList', '@id': head.canonical, name: 'Shopping & Convenience' })
+    }
+    expect(new Set(heads.map((head) => head.description)).size).toBe(shoppingPages.length)
+    const items = heads.flatMap((head) => head.jsonLd.itemListElement as Array<{ position: number; name: string }>)
+    expect(items.map((item) => item.position)).toEqual(shoppingNames.map((_, index) => index + 1))
+    expect(items.map((item) => decode(item.name))).toEqual([
+      featuredShop,
+      ...shoppingNames.filter((name) => name !== featuredShop),
+    ])
+    expect(heads.map((head) => head.jsonLd.itemListElement[0].position)).toEqual([1, 26, 50, 74])
+  })
+
+  test('is listed page by page in the sitemap', async () => {
+    const sitemap = await (await fetch(new URL('/sitemap.xml', server.url))).text()
+    const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname)
+    expect(locs.filter((loc) => loc.startsWith('/shopping-convenience'))).toEqual(shoppingPages)
+    expect(locs.filter((loc) => loc.startsWith('/dining-refreshments'))).toEqual(['/dining-refreshments'])
+  })
+
+  test('passes an axe audit on a page after the first', async () => {
+    const context = await browser.newContext()
+    try {
+      const page = await context.newPage()
+      await page.goto(new URL('/shopping-convenience/page/2', server.url).href)
+      await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') })
+      const violations = await page.evaluate(async () => {
+        const axe = (
+          window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string }> }> } }
+        ).axe
+        const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+        return result.violations.map((violation) => violation.id)
+      })
+      expect(violations).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+})
+
 describe('a rebuild after one business changed', () => {
   let rebuild: BuildResult
   let secondBuild: Map<string, Buffer>
@@ -201,6 +354,22 @@ describe('a rebuild after one business changed', () => {
     expect(fate(rebuild.output, '/businesses/page/4/index.html')).toBe('reused')
     for (const page of ['2', '4']) {
       const file = `businesses/page/${page}/index.html`
+      expect(secondBuild.get(file)?.equals(firstBuild.get(file)!), file).toBe(true)
+    }
+  })
+
+  test('renders again only the page of its category that shows it, and takes the others from the last build', () => {
+    expect(secondBuild.get(fileOf(shoppingPages[2]!))?.toString()).toContain(newDescription)
+    expect(fate(rebuild.output, `/${fileOf(shoppingPages[2]!)}`), mentions(rebuild.output, 'page/3')).toBe('rendered')
+    const others = [
+      ...shoppingPages.filter((pathname) => pathname !== shoppingPages[2]),
+      '/dining-refreshments',
+      '/pet-services',
+      '/nature',
+    ]
+    for (const pathname of others) {
+      const file = fileOf(pathname)
+      expect(fate(rebuild.output, `/${file}`), mentions(rebuild.output, file)).toBe('reused')
       expect(secondBuild.get(file)?.equals(firstBuild.get(file)!), file).toBe(true)
     }
   })
@@ -235,6 +404,15 @@ describe('a rebuild after a business closed', () => {
     const pages = await Promise.all(listPages.map(cardNames))
     expect(pages.map((names) => names.length)).toEqual([24, 24, 24, 17])
     expect(pages.flat()).toEqual(allNames.filter((name) => name !== 'Valley Hardware'))
+  })
+
+  test('lists the category as a full build would, its new count on every page', async () => {
+    const pages = await Promise.all(shoppingPages.map(categoryPage))
+    expect(pages.map((page) => page.cards.length)).toEqual([24, 24, 24, 9])
+    expect(pages.map((page) => page.count)).toEqual(shoppingPages.map(() => String(shoppingNames.length - 1)))
+    expect(pages.flatMap((page) => page.cards)).toEqual(
+      shoppingNames.filter((name) => name !== featuredShop && name !== 'Valley Hardware'),
+    )
   })
 
   test('leaves the pages of the other businesses as they were', () => {
