@@ -1,6 +1,6 @@
 import type { AstroIntegration } from 'astro'
 import { createReadStream, existsSync, rmSync } from 'node:fs'
-import { copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir } from '@roland/scripts/paths'
@@ -16,26 +16,52 @@ const imageTypes: Record<string, string> = {
 }
 
 /**
+ * What a published build leaves for the next one (in Astro's cache folder): the files it wrote, so
+ * the next build can bring the spare copy of the site up to date by copying only those, and the
+ * storage files each page refers to, so the next build reads again only the pages it rewrites.
+ */
+interface PublishRecord {
+  finalDir: string
+  /** Paths, relative to the output folder, of the files this build wrote. */
+  written: string[]
+  /** The /files/… URLs of each page that refers to any. */
+  references: Record<string, string[]>
+}
+
+/**
  * Publishes a build all at once (DESIGN.md: "a build never publishes a broken site").
+ *
  * Astro writes into a staging folder beside the output folder; only when every page is written
  * and every storage file the pages refer to is copied in does the staging folder replace the
  * output folder. A failed build leaves the previous site as it was and no half-written folder.
+ *
+ * The site that was replaced is not deleted: it stays as the staging folder of the next build,
+ * which first brings it up to the published site by copying the few files the last build wrote.
+ * Astro then finds every unchanged page already in place and writes only the changed ones, instead
+ * of copying thousands of pages from its cache into an empty folder. (The published site is never
+ * shared with the staging folder: Astro rewrites pages in place, which would change it mid-build.)
  */
 export function publishSite(): AstroIntegration {
   let finalDir = ''
   let stagingDir = ''
+  let recordFile = ''
+  let previous: PublishRecord | null = null
+  let startedAt = 0
   let published = false
   let siteOrigin = ''
+  let publicDir = ''
+  let assetsDir = ''
   return {
     name: 'roland:publish-site',
     hooks: {
-      'astro:config:setup': ({ command, config, updateConfig }) => {
+      'astro:config:setup': async ({ command, config, updateConfig, logger }) => {
         if (command !== 'build') return
         siteOrigin = config.site ? new URL(config.site).origin : ''
         finalDir = fileURLToPath(config.outDir).replace(/[\\/]+$/, '')
         stagingDir = `${finalDir}.staging`
-        rmSync(stagingDir, { recursive: true, force: true })
-        updateConfig({ outDir: pathToFileURL(`${stagingDir}/`) })
+        publicDir = fileURLToPath(config.publicDir)
+        assetsDir = config.build.assets
+        recordFile = fileURLToPath(new URL('roland-publish.json', config.cacheDir))
         // Whatever stops the build (a loader error, a page that throws), the staging folder goes with it.
         // So does the record of the incremental build: Astro updates its cached pages as it renders them
         // but writes their record only at the end, so after a failure the two may disagree; the next
@@ -46,6 +72,14 @@ export function publishSite(): AstroIntegration {
           rmSync(stagingDir, { recursive: true, force: true })
           rmSync(incrementalRecord, { force: true })
         })
+        const synced = await prepareStaging(finalDir, stagingDir, recordFile)
+        previous = synced.record
+        // The bundles are all written again (under names that change with their content): the last ones go.
+        await rm(path.join(stagingDir, assetsDir), { recursive: true, force: true })
+        if (synced.copied !== null) logger.info(`staging: the last site with the ${synced.copied} file(s) it changed`)
+        startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
+        // Astro empties its output folder before a build unless told not to; the staging folder is ours.
+        updateConfig({ outDir: pathToFileURL(`${stagingDir}/`), vite: { build: { emptyOutDir: false } } })
       },
       // `astro dev` serves the storage files straight from the storage folder.
       'astro:server:setup': ({ server }) => {
@@ -57,47 +91,159 @@ export function publishSite(): AstroIntegration {
           createReadStream(file).pipe(response)
         })
       },
-      'astro:build:done': async ({ dir, logger }) => {
+      'astro:build:done': async ({ dir, assets, logger }) => {
         const outDir = fileURLToPath(dir)
-        const copied = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'), siteOrigin)
-        if (copied > 0) logger.info(`copied ${copied} storage file(s) into /files`)
-        // The last site is moved aside first, so the new one takes its place at once; only then is it deleted.
-        const previousDir = `${finalDir}.previous`
-        await rm(previousDir, { recursive: true, force: true })
-        if (existsSync(finalDir)) await rename(finalDir, previousDir)
+        const built = new Set<string>()
+        for (const urls of assets.values()) for (const url of urls) built.add(path.relative(outDir, fileURLToPath(url)))
+        if (existsSync(publicDir)) for (const file of await filesUnder(publicDir)) built.add(file)
+        const files = await filesWithTimes(outDir)
+        const written = new Set(files.filter((f) => f.mtimeMs >= startedAt).map((f) => f.file))
+
+        const references = await pageReferences(outDir, files, written, previous, siteOrigin)
+        const storage = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'), references)
+        for (const file of storage.copied) written.add(file)
+        if (storage.used.size > 0)
+          logger.info(`${storage.used.size} storage file(s) in /files, ${storage.copied.length} copied`)
+
+        // What the last site had and this build does not (a closed business's page) goes: whatever is
+        // not a page or endpoint of this build, a bundle, a public file or a storage file a page uses.
+        const bundles = `${assetsDir}${path.sep}`
+        const stale = files
+          .map((f) => f.file)
+          .filter((f) => !built.has(f) && !f.startsWith(bundles) && !storage.used.has(f))
+        await removeFiles(outDir, stale)
+        for (const file of stale) written.delete(file)
+        if (stale.length > 0) logger.info(`removed ${stale.length} file(s) the site no longer has`)
+
+        // The last site is moved aside first, so the new one takes its place at once; it then becomes
+        // the next build's staging folder.
+        const asideDir = `${finalDir}.previous`
+        await rm(asideDir, { recursive: true, force: true })
+        const hadSite = existsSync(finalDir)
+        if (hadSite) await rename(finalDir, asideDir)
         await rename(stagingDir, finalDir)
         published = true
         logger.info(`published ${finalDir}`)
-        await rm(previousDir, { recursive: true, force: true })
+        if (!hadSite) return
+        await rename(asideDir, stagingDir)
+        const record: PublishRecord = {
+          finalDir,
+          written: [...written],
+          references: Object.fromEntries([...references].filter(([, urls]) => urls.length > 0)),
+        }
+        await mkdir(path.dirname(recordFile), { recursive: true })
+        await writeFile(recordFile, JSON.stringify(record))
       },
     },
   }
 }
 
-/** Copies every /files/… the built pages refer to from the storage folder; fails on a missing one. */
-async function copyStorageFiles(outDir: string, storageRoot: string, siteOrigin: string): Promise<number> {
-  const references = new Set<string>()
+/**
+ * Makes the staging folder hold the published site, when the record of the last build says how:
+ * the staging folder then holds the site before it, and the files the last build wrote are copied
+ * over and the ones it no longer had removed. Otherwise the staging folder starts empty and Astro
+ * copies the unchanged pages from its cache. The record is used once: a build that fails after
+ * this point leaves none, so the next one starts from an empty folder.
+ */
+async function prepareStaging(
+  finalDir: string,
+  stagingDir: string,
+  recordFile: string,
+): Promise<{ record: PublishRecord | null; copied: number | null }> {
+  const record = await readRecord(recordFile)
+  await rm(recordFile, { force: true })
+  await rm(`${finalDir}.previous`, { recursive: true, force: true })
+  if (!record || record.finalDir !== finalDir || !existsSync(finalDir) || !existsSync(stagingDir)) {
+    await rm(stagingDir, { recursive: true, force: true })
+    return { record: null, copied: null }
+  }
+  const live = new Set(await filesUnder(finalDir))
+  await removeFiles(
+    stagingDir,
+    (await filesUnder(stagingDir)).filter((file) => !live.has(file)),
+  )
+  let copied = 0
+  for (const file of record.written) {
+    if (!live.has(file)) continue
+    const source = path.join(finalDir, file)
+    const target = path.join(stagingDir, file)
+    await mkdir(path.dirname(target), { recursive: true })
+    await copyFile(source, target)
+    // The copy keeps the time of the original, so it does not count as written by this build.
+    const { atime, mtime } = await stat(source)
+    await utimes(target, atime, mtime)
+    copied++
+  }
+  return { record, copied }
+}
+
+async function readRecord(file: string): Promise<PublishRecord | null> {
+  try {
+    const record = JSON.parse(await readFile(file, 'utf8')) as PublishRecord
+    return typeof record.finalDir === 'string' && Array.isArray(record.written) && record.references ? record : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The /files/… URLs of every page: read from the pages this build wrote (all of them when there is
+ * no record of the last build), taken from the record for the pages it left as they were.
+ */
+async function pageReferences(
+  outDir: string,
+  files: Array<{ file: string }>,
+  written: Set<string>,
+  previous: PublishRecord | null,
+  siteOrigin: string,
+): Promise<Map<string, string[]>> {
+  const references = new Map<string, string[]>()
   const marker = Buffer.from(storageUrlPrefix)
+  const pending: string[] = []
+  for (const { file } of files) {
+    if (!file.endsWith('.html')) continue
+    if (previous && !written.has(file)) references.set(file, previous.references[file] ?? [])
+    else pending.push(file)
+  }
   // Thousands of pages: read several at a time, and look closer only at those that mention /files/.
-  const pending = await htmlFiles(outDir)
   const readNext = async () => {
     for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
-      const bytes = await readFile(file)
-      if (!bytes.includes(marker)) continue
-      for (const url of storageReferences(bytes.toString('utf8'), siteOrigin)) references.add(url)
+      const bytes = await readFile(path.join(outDir, file))
+      references.set(file, bytes.includes(marker) ? storageReferences(bytes.toString('utf8'), siteOrigin) : [])
     }
   }
   await Promise.all(Array.from({ length: 16 }, readNext))
+  return references
+}
+
+/**
+ * Copies every /files/… the pages refer to from the storage folder, unless the output already has
+ * it at the same size; fails on a missing one. Gives the output paths of the files used and copied.
+ */
+async function copyStorageFiles(
+  outDir: string,
+  storageRoot: string,
+  references: Map<string, string[]>,
+): Promise<{ used: Set<string>; copied: string[] }> {
+  const urls = new Set([...references.values()].flat())
+  const used = new Set<string>()
+  const copied: string[] = []
   const missing: string[] = []
-  for (const url of references) {
+  for (const url of urls) {
     const source = storageFilePath(url, storageRoot)
-    if (!source || !existsSync(source)) {
+    const sourceInfo = source ? await stat(source).catch(() => null) : null
+    if (!source || !sourceInfo?.isFile()) {
       missing.push(url)
       continue
     }
     const target = storageFilePath(url, path.join(outDir, 'files'))!
+    const relative = path.relative(outDir, target)
+    used.add(relative)
+    const targetInfo = await stat(target).catch(() => null)
+    if (targetInfo?.size === sourceInfo.size && targetInfo.mtimeMs >= sourceInfo.mtimeMs) continue
     await mkdir(path.dirname(target), { recursive: true })
     await copyFile(source, target)
+    copied.push(relative)
   }
   if (missing.length > 0) {
     throw new Error(
@@ -105,10 +251,50 @@ async function copyStorageFiles(outDir: string, storageRoot: string, siteOrigin:
         'The site was not published. Re-run the crawl or image job for those businesses, or remove the images.',
     )
   }
-  return references.size
+  return { used, copied }
 }
 
-async function htmlFiles(dir: string): Promise<string[]> {
+/**
+ * The file system's time now: the modification time of a file written for the purpose. A file
+ * written later has a time at least as late, even where the file system keeps coarse times or its
+ * clock lags the process's a little.
+ */
+async function fileClock(probe: string): Promise<number> {
+  await mkdir(path.dirname(probe), { recursive: true })
+  await writeFile(probe, '')
+  const { mtimeMs } = await stat(probe)
+  await rm(probe, { force: true })
+  return mtimeMs
+}
+
+/** Every file under dir, as a path relative to it. */
+async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true })
-  return entries.filter((e) => e.isFile() && e.name.endsWith('.html')).map((e) => path.join(e.parentPath, e.name))
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+}
+
+/** Every file under dir, as a path relative to it, with its modification time. */
+async function filesWithTimes(dir: string): Promise<Array<{ file: string; mtimeMs: number }>> {
+  const files = await filesUnder(dir)
+  const result: Array<{ file: string; mtimeMs: number }> = []
+  const statNext = async () => {
+    for (let file = files.pop(); file !== undefined; file = files.pop()) {
+      result.push({ file, mtimeMs: (await stat(path.join(dir, file))).mtimeMs })
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, statNext))
+  return result
+}
+
+/** Deletes files (paths relative to dir), then the folders they leave empty. */
+async function removeFiles(dir: string, files: string[]): Promise<void> {
+  const folders = new Set<string>()
+  for (const file of files) {
+    await rm(path.join(dir, file), { force: true })
+    for (let folder = path.dirname(file); folder !== '.'; folder = path.dirname(folder)) folders.add(folder)
+  }
+  // Deepest first; a folder that still holds something stays.
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
+    await rmdir(path.join(dir, folder)).catch(() => {})
+  }
 }

@@ -421,10 +421,62 @@ describe('a rebuild after a business closed', () => {
   })
 })
 
+describe('a rebuild from the last site kept as the staging folder', () => {
+  const again = 'ozark-shop-20'
+  const againDescription = 'Closed for inventory on the first Monday of the month.'
+  let before: Map<string, Buffer>
+  let rebuild: BuildResult
+  let after: Map<string, Buffer>
+  let staging: Map<string, Buffer>
+  let fullBuild: Map<string, Buffer>
+
+  beforeAll(async () => {
+    before = await filesOf(outDir)
+    await describeBusiness(dataDir, again, againDescription)
+    rebuild = await build()
+    after = await filesOf(outDir)
+    staging = await filesOf(`${outDir}.staging`)
+    // The same data built from nothing, to compare with.
+    const fresh = path.join(root, 'fresh-site')
+    const result = await buildSite({ outDir: fresh, dataDir, siteUrl: server.url })
+    if (result.code !== 0) throw new Error(`The fresh build failed:\n${result.output.slice(-3000)}`)
+    fullBuild = await filesOf(fresh)
+  })
+
+  test('starts from the last site with only the files that build changed copied in', () => {
+    const synced = rebuild.output.match(/staging: the last site with the (\d+) file\(s\) it changed/)
+    expect(synced, rebuild.output.slice(0, 2000)).not.toBeNull()
+    expect(Number(synced![1])).toBeGreaterThan(0)
+    expect(Number(synced![1])).toBeLessThan(businessPages(before).length)
+  })
+
+  test('finds the unchanged pages in place instead of copying them from the cache', () => {
+    expect(fate(rebuild.output, `/business/${again}/index.html`)).toBe('rendered')
+    expect(fate(rebuild.output, '/business/ozark-shop-21/index.html')).toBe('reused')
+    expect(rebuild.output).toContain('(cached)')
+    expect(rebuild.output).not.toContain('(restored)')
+  })
+
+  test('keeps the site it replaced, as it was, for the next build', () => {
+    expect([...staging.keys()].sort()).toEqual([...before.keys()].sort())
+    expect([...staging.keys()].filter((file) => !staging.get(file)!.equals(before.get(file)!))).toEqual([])
+  })
+
+  test('publishes the site a build from nothing gives, byte for byte', () => {
+    expect(after.get(`business/${again}/index.html`)?.toString()).toContain(againDescription)
+    expect([...after.keys()].sort()).toEqual([...fullBuild.keys()].sort())
+    const differ = [...after.keys()].filter(
+      (file) => !timeStamped(file) && !after.get(file)!.equals(fullBuild.get(file)!),
+    )
+    expect(differ).toEqual([])
+  })
+})
+
 describe('a failed build, then a good one', () => {
   let published: Map<string, Buffer>
   let afterFailure: Map<string, Buffer>
   let failed: BuildResult
+  let stagingAfterFailure: boolean
   let recovery: BuildResult
 
   beforeAll(async () => {
@@ -435,6 +487,7 @@ describe('a failed build, then a good one', () => {
       `insert into location_categories (slug, name, icon_name, color, sort_order, category_type) values ('events', 'Events', 'star', '#123456', 1, 'community')`,
     )
     failed = await buildSite({ outDir, dataDir, siteUrl: server.url })
+    stagingAfterFailure = existsSync(`${outDir}.staging`)
     afterFailure = await filesOf(outDir)
     await runSql(dataDir, `delete from location_categories where slug = 'events'`)
     recovery = await build()
@@ -443,7 +496,7 @@ describe('a failed build, then a good one', () => {
   test('leaves the last good site as it was', () => {
     expect(failed.code).not.toBe(0)
     expect(failed.output).toContain('use a slug the site needs for its own pages (/events)')
-    expect(existsSync(`${outDir}.staging`)).toBe(false)
+    expect(stagingAfterFailure).toBe(false)
     expect([...afterFailure.keys()].sort()).toEqual([...published.keys()].sort())
     expect([...afterFailure.keys()].filter((file) => !afterFailure.get(file)!.equals(published.get(file)!))).toEqual([])
   })
