@@ -7,8 +7,11 @@ import type { Business, Catalog, LocationCategory } from './types.ts'
 /** The number of businesses the home page features (SPEC §9). */
 export const featuredLimit = 6
 
-const byName = (a: Business, b: Business) =>
-  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.slug.localeCompare(b.slug)
+// One collator for every comparison: localeCompare with options builds one per call, which
+// sorting 10,000 businesses a few times per build pays for in seconds.
+const nameOrder = new Intl.Collator('en', { sensitivity: 'base' })
+const slugOrder = new Intl.Collator()
+const byName = (a: Business, b: Business) => nameOrder.compare(a.name, b.name) || slugOrder.compare(a.slug, b.slug)
 
 /** Lists every active business, ordered by name. */
 export function allBusinesses(catalog: Pick<Catalog, 'businesses'>): Business[] {
