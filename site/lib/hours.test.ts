@@ -3,8 +3,6 @@ import type { BusinessHours } from '@roland/scripts/catalog/types'
 import { formatClock, hoursRows } from './hours.ts'
 
 const hours = (day_of_week: number, opens_at: string | null, closes_at: string | null): BusinessHours => ({
-  id: '00000000-0000-4000-8000-000000000001',
-  business_id: '00000000-0000-4000-8000-000000000002',
   day_of_week,
   opens_at,
   closes_at,

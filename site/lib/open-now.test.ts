@@ -5,8 +5,6 @@ import { badgeText, openState, showOpenNow, townClock, weekHours, type BadgeElem
 const [sun, mon, tue, wed, thu, fri, sat] = [0, 1, 2, 3, 4, 5, 6]
 
 const row = (day_of_week: number, opens_at: string | null, closes_at: string | null = null): BusinessHours => ({
-  id: '00000000-0000-4000-8000-000000000001',
-  business_id: '00000000-0000-4000-8000-000000000002',
   day_of_week,
   opens_at,
   closes_at,

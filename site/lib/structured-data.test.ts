@@ -13,8 +13,6 @@ import {
 } from './structured-data.ts'
 
 const hours = (day_of_week: number, opens_at: string | null, closes_at: string | null = null): BusinessHours => ({
-  id: '00000000-0000-4000-8000-0000000000a1',
-  business_id: '00000000-0000-4000-8000-0000000000a2',
   day_of_week,
   opens_at,
   closes_at,

@@ -109,11 +109,13 @@ const catalogSql = `
     'businesses', coalesce((
       select json_agg(b order by b.name, b.slug) from (
         select bz.*,
-          coalesce((select json_agg(s order by s.sort_order, s.service_name)
+          coalesce((select json_agg(json_build_object('service_name', s.service_name, 'description', s.description,
+                        'is_featured', s.is_featured, 'sort_order', s.sort_order) order by s.sort_order, s.service_name)
                       from public.business_services s where s.business_id = bz.id), '[]') as services,
           coalesce((select json_agg(i order by i.sort_order, i.created_at)
                       from public.business_images i where i.business_id = bz.id), '[]') as images,
-          coalesce((select json_agg(h order by h.day_of_week, h.opens_at)
+          coalesce((select json_agg(json_build_object('day_of_week', h.day_of_week, 'opens_at', h.opens_at,
+                        'closes_at', h.closes_at, 'is_closed', h.is_closed) order by h.day_of_week, h.opens_at)
                       from public.business_hours h where h.business_id = bz.id), '[]') as hours_detail
         from public.businesses bz
         where bz.is_active
