@@ -24,6 +24,8 @@ interface PublishRecord {
   finalDir: string
   /** Paths, relative to the output folder, of the files this build wrote. */
   written: string[]
+  /** Paths of the files of the site before it that this build removed. */
+  removed: string[]
   /** The /files/… URLs of each page that refers to any. */
   references: Record<string, string[]>
 }
@@ -129,6 +131,7 @@ export function publishSite(): AstroIntegration {
         const record: PublishRecord = {
           finalDir,
           written: [...written],
+          removed: stale,
           references: Object.fromEntries([...references].filter(([, urls]) => urls.length > 0)),
         }
         await mkdir(path.dirname(recordFile), { recursive: true })
@@ -157,22 +160,25 @@ async function prepareStaging(
     await rm(stagingDir, { recursive: true, force: true })
     return { record: null, copied: null }
   }
-  const live = new Set(await filesUnder(finalDir))
-  await removeFiles(
-    stagingDir,
-    (await filesUnder(stagingDir)).filter((file) => !live.has(file)),
-  )
   let copied = 0
-  for (const file of record.written) {
-    if (!live.has(file)) continue
-    const source = path.join(finalDir, file)
-    const target = path.join(stagingDir, file)
-    await mkdir(path.dirname(target), { recursive: true })
-    await copyFile(source, target)
-    // The copy keeps the time of the original, so it does not count as written by this build.
-    const { atime, mtime } = await stat(source)
-    await utimes(target, atime, mtime)
-    copied++
+  try {
+    // Anything else that differs (a file the site had before the last build and not since) is not a
+    // page of this build either: the clean-up before the swap removes it.
+    await removeFiles(stagingDir, record.removed)
+    for (const file of record.written) {
+      const source = path.join(finalDir, file)
+      const target = path.join(stagingDir, file)
+      await mkdir(path.dirname(target), { recursive: true })
+      await copyFile(source, target)
+      // The copy keeps the time of the original, so it does not count as written by this build.
+      const { atime, mtime } = await stat(source)
+      await utimes(target, atime, mtime)
+      copied++
+    }
+  } catch {
+    // The published site is not as the record says (changed by hand?): start from an empty folder.
+    await rm(stagingDir, { recursive: true, force: true })
+    return { record: null, copied: null }
   }
   return { record, copied }
 }
@@ -180,7 +186,8 @@ async function prepareStaging(
 async function readRecord(file: string): Promise<PublishRecord | null> {
   try {
     const record = JSON.parse(await readFile(file, 'utf8')) as PublishRecord
-    return typeof record.finalDir === 'string' && Array.isArray(record.written) && record.references ? record : null
+    const lists = Array.isArray(record.written) && Array.isArray(record.removed)
+    return typeof record.finalDir === 'string' && lists && record.references ? record : null
   } catch {
     return null
   }

@@ -472,6 +472,23 @@ describe('a rebuild from the last site kept as the staging folder', () => {
   })
 })
 
+describe('a rebuild after the published site was changed by hand', () => {
+  let rebuild: BuildResult
+
+  beforeAll(async () => {
+    // A file the last build wrote, and the next one would copy from the published site.
+    await rm(path.join(outDir, 'sitemap.xml'))
+    rebuild = await build()
+  })
+
+  test('starts from an empty staging folder instead, and publishes the whole site', async () => {
+    expect(rebuild.output).not.toContain('staging: the last site')
+    expect(fate(rebuild.output, '/business/ozark-shop-21/index.html')).toBe('reused')
+    expect((await fetch(new URL('/sitemap.xml', server.url))).status).toBe(200)
+    expect((await fetch(new URL('/business/ozark-shop-21', server.url))).status).toBe(200)
+  })
+})
+
 describe('a failed build, then a good one', () => {
   let published: Map<string, Buffer>
   let afterFailure: Map<string, Buffer>
