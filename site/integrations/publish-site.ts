@@ -117,6 +117,12 @@ export function publishSite(): AstroIntegration {
         for (const file of stale) written.delete(file)
         if (stale.length > 0) logger.info(`removed ${stale.length} file(s) the site no longer has`)
 
+        // A build that started from an empty folder wrote every file, most of them as the last site has
+        // them: only those that differ need copying into the last site when it becomes the next staging folder.
+        if (!previous && existsSync(finalDir)) {
+          for (const file of await sameAs(finalDir, outDir, [...written])) written.delete(file)
+        }
+
         // The last site is moved aside first, so the new one takes its place at once; it then becomes
         // the next build's staging folder.
         const asideDir = `${finalDir}.previous`
@@ -272,6 +278,29 @@ async function fileClock(probe: string): Promise<number> {
   const { mtimeMs } = await stat(probe)
   await rm(probe, { force: true })
   return mtimeMs
+}
+
+/** The files (paths relative to both folders) that are byte for byte the same in both. */
+async function sameAs(dirA: string, dirB: string, files: string[]): Promise<string[]> {
+  const same: string[] = []
+  const pending = [...files]
+  const compareNext = async () => {
+    for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+      const a = path.join(dirA, file)
+      const b = path.join(dirB, file)
+      const size = (f: string) =>
+        stat(f).then(
+          (info) => info.size,
+          () => -1,
+        )
+      const sizeA = await size(a)
+      if (sizeA < 0 || sizeA !== (await size(b))) continue
+      const [bytesA, bytesB] = await Promise.all([readFile(a), readFile(b)])
+      if (bytesA.equals(bytesB)) same.push(file)
+    }
+  }
+  await Promise.all(Array.from({ length: 16 }, compareNext))
+  return same
 }
 
 /** Every file under dir, as a path relative to it. */

@@ -384,12 +384,20 @@ describe('a rebuild after one business changed', () => {
 describe('a rebuild after a business closed', () => {
   let before: Map<string, Buffer>
   let after: Map<string, Buffer>
+  let closing: BuildResult
 
   beforeAll(async () => {
     before = await filesOf(outDir)
     await closeBusiness(dataDir, closed)
-    await build()
+    closing = await build()
     after = await filesOf(outDir)
+  })
+
+  test('starts from the site before the last one, with only the files the last build changed copied in', () => {
+    // The last build started from an empty folder and wrote every file; most were as they had been.
+    const synced = closing.output.match(/staging: the last site with the (\d+) file\(s\) it changed/)
+    expect(synced, closing.output.slice(0, 2000)).not.toBeNull()
+    expect(Number(synced![1])).toBeLessThan(businessPages(before).length / 2)
   })
 
   test("takes the business's page down, and out of the search index and the sitemap", async () => {
