@@ -277,8 +277,8 @@ export async function benchSite(n: number) {
 
     // One business changes, as after an operator's edit or a crawl of its website, three times over:
     // the first rebuild has no copy of an earlier site to start from (Astro copies every unchanged
-    // page from its cache), the second brings the site the first replaced up to date (all of it, as
-    // the first wrote every file), and from the third on a rebuild copies only what the last one wrote.
+    // page from its cache); the next ones start from the site the one before replaced, with only the
+    // files that changed copied in.
     const rebuilds: BuildRun[] = []
     for (const [round, offset] of [7, 8, 9].entries()) {
       const changed = await openEmbeddedStore({ dir: dataDir })
@@ -367,7 +367,7 @@ export async function run(): Promise<void> {
   for (const n of sizes) results.push(await benchSite(n))
   process.stdout.write(
     '\nBuilds (a full build, then three rebuilds, each after one business changed; the first has no earlier\n' +
-      'site to start from, the second copies in all the first wrote, the third only what the second wrote):\n',
+      'site to start from; the next ones copy in only the files the one before changed):\n',
   )
   table(results.map((result) => result.build))
   process.stdout.write(
