@@ -1,28 +1,13 @@
-import { createRequire } from 'node:module'
-import { readFile } from 'node:fs/promises'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { axeViolations } from '../support/axe.ts'
 import { phone, useSite } from '../support/site-session.ts'
 
 const site = useSite()
-const axeSource = readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-
-interface Violation {
-  id: string
-  help: string
-  nodes: Array<{ target: string[] }>
-}
 
 /** Runs axe (WCAG 2 A and AA) on a page of the site and lists what it finds. */
 async function audit(path: string, viewport?: { width: number; height: number }): Promise<string[]> {
   const { page } = await site.open(path, viewport ? { viewport } : {})
-  await page.addScriptTag({ content: await axeSource })
-  const violations = await page.evaluate(async () => {
-    const result = await (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Violation[] }> } }).axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    })
-    return result.violations
-  })
-  return violations.map((v) => `${path}: ${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
+  return (await axeViolations(page)).map((violation) => `${path}: ${violation}`)
 }
 
 let pages: string[]

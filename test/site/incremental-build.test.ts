@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser } from 'playwright-core'
+import { axeViolations } from '../support/axe.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { buildSite, type BuildResult } from '../support/build-site.ts'
 import {
@@ -177,15 +177,7 @@ describe('the businesses list in pages', () => {
     try {
       const page = await context.newPage()
       await page.goto(new URL('/businesses/page/2', server.url).href)
-      await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') })
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string }> }> } }
-        ).axe
-        const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-        return result.violations.map((violation) => violation.id)
-      })
-      expect(violations).toEqual([])
+      expect(await axeViolations(page)).toEqual([])
     } finally {
       await context.close()
     }
@@ -312,15 +304,7 @@ describe('a category in pages', () => {
     try {
       const page = await context.newPage()
       await page.goto(new URL('/shopping-convenience/page/2', server.url).href)
-      await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') })
-      const violations = await page.evaluate(async () => {
-        const axe = (
-          window as unknown as { axe: { run: (options: object) => Promise<{ violations: Array<{ id: string }> }> } }
-        ).axe
-        const result = await axe.run({ runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
-        return result.violations.map((violation) => violation.id)
-      })
-      expect(violations).toEqual([])
+      expect(await axeViolations(page)).toEqual([])
     } finally {
       await context.close()
     }
