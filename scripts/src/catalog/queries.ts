@@ -11,11 +11,16 @@ export const featuredLimit = 6
 // sorting 10,000 businesses a few times per build pays for in seconds.
 const nameOrder = new Intl.Collator('en', { sensitivity: 'base' })
 const slugOrder = new Intl.Collator()
-const byName = (a: Business, b: Business) => nameOrder.compare(a.name, b.name) || slugOrder.compare(a.slug, b.slug)
+
+/** Orders by name, ignoring case and accents (English rules). */
+export const compareNames = (a: { name: string }, b: { name: string }) => nameOrder.compare(a.name, b.name)
+
+/** The order of business lists: by name, then by slug between equal names. */
+export const compareBusinesses = (a: Business, b: Business) => compareNames(a, b) || slugOrder.compare(a.slug, b.slug)
 
 /** Lists every active business, ordered by name. */
 export function allBusinesses(catalog: Pick<Catalog, 'businesses'>): Business[] {
-  return catalog.businesses.filter((b) => b.is_active).sort(byName)
+  return catalog.businesses.filter((b) => b.is_active).sort(compareBusinesses)
 }
 
 /** Finds the active business with this slug, or null. */
