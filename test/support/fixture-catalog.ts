@@ -1,4 +1,4 @@
-import { importEntry } from '@roland/scripts/migrate/job'
+import { importEntry, type ImportFields } from '@roland/scripts/migrate/job'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { gradientPng } from './png.ts'
 
@@ -17,17 +17,8 @@ interface FixtureImage {
   metadata?: Record<string, unknown>
 }
 
-interface FixtureBusiness {
-  slug: string
-  name: string
-  category: string
-  short_description: string | null
-  full_description: string | null
-  address: string | null
-  phone: string | null
-  website: string | null
-  hours: string | null
-  services: string[]
+/** A business as the migration imports it (its fields of Roland.txt), and what the tests set on top. */
+interface FixtureBusiness extends Omit<ImportFields, 'index' | 'hours_detail'> {
   featured?: boolean
   rating?: number
   price_range?: string
