@@ -1,6 +1,6 @@
 import type { AstroIntegration } from 'astro'
 import { createReadStream, existsSync, rmSync } from 'node:fs'
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, utimes, writeFile } from 'node:fs/promises'
+import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir } from '@roland/scripts/paths'
@@ -22,12 +22,26 @@ const imageTypes: Record<string, string> = {
  */
 interface PublishRecord {
   finalDir: string
-  /** Paths, relative to the output folder, of the files this build wrote. */
-  written: string[]
+  /**
+   * Whether `written` is every file of the site: the build started from an empty staging folder,
+   * so the next one copies the whole site into its own.
+   */
+  complete: boolean
+  /**
+   * The files this build wrote (paths relative to the output folder), with the time and size they
+   * were published with: a file found otherwise was changed by hand and is not copied.
+   */
+  written: FileStamp[]
   /** Paths of the files of the site before it that this build removed. */
   removed: string[]
   /** The /files/… URLs of each page that refers to any. */
   references: Record<string, string[]>
+}
+
+interface FileStamp {
+  file: string
+  mtimeMs: number
+  size: number
 }
 
 /**
@@ -38,15 +52,18 @@ interface PublishRecord {
  * output folder. A failed build leaves the previous site as it was and no half-written folder.
  *
  * The site that was replaced is not deleted: it stays as the staging folder of the next build,
- * which first brings it up to the published site by copying the few files the last build wrote.
- * Astro then finds every unchanged page already in place and writes only the changed ones, instead
- * of copying thousands of pages from its cache into an empty folder. (The published site is never
- * shared with the staging folder: Astro rewrites pages in place, which would change it mid-build.)
+ * which first brings it up to the published site by copying the few files the last build wrote
+ * (after a build that started from an empty folder: the whole site). Astro then finds every
+ * unchanged page already in place and writes only the changed ones, instead of copying thousands of
+ * pages from its cache. (The published site is never shared with the staging folder: Astro rewrites
+ * pages in place, which would change it mid-build.) The copying runs while Astro syncs its content,
+ * and is done before Astro writes its first file.
  */
 export function publishSite(): AstroIntegration {
   let finalDir = ''
   let stagingDir = ''
   let recordFile = ''
+  let staging: Promise<StagingResult> | null = null
   let previous: PublishRecord | null = null
   let startedAt = 0
   let published = false
@@ -74,14 +91,20 @@ export function publishSite(): AstroIntegration {
           rmSync(stagingDir, { recursive: true, force: true })
           rmSync(incrementalRecord, { force: true })
         })
-        const synced = await prepareStaging(finalDir, stagingDir, recordFile)
-        previous = synced.record
-        // The bundles are all written again (under names that change with their content): the last ones go.
-        await rm(path.join(stagingDir, assetsDir), { recursive: true, force: true })
-        if (synced.copied !== null) logger.info(`staging: the last site with the ${synced.copied} file(s) it changed`)
-        startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
+        // Not awaited here: the copying overlaps Astro's content sync, and 'astro:build:start' waits for it.
+        staging = prepareStaging(finalDir, stagingDir, recordFile, assetsDir)
         // Astro empties its output folder before a build unless told not to; the staging folder is ours.
         updateConfig({ outDir: pathToFileURL(`${stagingDir}/`), vite: { build: { emptyOutDir: false } } })
+      },
+      // After the content sync, before Astro writes into the staging folder.
+      'astro:build:start': async ({ logger }) => {
+        if (!staging) return
+        const synced = await staging
+        previous = synced.record
+        if (synced.record?.complete) logger.info(`staging: a copy of the last site, ${synced.copied} file(s)`)
+        else if (synced.record) logger.info(`staging: the last site with the ${synced.copied} file(s) it changed`)
+        // Taken once the copies are made: a file with a later time was written by this build.
+        startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
       },
       // `astro dev` serves the storage files straight from the storage folder.
       'astro:server:setup': ({ server }) => {
@@ -98,8 +121,10 @@ export function publishSite(): AstroIntegration {
         const built = new Set<string>()
         for (const urls of assets.values()) for (const url of urls) built.add(path.relative(outDir, fileURLToPath(url)))
         if (existsSync(publicDir)) for (const file of await filesUnder(publicDir)) built.add(file)
-        const files = await filesWithTimes(outDir)
-        const written = new Set(files.filter((f) => f.mtimeMs >= startedAt).map((f) => f.file))
+        const files = await filesWithStamps(outDir)
+        // A build that started from an empty folder made every file, whatever time a copy kept.
+        const complete = previous === null
+        const written = new Set(files.filter((f) => complete || f.mtimeMs >= startedAt).map((f) => f.file))
 
         const references = await pageReferences(outDir, files, written, previous, siteOrigin)
         const storage = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'), references)
@@ -117,10 +142,10 @@ export function publishSite(): AstroIntegration {
         for (const file of stale) written.delete(file)
         if (stale.length > 0) logger.info(`removed ${stale.length} file(s) the site no longer has`)
 
-        // A build that started from an empty folder wrote every file, most of them as the last site has
-        // them: only those that differ need copying into the last site when it becomes the next staging folder.
-        if (!previous && existsSync(finalDir)) {
-          for (const file of await sameAs(finalDir, outDir, [...written])) written.delete(file)
+        const stamps = new Map(files.map((f) => [f.file, f]))
+        for (const file of storage.copied) {
+          const { mtimeMs, size } = await stat(path.join(outDir, file))
+          stamps.set(file, { file, mtimeMs, size })
         }
 
         // The last site is moved aside first, so the new one takes its place at once; it then becomes
@@ -132,11 +157,14 @@ export function publishSite(): AstroIntegration {
         await rename(stagingDir, finalDir)
         published = true
         logger.info(`published ${finalDir}`)
-        if (!hadSite) return
-        await rename(asideDir, stagingDir)
+        if (hadSite) await rename(asideDir, stagingDir)
         const record: PublishRecord = {
           finalDir,
-          written: [...written],
+          complete,
+          written: [...written].map((file) => {
+            const { mtimeMs, size } = stamps.get(file)!
+            return { file, mtimeMs, size }
+          }),
           removed: stale,
           references: Object.fromEntries([...references].filter(([, urls]) => urls.length > 0)),
         }
@@ -147,53 +175,64 @@ export function publishSite(): AstroIntegration {
   }
 }
 
+interface StagingResult {
+  record: PublishRecord | null
+  /** How many files were copied from the published site. */
+  copied: number
+}
+
 /**
  * Makes the staging folder hold the published site, when the record of the last build says how:
  * the staging folder then holds the site before it, and the files the last build wrote are copied
- * over and the ones it no longer had removed. Otherwise the staging folder starts empty and Astro
- * copies the unchanged pages from its cache. The record is used once: a build that fails after
- * this point leaves none, so the next one starts from an empty folder.
+ * over and the ones it no longer had removed; or, after a build that started from nothing, every
+ * file is copied. Otherwise the staging folder starts empty and Astro copies the unchanged pages
+ * from its cache. The record is used once: a build that fails after this point leaves none, so the
+ * next one starts from an empty folder.
  */
 async function prepareStaging(
   finalDir: string,
   stagingDir: string,
   recordFile: string,
-): Promise<{ record: PublishRecord | null; copied: number | null }> {
+  assetsDir: string,
+): Promise<StagingResult> {
   const record = await readRecord(recordFile)
   await rm(recordFile, { force: true })
   await rm(`${finalDir}.previous`, { recursive: true, force: true })
-  if (!record || record.finalDir !== finalDir || !existsSync(finalDir) || !existsSync(stagingDir)) {
-    await rm(stagingDir, { recursive: true, force: true })
-    return { record: null, copied: null }
-  }
-  let copied = 0
+  const usable = record?.finalDir === finalDir && existsSync(finalDir) && (record.complete || existsSync(stagingDir))
   try {
+    if (!record || !usable) throw new Error('no record of the published site')
     // Anything else that differs (a file the site had before the last build and not since) is not a
     // page of this build either: the clean-up before the swap removes it.
     await removeFiles(stagingDir, record.removed)
-    for (const file of record.written) {
+    // The bundles are all written again (under names that change with their content): the last ones go.
+    await rm(path.join(stagingDir, assetsDir), { recursive: true, force: true })
+    const bundles = `${assetsDir}${path.sep}`
+    const files = record.written.filter((stamp) => !stamp.file.startsWith(bundles))
+    const folders = new Map<string, Promise<unknown>>()
+    await eachAtOnce(files, async ({ file, mtimeMs, size }) => {
       const source = path.join(finalDir, file)
-      const target = path.join(stagingDir, file)
-      await mkdir(path.dirname(target), { recursive: true })
-      await copyFile(source, target)
-      // The copy keeps the time of the original, so it does not count as written by this build.
-      const { atime, mtime } = await stat(source)
-      await utimes(target, atime, mtime)
-      copied++
-    }
+      const now = await stat(source)
+      if (now.mtimeMs !== mtimeMs || now.size !== size) throw new Error(`${file} changed after it was published`)
+      const folder = path.dirname(path.join(stagingDir, file))
+      if (!folders.has(folder)) folders.set(folder, mkdir(folder, { recursive: true }))
+      await folders.get(folder)
+      await copyFile(source, path.join(stagingDir, file))
+    })
+    return { record, copied: files.length }
   } catch {
-    // The published site is not as the record says (changed by hand?): start from an empty folder.
+    // No record, or the published site is not as the record says (changed by hand?): start from
+    // an empty folder.
     await rm(stagingDir, { recursive: true, force: true })
-    return { record: null, copied: null }
+    return { record: null, copied: 0 }
   }
-  return { record, copied }
 }
 
 async function readRecord(file: string): Promise<PublishRecord | null> {
   try {
     const record = JSON.parse(await readFile(file, 'utf8')) as PublishRecord
     const lists = Array.isArray(record.written) && Array.isArray(record.removed)
-    return typeof record.finalDir === 'string' && lists && record.references ? record : null
+    const stamped = lists && record.written.every((stamp) => typeof stamp?.file === 'string')
+    return typeof record.finalDir === 'string' && stamped && record.references ? record : null
   } catch {
     return null
   }
@@ -277,35 +316,27 @@ async function fileClock(probe: string): Promise<number> {
   return mtimeMs
 }
 
-/** The files (paths relative to both folders) that are byte for byte the same in both. */
-async function sameAs(dirA: string, dirB: string, files: string[]): Promise<string[]> {
-  const same: string[] = []
-  const size = (file: string) =>
-    stat(file).then(
-      (info) => info.size,
-      () => -1,
-    )
-  await eachAtOnce(files, async (file) => {
-    const a = path.join(dirA, file)
-    const b = path.join(dirB, file)
-    const sizeA = await size(a)
-    if (sizeA < 0 || sizeA !== (await size(b))) return
-    const [bytesA, bytesB] = await Promise.all([readFile(a), readFile(b)])
-    if (bytesA.equals(bytesB)) same.push(file)
-  })
-  return same
-}
-
 /**
  * Runs work on every item, sixteen at a time: with thousands of files, most of the time is spent
  * waiting on the disk, which this overlaps.
  */
 async function eachAtOnce<T>(items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
   let next = 0
+  let failed = false
   const worker = async () => {
-    while (next < items.length) await work(items[next++]!)
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++]!)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    }
   }
-  await Promise.all(Array.from({ length: 16 }, worker))
+  // Every worker stops before the first failure is thrown: none is left writing behind the caller.
+  const results = await Promise.allSettled(Array.from({ length: 16 }, worker))
+  const failure = results.find((result) => result.status === 'rejected')
+  if (failure) throw failure.reason
 }
 
 /** Every file under dir, as a path relative to it. */
@@ -314,11 +345,12 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
 }
 
-/** Every file under dir, as a path relative to it, with its modification time. */
-async function filesWithTimes(dir: string): Promise<Array<{ file: string; mtimeMs: number }>> {
-  const result: Array<{ file: string; mtimeMs: number }> = []
+/** Every file under dir, as a path relative to it, with its modification time and size. */
+async function filesWithStamps(dir: string): Promise<FileStamp[]> {
+  const result: FileStamp[] = []
   await eachAtOnce(await filesUnder(dir), async (file) => {
-    result.push({ file, mtimeMs: (await stat(path.join(dir, file))).mtimeMs })
+    const { mtimeMs, size } = await stat(path.join(dir, file))
+    result.push({ file, mtimeMs, size })
   })
   return result
 }

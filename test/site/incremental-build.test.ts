@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -321,6 +321,16 @@ describe('a rebuild after one business changed', () => {
     secondBuild = await filesOf(outDir)
   })
 
+  test('starts from a copy of the site a build from nothing published, and finds its pages in place', () => {
+    const copied = rebuild.output.match(/staging: a copy of the last site, (\d+) file\(s\)/)
+    expect(copied, rebuild.output.slice(0, 2000)).not.toBeNull()
+    // Every file but the bundles, which are all written again.
+    const bundles = [...firstBuild.keys()].filter((file) => file.startsWith('_astro/'))
+    expect(Number(copied![1])).toBe(firstBuild.size - bundles.length)
+    expect(rebuild.output).toContain('(cached)')
+    expect(rebuild.output).not.toContain('(restored)')
+  })
+
   test("shows the change on that business's page and on its page of the list", () => {
     expect(secondBuild.get(`business/${changed}/index.html`)?.toString()).toContain(newDescription)
     expect(secondBuild.get('businesses/page/3/index.html')?.toString()).toContain(newDescription)
@@ -378,7 +388,6 @@ describe('a rebuild after a business closed', () => {
   })
 
   test('starts from the site before the last one, with only the files the last build changed copied in', () => {
-    // The last build started from an empty folder and wrote every file; most were as they had been.
     const synced = closing.output.match(/staging: the last site with the (\d+) file\(s\) it changed/)
     expect(synced, closing.output.slice(0, 2000)).not.toBeNull()
     expect(Number(synced![1])).toBeLessThan(businessPages(before).length / 2)
@@ -465,17 +474,22 @@ describe('a rebuild from the last site kept as the staging folder', () => {
 })
 
 describe('a rebuild after the published site was changed by hand', () => {
+  // A page the last build wrote, which the next one would copy from the published site.
+  const page = 'business/ozark-shop-20/index.html'
+  let built: Buffer
   let rebuild: BuildResult
 
   beforeAll(async () => {
-    // A file the last build wrote, and the next one would copy from the published site.
-    await rm(path.join(outDir, 'sitemap.xml'))
+    built = await readFile(path.join(outDir, page))
+    await writeFile(path.join(outDir, page), built.toString().replace('</h1>', ' (edited by hand)</h1>'))
     rebuild = await build()
   })
 
-  test('starts from an empty staging folder instead, and publishes the whole site', async () => {
-    expect(rebuild.output).not.toContain('staging: the last site')
-    expect(fate(rebuild.output, '/business/ozark-shop-21/index.html')).toBe('reused')
+  test('starts from an empty staging folder instead, and publishes the pages as built', async () => {
+    expect(built.toString()).toContain('</h1>')
+    expect(rebuild.output).not.toContain('staging: ')
+    expect(fate(rebuild.output, `/${page}`)).toBe('reused')
+    expect(await readFile(path.join(outDir, page))).toEqual(built)
     expect((await fetch(new URL('/sitemap.xml', server.url))).status).toBe(200)
     expect((await fetch(new URL('/business/ozark-shop-21', server.url))).status).toBe(200)
   })
