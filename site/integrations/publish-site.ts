@@ -195,12 +195,16 @@ async function prepareStaging(
   recordFile: string,
   assetsDir: string,
 ): Promise<StagingResult> {
+  const startEmpty = async (): Promise<StagingResult> => {
+    await rm(stagingDir, { recursive: true, force: true })
+    return { record: null, copied: 0 }
+  }
   const record = await readRecord(recordFile)
-  await rm(recordFile, { force: true })
-  await rm(`${finalDir}.previous`, { recursive: true, force: true })
-  const usable = record?.finalDir === finalDir && existsSync(finalDir) && (record.complete || existsSync(stagingDir))
   try {
-    if (!record || !usable) throw new Error('no record of the published site')
+    await rm(recordFile, { force: true })
+    await rm(`${finalDir}.previous`, { recursive: true, force: true })
+    const usable = record?.finalDir === finalDir && existsSync(finalDir) && (record.complete || existsSync(stagingDir))
+    if (!record || !usable) return await startEmpty()
     // Anything else that differs (a file the site had before the last build and not since) is not a
     // page of this build either: the clean-up before the swap removes it.
     await removeFiles(stagingDir, record.removed)
@@ -220,10 +224,9 @@ async function prepareStaging(
     })
     return { record, copied: files.length }
   } catch {
-    // No record, or the published site is not as the record says (changed by hand?): start from
-    // an empty folder.
-    await rm(stagingDir, { recursive: true, force: true })
-    return { record: null, copied: 0 }
+    // The published site is not as the record says (changed by hand?): start from an empty folder.
+    // (If even that fails, Astro's own error on writing there says why.)
+    return await startEmpty().catch(() => ({ record: null, copied: 0 }))
   }
 }
 
