@@ -5,7 +5,8 @@ const icons = {
   building:
     '<rect x="4" y="2" width="16" height="20" rx="2"/><path d="M9 22v-4h6v4M8 6h.01M12 6h.01M16 6h.01M8 10h.01M12 10h.01M16 10h.01M8 14h.01M12 14h.01M16 14h.01"/>',
   utensils: '<path d="M3 2v7a2 2 0 0 0 2 2h4a2 2 0 0 0 2-2V2M7 2v20M21 15V2a5 5 0 0 0-5 5v6a2 2 0 0 0 2 2h3zm0 0v7"/>',
-  'shopping-bag': '<path d="M6 2 3 6v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V6l-3-4z"/><path d="M3 6h18M16 10a4 4 0 0 1-8 0"/>',
+  'shopping-bag':
+    '<path d="M6 2 3 6v14a2 2 0 0 0 2 2h14a2 2 0 0 0 2-2V6l-3-4z"/><path d="M3 6h18M16 10a4 4 0 0 1-8 0"/>',
   briefcase: '<rect x="2" y="7" width="20" height="14" rx="2"/><path d="M16 21V5a2 2 0 0 0-2-2h-4a2 2 0 0 0-2 2v16"/>',
   trophy: '<path d="M8 21h8M12 17v4M7 4h10v5a5 5 0 0 1-10 0zM7 6H4a3 3 0 0 0 3 4M17 6h3a3 3 0 0 1-3 4"/>',
   mountain: '<path d="m8 3 4 8 5-5 5 15H2z"/>',
@@ -39,6 +40,15 @@ const icons = {
 
 /** The name of an icon in the set. */
 export type IconName = keyof typeof icons
+
+/** An icon's props, the same for the Astro component (static pages) and the React one (islands). */
+export interface IconProps {
+  name: IconName
+  /** Its classes; by default the size of a line of text. */
+  className?: string
+  /** Text for an icon that carries meaning; without it the icon is decoration, hidden from screen readers. */
+  label?: string
+}
 
 /** The SVG markup inside <svg viewBox="0 0 24 24"> for an icon. */
 export function iconMarkup(name: IconName): string {
