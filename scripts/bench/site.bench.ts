@@ -363,6 +363,9 @@ export async function benchSite(n: number) {
 
 /** Builds the site for 1,000 and 10,000 generated businesses and prints the figures of issue 8. */
 export async function run(): Promise<void> {
+  // Every build makes a folder per page, twice (the site and Astro's cache): the speed of creating
+  // folders where the builds run weighs on the figures, and differs from one folder to another.
+  process.stdout.write(`\nBuilding in ${tmpdir()} (set TMPDIR to measure on another disk).\n`)
   const results = []
   for (const n of sizes) results.push(await benchSite(n))
   process.stdout.write(
