@@ -143,10 +143,7 @@ export function publishSite(): AstroIntegration {
         if (stale.length > 0) logger.info(`removed ${stale.length} file(s) the site no longer has`)
 
         const stamps = new Map(files.map((f) => [f.file, f]))
-        for (const file of storage.copied) {
-          const { mtimeMs, size } = await stat(path.join(outDir, file))
-          stamps.set(file, { file, mtimeMs, size })
-        }
+        for (const file of storage.copied) stamps.set(file, await stampOf(outDir, file))
 
         // The last site is moved aside first, so the new one takes its place at once; it then becomes
         // the next build's staging folder.
@@ -161,10 +158,7 @@ export function publishSite(): AstroIntegration {
         const record: PublishRecord = {
           finalDir,
           complete,
-          written: [...written].map((file) => {
-            const { mtimeMs, size } = stamps.get(file)!
-            return { file, mtimeMs, size }
-          }),
+          written: [...written].map((file) => stamps.get(file)!),
           removed: stale,
           references: Object.fromEntries([...references].filter(([, urls]) => urls.length > 0)),
         }
@@ -348,12 +342,17 @@ async function filesUnder(dir: string): Promise<string[]> {
   return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
 }
 
+/** A file (a path relative to dir) with its modification time and size. */
+async function stampOf(dir: string, file: string): Promise<FileStamp> {
+  const { mtimeMs, size } = await stat(path.join(dir, file))
+  return { file, mtimeMs, size }
+}
+
 /** Every file under dir, as a path relative to it, with its modification time and size. */
 async function filesWithStamps(dir: string): Promise<FileStamp[]> {
   const result: FileStamp[] = []
   await eachAtOnce(await filesUnder(dir), async (file) => {
-    const { mtimeMs, size } = await stat(path.join(dir, file))
-    result.push({ file, mtimeMs, size })
+    result.push(await stampOf(dir, file))
   })
   return result
 }
