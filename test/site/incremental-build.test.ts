@@ -118,6 +118,18 @@ function fate(output: string, file: string): 'rendered' | 'reused' | 'absent' {
   return /\((?:restored|cached)\)/.test(entry[1] ?? '') ? 'reused' : 'rendered'
 }
 
+/** The axe violations of a built page, opened in a browser context of its own. */
+async function axeViolationsAt(pathname: string): Promise<string[]> {
+  const context = await browser.newContext()
+  try {
+    const page = await context.newPage()
+    await page.goto(new URL(pathname, server.url).href)
+    return await axeViolations(page)
+  } finally {
+    await context.close()
+  }
+}
+
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-incremental-'))
   dataDir = path.join(root, 'data')
@@ -173,14 +185,7 @@ describe('the businesses list in pages', () => {
   })
 
   test('passes an axe audit, the links between pages included', async () => {
-    const context = await browser.newContext()
-    try {
-      const page = await context.newPage()
-      await page.goto(new URL('/businesses/page/2', server.url).href)
-      expect(await axeViolations(page)).toEqual([])
-    } finally {
-      await context.close()
-    }
+    expect(await axeViolationsAt('/businesses/page/2')).toEqual([])
   })
 
   test('shows a page of search results at a time, and the next on request', async () => {
@@ -300,14 +305,7 @@ describe('a category in pages', () => {
   })
 
   test('passes an axe audit on a page after the first', async () => {
-    const context = await browser.newContext()
-    try {
-      const page = await context.newPage()
-      await page.goto(new URL('/shopping-convenience/page/2', server.url).href)
-      expect(await axeViolations(page)).toEqual([])
-    } finally {
-      await context.close()
-    }
+    expect(await axeViolationsAt('/shopping-convenience/page/2')).toEqual([])
   })
 })
 
