@@ -104,26 +104,38 @@ function takeLock(file: string, timeoutMs: number): Promise<() => Promise<void>>
   })
 }
 
+// The catalog as one JSON text (parsed here: PGlite's own parsing of a json column is slower).
+// Each business's services, images and hours are aggregated once per table and joined, rather
+// than looked up business by business: at 10,000 businesses this reads the catalog in about half
+// the time.
 const catalogSql = `
+  with services as (
+    select s.business_id, json_agg(json_build_object('service_name', s.service_name, 'description', s.description,
+             'is_featured', s.is_featured, 'sort_order', s.sort_order) order by s.sort_order, s.service_name) as list
+    from public.business_services s group by s.business_id
+  ), images as (
+    select i.business_id, json_agg(i order by i.sort_order, i.created_at) as list
+    from public.business_images i group by i.business_id
+  ), hours as (
+    select h.business_id, json_agg(json_build_object('day_of_week', h.day_of_week, 'opens_at', h.opens_at,
+             'closes_at', h.closes_at, 'is_closed', h.is_closed) order by h.day_of_week, h.opens_at) as list
+    from public.business_hours h group by h.business_id
+  )
   select json_build_object(
     'businesses', coalesce((
       select json_agg(b order by b.name, b.slug) from (
-        select bz.*,
-          coalesce((select json_agg(json_build_object('service_name', s.service_name, 'description', s.description,
-                        'is_featured', s.is_featured, 'sort_order', s.sort_order) order by s.sort_order, s.service_name)
-                      from public.business_services s where s.business_id = bz.id), '[]') as services,
-          coalesce((select json_agg(i order by i.sort_order, i.created_at)
-                      from public.business_images i where i.business_id = bz.id), '[]') as images,
-          coalesce((select json_agg(json_build_object('day_of_week', h.day_of_week, 'opens_at', h.opens_at,
-                        'closes_at', h.closes_at, 'is_closed', h.is_closed) order by h.day_of_week, h.opens_at)
-                      from public.business_hours h where h.business_id = bz.id), '[]') as hours_detail
+        select bz.*, coalesce(s.list, '[]') as services, coalesce(i.list, '[]') as images,
+          coalesce(h.list, '[]') as hours_detail
         from public.businesses bz
+          left join services s on s.business_id = bz.id
+          left join images i on i.business_id = bz.id
+          left join hours h on h.business_id = bz.id
         where bz.is_active
       ) b), '[]'),
     'categories', coalesce((select json_agg(c order by c.sort_order, c.name) from public.location_categories c), '[]'),
     'attractions', coalesce((select json_agg(a order by a.sort_order, a.name) from public.attractions a where a.is_active), '[]'),
     'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]')
-  ) as catalog`
+  )::text as catalog`
 
 function makeStore(db: PGlite, dir: string | undefined, created: boolean, release: () => Promise<void>): EmbeddedStore {
   const asRole: EmbeddedStore['asRole'] = (role, fn) =>
@@ -139,11 +151,8 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
     db,
     asRole,
     async loadCatalog(): Promise<Catalog> {
-      const raw = await asRole(
-        'anon',
-        async (tx) => (await tx.query<{ catalog: unknown }>(catalogSql)).rows[0]?.catalog,
-      )
-      return parseCatalog(raw, this.location)
+      const raw = await asRole('anon', async (tx) => (await tx.query<{ catalog: string }>(catalogSql)).rows[0]?.catalog)
+      return parseCatalog(raw === undefined ? raw : JSON.parse(raw), this.location)
     },
     async listBusinesses(): Promise<BusinessRecord[]> {
       return asRole('service_role', async (tx) => {
