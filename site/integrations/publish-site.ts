@@ -336,10 +336,25 @@ async function eachAtOnce<T>(items: readonly T[], work: (item: T) => Promise<voi
   if (failure) throw failure.reason
 }
 
-/** Every file under dir, as a path relative to it. */
+/**
+ * Every file under dir, as a path relative to it, in order. The folders are read all at once (a
+ * built site has a folder per page; Node's recursive readdir reads them one after another, which at
+ * 10,000 pages takes about twice as long).
+ */
 async function filesUnder(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true })
-  return entries.filter((e) => e.isFile()).map((e) => path.relative(dir, path.join(e.parentPath, e.name)))
+  const files: string[] = []
+  const walk = async (folder: string): Promise<void> => {
+    const entries = await readdir(path.join(dir, folder), { withFileTypes: true })
+    const subfolders: Promise<void>[] = []
+    for (const entry of entries) {
+      const file = folder ? path.join(folder, entry.name) : entry.name
+      if (entry.isDirectory()) subfolders.push(walk(file))
+      else if (entry.isFile()) files.push(file)
+    }
+    await Promise.all(subfolders)
+  }
+  await walk('')
+  return files.sort()
 }
 
 /** A file (a path relative to dir) with its modification time and size. */
