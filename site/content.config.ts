@@ -8,12 +8,15 @@ import {
   type Catalog,
 } from '@roland/scripts/catalog/types'
 import { assertPublishableBusinesses } from './lib/business-checks.ts'
-import { readCatalogOnce } from './lib/catalog-source.ts'
+import { sharedCatalogRead } from './lib/catalog-source.ts'
 
 // The catalog enters the site here, once per build (DESIGN.md, "The site"). loadPublicCatalog
 // throws CatalogUnavailableError when the data source is unreachable or empty: the sync fails
 // before a single page is written, and the build stops with the loader's message. A part's
 // check (a business without a name or an address) stops it the same way.
+
+// One read of the catalog per sync, shared by the four collections below.
+const readCatalog = sharedCatalogRead(4)
 
 function catalogLoader<K extends keyof Catalog>(
   part: K,
@@ -23,7 +26,7 @@ function catalogLoader<K extends keyof Catalog>(
   return {
     name: `roland-catalog-${part}`,
     async load({ store, logger, parseData, generateDigest }) {
-      const catalog = await readCatalogOnce((message) => logger.warn(message))
+      const catalog = await readCatalog(part, (message) => logger.warn(message))
       check(catalog[part])
       // The store keeps the last build's entries: an entry whose data is unchanged (same digest) is
       // kept as it is, so a rebuild after one business changed parses and stores one entry, not 10,000.

@@ -1,7 +1,11 @@
-import { describe, expect, test } from 'vitest'
-import type { BusinessImage } from '@roland/scripts/catalog/types'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import type { BusinessImage, Catalog } from '@roland/scripts/catalog/types'
+import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { withoutMissingFiles } from './catalog-source.ts'
+import { prefetchCatalog, sharedCatalogRead, withoutMissingFiles } from './catalog-source.ts'
 
 const image = (image_url: string): BusinessImage => ({
   id: '00000000-0000-4000-9000-000000000001',
@@ -17,7 +21,10 @@ const image = (image_url: string): BusinessImage => ({
 describe('withoutMissingFiles', () => {
   test('leaves out storage images whose file is gone, and says which', () => {
     const business = makeBusiness({ name: 'Cafe', images: [image('/files/a.png'), image('/files/gone.png')] })
-    const { catalog, dropped } = withoutMissingFiles({ ...fixtureCatalog(), businesses: [business] }, (url) => url !== '/files/gone.png')
+    const { catalog, dropped } = withoutMissingFiles(
+      { ...fixtureCatalog(), businesses: [business] },
+      (url) => url !== '/files/gone.png',
+    )
     expect(catalog.businesses[0]!.images.map((i) => i.image_url)).toEqual(['/files/a.png'])
     expect(dropped).toEqual([{ slug: 'cafe', url: '/files/gone.png' }])
   })
@@ -28,5 +35,59 @@ describe('withoutMissingFiles', () => {
     const { catalog, dropped } = withoutMissingFiles({ ...fixtureCatalog(), businesses: [business] }, () => false)
     expect(catalog.businesses[0]!.images.map((i) => i.image_url)).toEqual([url])
     expect(dropped).toEqual([])
+  })
+})
+
+describe('sharedCatalogRead', () => {
+  const rename = async (dir: string, name: string) => {
+    const store = await openEmbeddedStore({ dir })
+    try {
+      await store.db.query(`update public.businesses set name = $1 where slug = 'big-rock-coffee'`, [name])
+    } finally {
+      await store.close()
+    }
+  }
+  const nameIn = async (catalog: Promise<Catalog>) =>
+    (await catalog).businesses.find((b) => b.slug === 'big-rock-coffee')?.name
+
+  beforeEach(async () => {
+    vi.stubEnv('SUPABASE_URL', '')
+    dir = await mkdtemp(path.join(os.tmpdir(), 'roland-catalog-source-'))
+    vi.stubEnv('ROLAND_DATA_DIR', dir)
+  })
+  let dir = ''
+  afterEach(async () => {
+    vi.unstubAllEnvs()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  test('gives every collection of a sync the same read, and the next sync a new one', async () => {
+    const read = sharedCatalogRead(2)
+    const first = read('businesses', () => {})
+    expect(read('categories', () => {})).toBe(first)
+    expect(await nameIn(first)).toBe('Big Rock Coffee')
+
+    await rename(dir, 'Big Rock Coffee & Bakery')
+    const next = read('businesses', () => {})
+    expect(next).not.toBe(first)
+    expect(read('categories', () => {})).toBe(next)
+    expect(await nameIn(next)).toBe('Big Rock Coffee & Bakery')
+  })
+
+  test('the first sync takes the read prefetchCatalog() started, and the next one reads afresh', async () => {
+    await prefetchCatalog()
+    await rename(dir, 'Big Rock Coffee & Bakery')
+    const read = sharedCatalogRead(1)
+    expect(await nameIn(read('businesses', () => {}))).toBe('Big Rock Coffee')
+    expect(await nameIn(read('businesses', () => {}))).toBe('Big Rock Coffee & Bakery')
+  })
+
+  test('a prefetched read that failed fails the sync that takes it, with its message', async () => {
+    // A data folder that is a file: the embedded database cannot open there.
+    const file = path.join(dir, 'not-a-folder')
+    await writeFile(file, '')
+    vi.stubEnv('ROLAND_DATA_DIR', file)
+    await prefetchCatalog()
+    await expect(sharedCatalogRead(1)('businesses', () => {})).rejects.toThrow(/Could not read the catalog from/)
   })
 })

@@ -31,28 +31,69 @@ export function withoutMissingFiles(
   return { catalog: { ...catalog, businesses }, dropped }
 }
 
-let inFlight: Promise<Catalog> | undefined
-
-/**
- * Reads the public catalog for the content collections. The four collections load in parallel
- * during one sync and share one read; the next sync (in dev) reads afresh.
- */
-export function readCatalogOnce(warn: (message: string) => void): Promise<Catalog> {
-  inFlight ??= readCatalog(warn).finally(() => {
-    inFlight = undefined
-  })
-  return inFlight
+/** The catalog as a build sees it, and the images left out of it. */
+interface CatalogRead {
+  catalog: Catalog
+  dropped: DroppedImage[]
+  storageRoot: string
 }
 
-async function readCatalog(warn: (message: string) => void): Promise<Catalog> {
+async function readCatalog(): Promise<CatalogRead> {
   const catalog = await loadPublicCatalog()
   const storageRoot = path.join(dataDir(), 'storage', 'files')
   const result = withoutMissingFiles(catalog, (url) => {
     const file = storageFilePath(url, storageRoot)
     return file !== null && existsSync(file)
   })
-  for (const { slug, url } of result.dropped) {
-    warn(`left out an image of ${slug}: its file ${url} is not in ${storageRoot}`)
+  return { catalog: result.catalog, dropped: result.dropped, storageRoot }
+}
+
+// Astro loads the config (where prefetchCatalog is called) and the content config (where the
+// catalog is read) as separate module instances: a read started early waits in a process-wide slot.
+const prefetched = Symbol.for('roland.site.prefetchedCatalog')
+type PrefetchSlot = { [prefetched]?: Promise<CatalogRead> }
+
+/**
+ * Starts reading the catalog now, for the next sync's sharedCatalogRead(): called as soon as Astro
+ * has its config (integrations/catalog-prefetch.ts). Returns when the read is done, whatever its
+ * outcome: a failure is reported by the collection that takes the read.
+ */
+export async function prefetchCatalog(): Promise<void> {
+  const read = readCatalog()
+  ;(globalThis as PrefetchSlot)[prefetched] = read
+  await read.catch(() => {})
+}
+
+function takePrefetched(): Promise<CatalogRead> | undefined {
+  const slot = globalThis as PrefetchSlot
+  const read = slot[prefetched]
+  delete slot[prefetched]
+  return read
+}
+
+/**
+ * The catalog for the content collections, which load in parallel during a sync and share one read
+ * (the one prefetchCatalog() started, or a new one): each of the `parts` collections takes a read
+ * once, and a collection that asks again (the next sync, in dev) starts the next read. Forgetting a
+ * read once it settles would not do: a prefetched read is done before the first collection asks,
+ * and the next one would read it all again.
+ */
+export function sharedCatalogRead(parts: number): (part: string, warn: (message: string) => void) => Promise<Catalog> {
+  let read: Promise<Catalog> | undefined
+  const takenBy = new Set<string>()
+  return (part, warn) => {
+    if (!read || takenBy.has(part)) {
+      takenBy.clear()
+      read = (takePrefetched() ?? readCatalog()).then(({ catalog, dropped, storageRoot }) => {
+        for (const { slug, url } of dropped)
+          warn(`left out an image of ${slug}: its file ${url} is not in ${storageRoot}`)
+        return catalog
+      })
+    }
+    const mine = read
+    takenBy.add(part)
+    // Once every collection has it, the catalog goes with the sync that uses it.
+    if (takenBy.size === parts) read = undefined
+    return mine
   }
-  return result.catalog
 }
