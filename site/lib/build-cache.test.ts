@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { fixtureCatalog, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
-import { businessPageCacheKey, pageCacheKey } from './build-cache.ts'
+import { catalogPageCacheKey, pageCacheKey } from './build-cache.ts'
 
 describe('pageCacheKey', () => {
   test('is the same for the same data and differs when any of it changes', () => {
@@ -10,19 +10,19 @@ describe('pageCacheKey', () => {
   })
 })
 
-describe('businessPageCacheKey', () => {
+describe('catalogPageCacheKey (a business page)', () => {
   const catalog = fixtureCatalog()
   const business = catalog.businesses[0]!
 
   test('changes when the business changes', () => {
-    expect(businessPageCacheKey({ ...business, phone: '(501) 555-0199' }, catalog)).not.toBe(
-      businessPageCacheKey(business, catalog),
+    expect(catalogPageCacheKey({ ...business, phone: '(501) 555-0199' }, catalog)).not.toBe(
+      catalogPageCacheKey(business, catalog),
     )
   })
 
   test('changes when the categories the layout draws change', () => {
     const renamed = { ...catalog, categories: [...catalog.categories, makeCategory({ slug: 'faith', name: 'Faith' })] }
-    expect(businessPageCacheKey(business, renamed)).not.toBe(businessPageCacheKey(business, catalog))
+    expect(catalogPageCacheKey(business, renamed)).not.toBe(catalogPageCacheKey(business, catalog))
   })
 
   test('changes when an event or an attraction changes', () => {
@@ -36,13 +36,13 @@ describe('businessPageCacheKey', () => {
       location: 'Community Center',
       event_type: 'Community',
     }
-    expect(businessPageCacheKey(business, { ...catalog, events: [event] })).not.toBe(
-      businessPageCacheKey(business, catalog),
+    expect(catalogPageCacheKey(business, { ...catalog, events: [event] })).not.toBe(
+      catalogPageCacheKey(business, catalog),
     )
   })
 
   test('stays the same when another business changes', () => {
     const other = { ...catalog, businesses: [...catalog.businesses, makeBusiness({ name: 'New Shop' })] }
-    expect(businessPageCacheKey(business, other)).toBe(businessPageCacheKey(business, catalog))
+    expect(catalogPageCacheKey(business, other)).toBe(catalogPageCacheKey(business, catalog))
   })
 })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import type { Business, Catalog } from '@roland/scripts/catalog/types'
+import type { Catalog } from '@roland/scripts/catalog/types'
 
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
 // a getStaticPaths() route only when its cacheKey or its code changed since the last build, and
@@ -17,16 +17,16 @@ type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events'>
 const sharedKeys = new WeakMap<SharedData, string>()
 
 /**
- * The cacheKey of a business page (/business/{slug}): the business itself and everything else in
- * the catalog but the other businesses (categories for the layout and the category link, and the
- * attractions and events, should the page ever show them). A page that starts to show another
- * business must add it here.
+ * The cacheKey of a page that shows `data` and may show anything in the catalog but its businesses:
+ * the categories (the layout's header and footer, a business page's category link), the attractions
+ * and the events. A page that shows a business puts it in `data` (a business page, its business);
+ * a page that starts to show another business must add it there.
  */
-export function businessPageCacheKey(business: Business, catalog: SharedData): string {
+export function catalogPageCacheKey(data: unknown, catalog: SharedData): string {
   let shared = sharedKeys.get(catalog)
   if (shared === undefined) {
     shared = pageCacheKey(catalog.categories, catalog.attractions, catalog.events)
     sharedKeys.set(catalog, shared)
   }
-  return pageCacheKey(business, shared)
+  return pageCacheKey(data, shared)
 }
