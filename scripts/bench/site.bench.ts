@@ -273,7 +273,14 @@ export async function benchSite(n: number) {
     const files = await filesUnder(outDir)
     const pages = files.filter((file) => file.endsWith('.html')).length
     let outputBytes = 0
-    for (const file of files) outputBytes += (await stat(file)).size
+    // The heaviest page, whatever its kind: a list that grows with the catalog shows here first.
+    let largest = { file: '', size: 0 }
+    for (const file of files) {
+      const { size } = await stat(file)
+      outputBytes += size
+      if (file.endsWith('.html') && size > largest.size) largest = { file, size }
+    }
+    const largestPage = `/${path.relative(outDir, path.dirname(largest.file))} ${kb(weigh([await readFile(largest.file)]).gzip)} gz`
 
     // One business changes, as after an operator's edit or a crawl of its website, three times over:
     // the first rebuild starts from a copy of the whole site the full build published (made while
@@ -336,6 +343,7 @@ export async function benchSite(n: number) {
         'pages/s': Math.round(pages / full.seconds),
         'peak RSS MB': Math.round(full.peakRssMb),
         'output MB': (outputBytes / 2 ** 20).toFixed(1),
+        'largest page KB': largestPage,
         'rebuilds 1, 2, 3 s': rebuilds.map((r) => r.seconds.toFixed(1)).join(', '),
         'rebuilds ÷ full': rebuilds.map((r) => (r.seconds / full.seconds).toFixed(2)).join(', '),
         'rebuild 3 rendered': rendered,
