@@ -1,4 +1,5 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
@@ -57,7 +58,6 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
     )
   }
   try {
-    await db.exec(await readFile(shimUrl, 'utf8'))
     await applyMigrations(db)
     if (created) await db.exec(await readSeed())
   } catch (error) {
@@ -69,10 +69,31 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
   return makeStore(db, options.dir, created, release)
 }
 
+/**
+ * Applies the shim (what Supabase has and a bare Postgres lacks), then the migrations the database
+ * has not had yet. The shim is recorded among the migrations by a hash of its text, so it runs again
+ * only when it changes (running it on every open cost a tenth of a second).
+ */
 async function applyMigrations(db: PGlite): Promise<void> {
-  const applied = new Set(
-    (await db.query<{ version: string }>('select version from roland.schema_migrations')).rows.map((r) => r.version),
+  const { rows } = await db.query<{ ready: boolean }>(
+    `select to_regclass('roland.schema_migrations') is not null as ready`,
   )
+  const applied = new Set<string>()
+  if (rows[0]?.ready) {
+    const done = await db.query<{ version: string }>('select version from roland.schema_migrations')
+    for (const { version } of done.rows) applied.add(version)
+  }
+  const shim = await readFile(shimUrl, 'utf8')
+  const shimVersion = `shim ${createHash('sha256').update(shim).digest('hex').slice(0, 16)}`
+  if (!applied.has(shimVersion)) {
+    await db.transaction(async (tx) => {
+      await tx.exec(shim)
+      await tx.query('insert into roland.schema_migrations (version, name) values ($1, $2)', [
+        shimVersion,
+        'embedded-shim.sql',
+      ])
+    })
+  }
   for (const migration of await readMigrations()) {
     if (applied.has(migration.version)) continue
     try {
