@@ -283,9 +283,9 @@ export async function benchSite(n: number) {
     const largestPage = `/${path.relative(outDir, path.dirname(largest.file))} ${kb(weigh([await readFile(largest.file)]).gzip)} gz`
 
     // One business changes, as after an operator's edit or a crawl of its website, three times over:
-    // the first rebuild starts from a copy of the whole site the full build published (made while
-    // Astro syncs its content); the next ones start from the site the one before replaced, with only
-    // the files that changed copied in.
+    // the first rebuild starts from the copy of every page the full build left in Astro's cache (moved
+    // into place while Astro syncs its content); the next ones start from the site the one before
+    // replaced, with only the files that changed copied in.
     const rebuilds: BuildRun[] = []
     for (const [round, offset] of [7, 8, 9].entries()) {
       const changed = await openEmbeddedStore({ dir: dataDir })
@@ -377,8 +377,8 @@ export async function run(): Promise<void> {
   const results = []
   for (const n of sizes) results.push(await benchSite(n))
   process.stdout.write(
-    '\nBuilds (a full build, then three rebuilds, each after one business changed; the first copies the whole\n' +
-      'published site to start from; the next ones copy in only the files the one before changed):\n',
+    '\nBuilds (a full build, then three rebuilds, each after one business changed; the first starts from the\n' +
+      "pages the full build left in Astro's cache; the next ones copy in only the files the one before changed):\n",
   )
   table(results.map((result) => result.build))
   process.stdout.write(

@@ -24,7 +24,7 @@ interface PublishRecord {
   finalDir: string
   /**
    * Whether `written` is every file of the site: the build started from an empty staging folder,
-   * so the next one copies the whole site into its own.
+   * so it rendered every page, and Astro's cache holds a copy of each for the next staging folder.
    */
   complete: boolean
   /**
@@ -52,12 +52,13 @@ interface FileStamp {
  * output folder. A failed build leaves the previous site as it was and no half-written folder.
  *
  * The site that was replaced is not deleted: it stays as the staging folder of the next build,
- * which first brings it up to the published site by copying the few files the last build wrote
- * (after a build that started from an empty folder: the whole site). Astro then finds every
- * unchanged page already in place and writes only the changed ones, instead of copying thousands of
- * pages from its cache. (The published site is never shared with the staging folder: Astro rewrites
- * pages in place, which would change it mid-build.) The copying runs while Astro syncs its content,
- * and is done before Astro writes its first file.
+ * which first brings it up to the published site by copying the few files the last build wrote.
+ * After a build that started from an empty folder there is no such site: Astro's cache folder
+ * holds a copy of every page that build rendered, and that copy is moved into place instead. Astro
+ * then finds every unchanged page already in place and writes only the changed ones, instead of
+ * copying thousands of pages from its cache. (The published site is never shared with the staging
+ * folder: Astro rewrites pages in place, which would change it mid-build.) This runs while Astro
+ * syncs its content, and is done before Astro writes its first file.
  */
 export function publishSite(): AstroIntegration {
   let finalDir = ''
@@ -92,7 +93,9 @@ export function publishSite(): AstroIntegration {
           rmSync(incrementalRecord, { force: true })
         })
         // Not awaited here: the copying overlaps Astro's content sync, and 'astro:build:start' waits for it.
-        staging = prepareStaging(finalDir, stagingDir, recordFile, assetsDir)
+        // Astro keeps a copy of every page it renders in its cache folder (experimental.incrementalBuild).
+        const cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
+        staging = prepareStaging(finalDir, stagingDir, recordFile, assetsDir, cachedPagesDir)
         // Astro empties its output folder before a build unless told not to; the staging folder is ours.
         updateConfig({ outDir: pathToFileURL(`${stagingDir}/`), vite: { build: { emptyOutDir: false } } })
       },
@@ -101,7 +104,7 @@ export function publishSite(): AstroIntegration {
         if (!staging) return
         const synced = await staging
         previous = synced.record
-        if (synced.record?.complete) logger.info(`staging: a copy of the last site, ${synced.copied} file(s)`)
+        if (synced.record?.complete) logger.info("staging: the last site's pages, from Astro's cache")
         else if (synced.record) logger.info(`staging: the last site with the ${synced.copied} file(s) it changed`)
         // Taken once the copies are made: a file with a later time was written by this build.
         startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
@@ -178,9 +181,9 @@ interface StagingResult {
 /**
  * Makes the staging folder hold the published site, when the record of the last build says how:
  * the staging folder then holds the site before it, and the files the last build wrote are copied
- * over and the ones it no longer had removed; or, after a build that started from nothing, every
- * file is copied. Otherwise the staging folder starts empty and Astro copies the unchanged pages
- * from its cache. The record is used once: a build that fails after this point leaves none, so the
+ * over and the ones it no longer had removed; or, after a build that started from nothing, Astro's
+ * cached copy of its pages becomes the staging folder. Otherwise the staging folder starts empty
+ * and Astro copies the unchanged pages from its cache. The record is used once: a build that fails after this point leaves none, so the
  * next one starts from an empty folder.
  */
 async function prepareStaging(
@@ -188,6 +191,7 @@ async function prepareStaging(
   stagingDir: string,
   recordFile: string,
   assetsDir: string,
+  cachedPagesDir: string,
 ): Promise<StagingResult> {
   const startEmpty = async (): Promise<StagingResult> => {
     await rm(stagingDir, { recursive: true, force: true })
@@ -197,24 +201,36 @@ async function prepareStaging(
   try {
     await rm(recordFile, { force: true })
     await rm(`${finalDir}.previous`, { recursive: true, force: true })
-    const usable = record?.finalDir === finalDir && existsSync(finalDir) && (record.complete || existsSync(stagingDir))
+    const from = record?.complete ? cachedPagesDir : stagingDir
+    const usable = record?.finalDir === finalDir && existsSync(finalDir) && existsSync(from)
     if (!record || !usable) return await startEmpty()
+    const bundles = `${assetsDir}${path.sep}`
+    const files = record.written.filter((stamp) => !stamp.file.startsWith(bundles))
+    // A published file found otherwise than it was published was changed by hand: the catch below.
+    await eachAtOnce(files, async ({ file, mtimeMs, size }) => {
+      const now = await stat(path.join(finalDir, file))
+      if (now.mtimeMs !== mtimeMs || now.size !== size) throw new Error(`${file} changed after it was published`)
+    })
+    if (record.complete) {
+      // A build from nothing wrote every page twice, once into Astro's cache: that copy becomes the
+      // staging folder as it is, instead of a copy of the published site. (Astro then writes a page
+      // it renders again into both, and copies a page back from its cache only when the staging
+      // folder lacks it: after this, a build that starts from an empty folder renders those pages.)
+      await rm(stagingDir, { recursive: true, force: true })
+      await rename(cachedPagesDir, stagingDir)
+      return { record, copied: 0 }
+    }
     // Anything else that differs (a file the site had before the last build and not since) is not a
     // page of this build either: the clean-up before the swap removes it.
     await removeFiles(stagingDir, record.removed)
     // The bundles are all written again (under names that change with their content): the last ones go.
     await rm(path.join(stagingDir, assetsDir), { recursive: true, force: true })
-    const bundles = `${assetsDir}${path.sep}`
-    const files = record.written.filter((stamp) => !stamp.file.startsWith(bundles))
     const folders = new Map<string, Promise<unknown>>()
-    await eachAtOnce(files, async ({ file, mtimeMs, size }) => {
-      const source = path.join(finalDir, file)
-      const now = await stat(source)
-      if (now.mtimeMs !== mtimeMs || now.size !== size) throw new Error(`${file} changed after it was published`)
+    await eachAtOnce(files, async ({ file }) => {
       const folder = path.dirname(path.join(stagingDir, file))
       if (!folders.has(folder)) folders.set(folder, mkdir(folder, { recursive: true }))
       await folders.get(folder)
-      await copyFile(source, path.join(stagingDir, file))
+      await copyFile(path.join(finalDir, file), path.join(stagingDir, file))
     })
     return { record, copied: files.length }
   } catch {
