@@ -1,4 +1,4 @@
-import { allBusinesses } from '@roland/scripts/catalog/queries'
+import { businessesByCategory } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { filtersQuery } from './business-filter.ts'
 
@@ -26,7 +26,7 @@ export function recreationBusinesses(
   catalog: Pick<Catalog, 'businesses'>,
   limit = recreationCardLimit,
 ): RecreationBusinesses {
-  const all = allBusinesses(catalog).filter((b) => b.category === recreationCategory)
+  const all = businessesByCategory(catalog, recreationCategory)
   const shown = [...all.filter((b) => b.is_featured), ...all.filter((b) => !b.is_featured)].slice(0, limit)
   return { shown, count: all.length, allHref: `/businesses${filtersQuery({ q: '', category: recreationCategory })}` }
 }
