@@ -92,9 +92,10 @@ export function publishSite(): AstroIntegration {
           rmSync(stagingDir, { recursive: true, force: true })
           rmSync(incrementalRecord, { force: true })
         })
-        // Not awaited here: the copying overlaps Astro's content sync, and 'astro:build:start' waits for it.
         // Astro keeps a copy of every page it renders in its cache folder (experimental.incrementalBuild).
         const cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
+        // Not awaited here: preparing the staging folder overlaps Astro's content sync, and
+        // 'astro:build:start' waits for it.
         staging = prepareStaging(finalDir, stagingDir, recordFile, assetsDir, cachedPagesDir)
         // Astro empties its output folder before a build unless told not to; the staging folder is ours.
         updateConfig({ outDir: pathToFileURL(`${stagingDir}/`), vite: { build: { emptyOutDir: false } } })
@@ -183,8 +184,8 @@ interface StagingResult {
  * the staging folder then holds the site before it, and the files the last build wrote are copied
  * over and the ones it no longer had removed; or, after a build that started from nothing, Astro's
  * cached copy of its pages becomes the staging folder. Otherwise the staging folder starts empty
- * and Astro copies the unchanged pages from its cache. The record is used once: a build that fails after this point leaves none, so the
- * next one starts from an empty folder.
+ * and Astro copies the unchanged pages from its cache. The record is used once: a build that fails
+ * after this point leaves none, so the next one starts from an empty folder.
  */
 async function prepareStaging(
   finalDir: string,
