@@ -31,6 +31,17 @@ export const businessServiceSchema = z.object({
   sort_order: z.number().int(),
 })
 
+/** The formats a photo's derivatives come in (PNG replaces JPEG for a picture with transparency). */
+export const imageVariantFormats = ['avif', 'webp', 'jpeg', 'png'] as const
+
+export const imageVariantSchema = z.object({
+  format: z.enum(imageVariantFormats),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  url: z.string().min(1),
+  bytes: z.number().int().nonnegative(),
+})
+
 export const businessImageSchema = z.object({
   id,
   business_id: id,
@@ -40,6 +51,10 @@ export const businessImageSchema = z.object({
   is_primary: z.boolean(),
   sort_order: z.number().int(),
   metadata: metadata.default({}),
+  width: z.number().int().positive().nullable().default(null).describe('Intrinsic width, after orientation'),
+  height: z.number().int().positive().nullable().default(null),
+  placeholder: text.default(null).describe('ThumbHash (base64) shown until the image loads'),
+  variants: z.array(imageVariantSchema).default([]).describe('Responsive derivatives made at ingest'),
 })
 
 export const businessHoursSchema = z.object({
@@ -117,6 +132,8 @@ export const catalogSchema = z.object({
 
 export type BusinessService = z.infer<typeof businessServiceSchema>
 export type BusinessImage = z.infer<typeof businessImageSchema>
+export type ImageVariant = z.infer<typeof imageVariantSchema>
+export type ImageVariantFormat = (typeof imageVariantFormats)[number]
 export type BusinessHours = z.infer<typeof businessHoursSchema>
 export type Business = z.infer<typeof businessSchema>
 export type LocationCategory = z.infer<typeof locationCategorySchema>
