@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest'
 import type { Attraction } from '@roland/scripts/catalog/types'
-import { artKind, attractionPath, attractionsIn, byDistance, distanceMiles, featuredAttraction, otherAttractions } from './attractions.ts'
+import {
+  artKind,
+  attractionPath,
+  attractionsIn,
+  byDistance,
+  distanceMiles,
+  featuredAttraction,
+  otherAttractions,
+} from './attractions.ts'
 
 const attraction = (id: string, fields: Partial<Attraction> = {}): Attraction => ({
   id,
@@ -64,7 +72,10 @@ describe('distanceMiles and byDistance', () => {
     expect(distanceMiles('2.5 mi')).toBe(2.5)
     expect(distanceMiles(null)).toBe(Number.POSITIVE_INFINITY)
     expect(byDistance([club, attraction('x'), pinnacle, lake]).map((a) => a.id)).toEqual([
-      'lake-maumelle', 'pinnacle-mountain-state-park', 'chenal-country-club', 'x',
+      'lake-maumelle',
+      'pinnacle-mountain-state-park',
+      'chenal-country-club',
+      'x',
     ])
   })
 })

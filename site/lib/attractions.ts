@@ -45,5 +45,7 @@ export function distanceMiles(distance: string | null): number {
 
 /** Lists attractions nearest first. */
 export function byDistance(attractions: readonly Attraction[]): Attraction[] {
-  return [...attractions].sort((a, b) => distanceMiles(a.distance) - distanceMiles(b.distance) || a.name.localeCompare(b.name))
+  return [...attractions].sort(
+    (a, b) => distanceMiles(a.distance) - distanceMiles(b.distance) || a.name.localeCompare(b.name),
+  )
 }

@@ -8,7 +8,15 @@ import { cardDescription, categoryBadgeLabel } from './business-text.ts'
  */
 export type BusinessCardData = Pick<
   Business,
-  'slug' | 'name' | 'category' | 'short_description' | 'full_description' | 'address' | 'phone' | 'hours' | 'is_featured'
+  | 'slug'
+  | 'name'
+  | 'category'
+  | 'short_description'
+  | 'full_description'
+  | 'address'
+  | 'phone'
+  | 'hours'
+  | 'is_featured'
 > & {
   badge: string
   description: string

@@ -4,7 +4,9 @@ import { assertPublishableBusinesses, UnpublishableBusinessError } from './busin
 
 describe('assertPublishableBusinesses', () => {
   test('lets businesses with a name and an address through', () => {
-    expect(() => assertPublishableBusinesses([makeBusiness({ name: 'Roland General Store', address: '17500 Highway 300' })])).not.toThrow()
+    expect(() =>
+      assertPublishableBusinesses([makeBusiness({ name: 'Roland General Store', address: '17500 Highway 300' })]),
+    ).not.toThrow()
   })
 
   test('names every business without an address, and says how to fix it', () => {

@@ -11,10 +11,14 @@ const blank = (value: string | null) => !value?.trim()
  * Fails the build when a business has no name or no address: its page would give search engines
  * a LocalBusiness without one (issue 8). Every business at fault is named, with how to fix it.
  */
-export function assertPublishableBusinesses(businesses: ReadonlyArray<Pick<Business, 'slug' | 'name' | 'address'>>): void {
+export function assertPublishableBusinesses(
+  businesses: ReadonlyArray<Pick<Business, 'slug' | 'name' | 'address'>>,
+): void {
   const faults = businesses.flatMap((business) => {
     const missing = [blank(business.name) && 'no name', blank(business.address) && 'no address'].filter(Boolean)
-    const label = blank(business.name) ? `The business with slug ${business.slug}` : `${business.name.trim()} (slug ${business.slug})`
+    const label = blank(business.name)
+      ? `The business with slug ${business.slug}`
+      : `${business.name.trim()} (slug ${business.slug})`
     return missing.length > 0 ? [`  - ${label} has ${missing.join(' and ')}`] : []
   })
   if (faults.length === 0) return

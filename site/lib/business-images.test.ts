@@ -60,7 +60,11 @@ describe('logoImage', () => {
   })
 
   test('uses the primary image when the business has no logo', () => {
-    expect(logoImage(makeBusiness({ name: 'A', images: [gallery, primary] }))).toEqual({ url: '/primary.png', alt: 'A logo', generated: false })
+    expect(logoImage(makeBusiness({ name: 'A', images: [gallery, primary] }))).toEqual({
+      url: '/primary.png',
+      alt: 'A logo',
+      generated: false,
+    })
   })
 
   test('returns null when there is neither logo nor primary image', () => {
@@ -78,7 +82,11 @@ describe('cardImage', () => {
 
 describe('firstImage', () => {
   test('uses the first image whatever its type, with generated alt text when it has none', () => {
-    expect(firstImage(makeBusiness({ name: 'Cafe', images: [gallery, primary] }))).toEqual({ url: '/gallery.png', alt: 'Cafe photo 1', generated: false })
+    expect(firstImage(makeBusiness({ name: 'Cafe', images: [gallery, primary] }))).toEqual({
+      url: '/gallery.png',
+      alt: 'Cafe photo 1',
+      generated: false,
+    })
     expect(firstImage(makeBusiness({ name: 'Cafe' }))).toBeNull()
   })
 })
@@ -86,7 +94,12 @@ describe('firstImage', () => {
 describe('photoImages', () => {
   test('lists at most four images that are not logos, in order', () => {
     const images = [logo, ...[1, 2, 3, 4, 5].map((n) => image({ image_url: `/p${n}.png` }))]
-    expect(photoImages(makeBusiness({ name: 'A', images })).map((p) => p.url)).toEqual(['/p1.png', '/p2.png', '/p3.png', '/p4.png'])
+    expect(photoImages(makeBusiness({ name: 'A', images })).map((p) => p.url)).toEqual([
+      '/p1.png',
+      '/p2.png',
+      '/p3.png',
+      '/p4.png',
+    ])
   })
 })
 

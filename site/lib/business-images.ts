@@ -58,7 +58,8 @@ export function featuredImage(business: ImageOwner, fixed?: FixedImages): ShownI
 export function logoImage(business: ImageOwner, fixed?: FixedImages): ShownImage | null {
   if (fixed?.logo) return { url: fixed.logo, alt: `${business.name} logo`, generated: false }
   const logos = business.images.filter(isLogo)
-  const chosen = logos.find((image) => image.is_primary) ?? logos[0] ?? business.images.find((image) => image.is_primary)
+  const chosen =
+    logos.find((image) => image.is_primary) ?? logos[0] ?? business.images.find((image) => image.is_primary)
   return chosen
     ? { url: chosen.image_url, alt: chosen.alt_text?.trim() || `${business.name} logo`, generated: isGenerated(chosen) }
     : null

@@ -4,7 +4,9 @@ import { aboutText, cardDescription, categoryBadgeLabel, formatRating } from './
 
 describe('cardDescription', () => {
   test('prefers the short description', () => {
-    expect(cardDescription(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }))).toBe('Short')
+    expect(cardDescription(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }))).toBe(
+      'Short',
+    )
   })
 
   test('uses the full description when there is no short one', () => {
@@ -12,7 +14,9 @@ describe('cardDescription', () => {
   })
 
   test("falls back to '{name} - Local business in Roland, Arkansas.'", () => {
-    expect(cardDescription(makeBusiness({ name: 'Lakeside Sweets' }))).toBe('Lakeside Sweets - Local business in Roland, Arkansas.')
+    expect(cardDescription(makeBusiness({ name: 'Lakeside Sweets' }))).toBe(
+      'Lakeside Sweets - Local business in Roland, Arkansas.',
+    )
   })
 })
 

@@ -10,7 +10,10 @@ describe('inCatalogOrder', () => {
   test('orders businesses by name, categories and attractions by sort order, events by start', () => {
     const ordered = inCatalogOrder({
       businesses: [makeBusiness({ name: 'Zed' }), makeBusiness({ name: 'alpha' })],
-      categories: [makeCategory({ slug: 'b', name: 'B', sort_order: 20 }), makeCategory({ slug: 'a', name: 'A', sort_order: 10 })],
+      categories: [
+        makeCategory({ slug: 'b', name: 'B', sort_order: 20 }),
+        makeCategory({ slug: 'a', name: 'A', sort_order: 10 }),
+      ],
       attractions: [attraction('arboretum', 30), attraction('pinnacle', 10), attraction('lake', 20)],
       events: [event('later', '2099-02-10T20:00:00Z'), event('sooner', '2099-01-16T00:00:00Z')],
     })

@@ -13,7 +13,13 @@ describe('serviceCards', () => {
   })
 
   test('takes name, description, icon and colour from the category', () => {
-    const faith = makeCategory({ slug: 'faith', name: 'Faith Communities', description: 'Churches', icon_name: 'church', color: '#6d28d9' })
+    const faith = makeCategory({
+      slug: 'faith',
+      name: 'Faith Communities',
+      description: 'Churches',
+      icon_name: 'church',
+      color: '#6d28d9',
+    })
     expect(serviceCards({ categories: [faith] })[2]).toEqual({
       href: '/community/faith',
       title: 'Faith Communities',

@@ -22,7 +22,11 @@ const now = new Date('2026-11-21T12:00:00Z')
 
 describe('upcomingEvents', () => {
   test('lists the events that have not ended, soonest first, up to a limit', () => {
-    expect(upcomingEvents([meetup, cleanup, garden, potluck], now, 3).map((e) => e.slug)).toEqual(['garden', 'potluck', 'meetup'])
+    expect(upcomingEvents([meetup, cleanup, garden, potluck], now, 3).map((e) => e.slug)).toEqual([
+      'garden',
+      'potluck',
+      'meetup',
+    ])
     expect(upcomingEvents([meetup, garden], now, 1).map((e) => e.slug)).toEqual(['garden'])
   })
 
@@ -33,7 +37,11 @@ describe('upcomingEvents', () => {
 
 describe('pastEvents', () => {
   test('lists the events that have ended, latest first', () => {
-    expect(pastEvents([cleanup, garden, potluck], new Date('2027-01-20T00:00:00Z')).map((e) => e.slug)).toEqual(['potluck', 'garden', 'cleanup'])
+    expect(pastEvents([cleanup, garden, potluck], new Date('2027-01-20T00:00:00Z')).map((e) => e.slug)).toEqual([
+      'potluck',
+      'garden',
+      'cleanup',
+    ])
   })
 })
 

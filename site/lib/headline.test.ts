@@ -18,7 +18,10 @@ describe('roundedFigure', () => {
 describe('headlineFigures', () => {
   test('counts the active businesses, and gives the fixed faith and community figures', () => {
     const businesses = Array.from({ length: 27 }, (_, i) => makeBusiness({ name: `Business ${i}` }))
-    const figures = headlineFigures({ businesses: [...businesses, makeBusiness({ name: 'Gone', is_active: false })], attractions: [] })
+    const figures = headlineFigures({
+      businesses: [...businesses, makeBusiness({ name: 'Gone', is_active: false })],
+      attractions: [],
+    })
     expect(figures).toEqual([
       { value: '25+', label: 'Local Businesses' },
       { value: '0', label: 'Attractions' },

@@ -37,8 +37,11 @@ export function hoursRows(detail: readonly BusinessHours[]): HoursRow[] {
   if (detail.length === 0) return []
   return weekOrder.map((day) => {
     const rows = detail.filter((h) => h.day_of_week === day)
-    const open = rows.filter((h) => !h.is_closed && h.opens_at && h.closes_at).sort((a, b) => a.opens_at!.localeCompare(b.opens_at!))
-    const hours = open.length > 0 ? open.map(opening).join(', ') : rows.some((h) => h.is_closed) ? 'Closed' : unknownHoursText
+    const open = rows
+      .filter((h) => !h.is_closed && h.opens_at && h.closes_at)
+      .sort((a, b) => a.opens_at!.localeCompare(b.opens_at!))
+    const hours =
+      open.length > 0 ? open.map(opening).join(', ') : rows.some((h) => h.is_closed) ? 'Closed' : unknownHoursText
     return { day: dayNames[day]!, hours }
   })
 }

@@ -3,7 +3,19 @@ import { categoryIcon, iconMarkup } from './icons.ts'
 
 describe('categoryIcon', () => {
   test('uses the icon named by every seeded category', () => {
-    const seeded = ['utensils', 'shopping-bag', 'briefcase', 'trophy', 'mountain', 'star', 'users', 'shield', 'church', 'graduation-cap', 'landmark']
+    const seeded = [
+      'utensils',
+      'shopping-bag',
+      'briefcase',
+      'trophy',
+      'mountain',
+      'star',
+      'users',
+      'shield',
+      'church',
+      'graduation-cap',
+      'landmark',
+    ]
     for (const name of seeded) expect(categoryIcon(name)).toBe(name)
   })
 

@@ -1,6 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import type { CommunityEvent } from '@roland/scripts/catalog/types'
-import { calendarEvent, escapeText, eventIcsPath, foldLine, icsCalendar, icsDateTime, readIcs, type IcsEvent } from './ics.ts'
+import {
+  calendarEvent,
+  escapeText,
+  eventIcsPath,
+  foldLine,
+  icsCalendar,
+  icsDateTime,
+  readIcs,
+  type IcsEvent,
+} from './ics.ts'
 
 const octets = (line: string) => new TextEncoder().encode(line).length
 
@@ -11,7 +20,8 @@ const garden: CommunityEvent = {
   id: '00000000-0000-4000-8000-000000000001',
   slug: 'community-garden-planning-meeting',
   title: 'Community Garden Planning Meeting',
-  description: 'Help plan the Roland Community Garden: plot layout, the water line and who grows what in the first season. Bring ideas and a neighbour.',
+  description:
+    'Help plan the Roland Community Garden: plot layout, the water line and who grows what in the first season. Bring ideas and a neighbour.',
   // 7:00 PM to 8:30 PM in Roland (CST, UTC−6).
   starts_at: '2026-12-29T01:00:00+00:00',
   ends_at: '2026-12-29T02:30:00+00:00',
@@ -44,7 +54,13 @@ describe('foldLine', () => {
     expect(folded.length).toBe(3)
     expect(folded.map(octets)).toEqual([75, 75, 64])
     expect(folded.slice(1).every((l) => l.startsWith(' '))).toBe(true)
-    expect(folded[0] + folded.slice(1).map((l) => l.slice(1)).join('')).toBe(line)
+    expect(
+      folded[0] +
+        folded
+          .slice(1)
+          .map((l) => l.slice(1))
+          .join(''),
+    ).toBe(line)
   })
 
   test('never splits a multi-octet character', () => {
@@ -78,8 +94,12 @@ describe('calendarEvent', () => {
 
   test('places the event in Roland, AR 72135 unless its location gives a state or ZIP already', () => {
     expect(calendarEvent(garden, site).location).toBe('Roland Community Center, Roland, AR 72135')
-    expect(calendarEvent({ ...garden, location: 'Lake Maumelle boat ramp' }, site).location).toBe('Lake Maumelle boat ramp, Roland, AR 72135')
-    expect(calendarEvent({ ...garden, location: '11901 Pinnacle Valley Rd, Little Rock, AR 72223' }, site).location).toBe('11901 Pinnacle Valley Rd, Little Rock, AR 72223')
+    expect(calendarEvent({ ...garden, location: 'Lake Maumelle boat ramp' }, site).location).toBe(
+      'Lake Maumelle boat ramp, Roland, AR 72135',
+    )
+    expect(
+      calendarEvent({ ...garden, location: '11901 Pinnacle Valley Rd, Little Rock, AR 72223' }, site).location,
+    ).toBe('11901 Pinnacle Valley Rd, Little Rock, AR 72223')
   })
 
   test('has no end when the event has none', () => {
@@ -104,7 +124,11 @@ describe('icsCalendar', () => {
 
   test('writes the calendar and the event as RFC 5545 asks', () => {
     const lines = text.replace(/\r\n /g, '').split('\r\n')
-    expect(lines.slice(0, 3)).toEqual(['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Roland Arkansas//Community events//EN'])
+    expect(lines.slice(0, 3)).toEqual([
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Roland Arkansas//Community events//EN',
+    ])
     expect(lines).toContain('X-WR-CALNAME:Roland\\, Arkansas community events')
     const event = lines.slice(lines.indexOf('BEGIN:VEVENT'), lines.indexOf('END:VEVENT') + 1)
     expect(event).toEqual([
@@ -147,14 +171,24 @@ describe('icsCalendar', () => {
       CATEGORIES: 'Social',
       URL: tricky.url,
     })
-    expect(values(read.events[0]!)).toMatchObject({ SUMMARY: garden.title, DESCRIPTION: garden.description, DTEND: '20261229T023000Z' })
+    expect(values(read.events[0]!)).toMatchObject({
+      SUMMARY: garden.title,
+      DESCRIPTION: garden.description,
+      DTEND: '20261229T023000Z',
+    })
     expect(read.calendar.find((p) => p.name === 'NAME')?.value).toBe('Events')
   })
 })
 
 describe('readIcs', () => {
   test('reads parameters, and a colon inside a quoted parameter value', () => {
-    const { calendar } = readIcs('BEGIN:VCALENDAR\r\nX-NOTE;LANGUAGE=en;ALTREP="https://a.example/x":Hello\\, world\r\nEND:VCALENDAR\r\n')
-    expect(calendar[1]).toEqual({ name: 'X-NOTE', params: { LANGUAGE: 'en', ALTREP: '"https://a.example/x"' }, value: 'Hello, world' })
+    const { calendar } = readIcs(
+      'BEGIN:VCALENDAR\r\nX-NOTE;LANGUAGE=en;ALTREP="https://a.example/x":Hello\\, world\r\nEND:VCALENDAR\r\n',
+    )
+    expect(calendar[1]).toEqual({
+      name: 'X-NOTE',
+      params: { LANGUAGE: 'en', ALTREP: '"https://a.example/x"' },
+      value: 'Hello, world',
+    })
   })
 })

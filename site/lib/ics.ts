@@ -51,7 +51,10 @@ export function foldLine(line: string): string {
 
 /** A UTC DATE-TIME: 2099-12-29T01:00:00Z → "20991229T010000Z". */
 export function icsDateTime(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '')
 }
 
 /** A calendar with its events, as the text of an .ics file: CRLF line endings, folded lines. */
@@ -100,7 +103,11 @@ export function calendarEvent(event: CommunityEvent, site: URL): IcsEvent {
     end: event.ends_at ? new Date(event.ends_at) : null,
     summary: event.title,
     description: event.description,
-    location: event.location.trim() ? (hasTown ? event.location : `${event.location}, ${town.name}, ${town.stateAbbreviation} ${town.zip}`) : null,
+    location: event.location.trim()
+      ? hasTown
+        ? event.location
+        : `${event.location}, ${town.name}, ${town.stateAbbreviation} ${town.zip}`
+      : null,
     url: new URL(`/events#${event.slug}`, site).href,
     categories: event.event_type,
   }
@@ -137,7 +144,8 @@ export function readIcs(text: string): { calendar: IcsProperty[]; events: IcsPro
     const colon = nameEnd(line)
     const [name = '', ...params] = line.slice(0, colon).split(';')
     const raw = line.slice(colon + 1)
-    const value = name === 'URL' ? raw : raw.replace(/\\([\\;,nN])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c))
+    const value =
+      name === 'URL' ? raw : raw.replace(/\\([\\;,nN])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c))
     const property = { name, params: Object.fromEntries(params.map((p) => p.split('=') as [string, string])), value }
     if (name === 'BEGIN' && value === 'VEVENT') event = []
     else if (name === 'END' && value === 'VEVENT') {

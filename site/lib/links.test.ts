@@ -9,7 +9,9 @@ describe('mapsSearchUrl', () => {
   })
 
   test('does not name the town twice', () => {
-    expect(new URL(mapsSearchUrl('1 Main St, Roland, AR 72135')).searchParams.get('query')).toBe('1 Main St, Roland, AR 72135')
+    expect(new URL(mapsSearchUrl('1 Main St, Roland, AR 72135')).searchParams.get('query')).toBe(
+      '1 Main St, Roland, AR 72135',
+    )
   })
 })
 

@@ -22,15 +22,36 @@ const hrefs = (items: { href: string; children?: { href: string }[] }[]) =>
 describe('navigation', () => {
   test('links every page of SPEC §2, in order', () => {
     expect([...new Set(hrefs(navigation(seeded)))]).toEqual([
-      '/', '/businesses', '/dining-refreshments', '/shopping-convenience', '/professional-services',
-      '/recreation', '/sports', '/nature', '/premium', '/community', '/centers', '/emergency', '/faith',
-      '/about', '/education', '/history', '/nearby', '/events', '/contact',
+      '/',
+      '/businesses',
+      '/dining-refreshments',
+      '/shopping-convenience',
+      '/professional-services',
+      '/recreation',
+      '/sports',
+      '/nature',
+      '/premium',
+      '/community',
+      '/centers',
+      '/emergency',
+      '/faith',
+      '/about',
+      '/education',
+      '/history',
+      '/nearby',
+      '/events',
+      '/contact',
     ])
   })
 
   test('labels category links with the category names', () => {
     const businesses = navigation(seeded).find((item) => item.label === 'Businesses')
-    expect(businesses?.children?.map((c) => c.label)).toEqual(['All Businesses', 'Dining & Refreshments', 'Shopping & Convenience', 'Professional Services'])
+    expect(businesses?.children?.map((c) => c.label)).toEqual([
+      'All Businesses',
+      'Dining & Refreshments',
+      'Shopping & Convenience',
+      'Professional Services',
+    ])
   })
 
   test('leaves out links to categories the catalog does not have', () => {
@@ -41,15 +62,26 @@ describe('navigation', () => {
 describe('footerGroups', () => {
   test('links every footer target of SPEC §2', () => {
     expect(footerGroups(seeded).flatMap((group) => group.links.map((l) => l.href))).toEqual([
-      '/businesses/dining', '/businesses/shopping', '/businesses/services',
-      '/recreation/sports', '/recreation/nature', '/recreation/premium',
-      '/community/centers', '/community/emergency', '/community/faith', '/community/garden',
-      '/about/education', '/about/history', '/contact',
+      '/businesses/dining',
+      '/businesses/shopping',
+      '/businesses/services',
+      '/recreation/sports',
+      '/recreation/nature',
+      '/recreation/premium',
+      '/community/centers',
+      '/community/emergency',
+      '/community/faith',
+      '/community/garden',
+      '/about/education',
+      '/about/history',
+      '/contact',
     ])
   })
 
   test('leaves out a business or recreation link whose category is missing', () => {
-    const links = footerGroups(seeded.filter((c) => !['nature', 'dining-refreshments'].includes(c.slug))).flatMap((g) => g.links.map((l) => l.href))
+    const links = footerGroups(seeded.filter((c) => !['nature', 'dining-refreshments'].includes(c.slug))).flatMap((g) =>
+      g.links.map((l) => l.href),
+    )
     expect(links).not.toContain('/recreation/nature')
     expect(links).not.toContain('/businesses/dining')
   })

@@ -35,7 +35,10 @@ export function navigation(categories: Categories): NavItem[] {
     {
       label: 'Businesses',
       href: '/businesses',
-      children: [{ label: 'All Businesses', href: '/businesses' }, ...links('dining-refreshments', 'shopping-convenience', 'professional-services')],
+      children: [
+        { label: 'All Businesses', href: '/businesses' },
+        ...links('dining-refreshments', 'shopping-convenience', 'professional-services'),
+      ],
     },
     {
       label: 'Recreation',

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import type { BusinessHours } from '@roland/scripts/catalog/types'
-import { badgeText, openState, showOpenNow, townClock, weekHours, type BadgeElement, type TownClock, type WeekHours } from './open-now.ts'
+import {
+  badgeText,
+  openState,
+  showOpenNow,
+  townClock,
+  weekHours,
+  type BadgeElement,
+  type TownClock,
+  type WeekHours,
+} from './open-now.ts'
 
 const [sun, mon, tue, wed, thu, fri, sat] = [0, 1, 2, 3, 4, 5, 6]
 
@@ -26,7 +35,11 @@ const badge = (hours: WeekHours, clock: TownClock) => {
 /** The week of rows given, read as the page ships it. */
 const week = (...rows: BusinessHours[]) => weekHours(rows)!
 
-const weekdays9to5 = week(...[mon, tue, wed, thu, fri].map((d) => row(d, '09:00:00', '17:00:00')), row(sat, null), row(sun, null))
+const weekdays9to5 = week(
+  ...[mon, tue, wed, thu, fri].map((d) => row(d, '09:00:00', '17:00:00')),
+  row(sat, null),
+  row(sun, null),
+)
 
 describe('weekHours', () => {
   test('gives nothing for a business without opening hours', () => {
@@ -34,7 +47,14 @@ describe('weekHours', () => {
   })
 
   test('keeps minutes after midnight per day, earliest opening first; a closed day has none, an unlisted day is unknown', () => {
-    expect(weekHours([row(tue, '17:00:00', '21:30:00'), row(tue, '11:00:00', '14:00:00'), row(sun, null), row(fri, '18:00:00', '02:00:00')])).toEqual([
+    expect(
+      weekHours([
+        row(tue, '17:00:00', '21:30:00'),
+        row(tue, '11:00:00', '14:00:00'),
+        row(sun, null),
+        row(fri, '18:00:00', '02:00:00'),
+      ]),
+    ).toEqual([
       [],
       null,
       [
@@ -79,7 +99,7 @@ describe('townClock', () => {
     expect(townClock(new Date('2026-11-01T08:30:00Z'))).toEqual(at(sun, '02:30'))
   })
 
-  test("reads the same time for a visitor in Tokyo, London or Honolulu", () => {
+  test('reads the same time for a visitor in Tokyo, London or Honolulu', () => {
     const moment = new Date('2026-05-01T22:15:00Z')
     for (const zone of ['Asia/Tokyo', 'Europe/London', 'Pacific/Honolulu', 'America/Chicago']) {
       process.env.TZ = zone
@@ -133,7 +153,8 @@ describe('openState', () => {
 
   test("is always open where every day is 'Open 24 hours' (00:00 to 00:00)", () => {
     const market = week(...[sun, mon, tue, wed, thu, fri, sat].map((d) => row(d, '00:00:00', '00:00:00')))
-    for (const clock of [at(sun, '00:00'), at(wed, '12:00'), at(sat, '23:59')]) expect(badge(market, clock)).toBe('Open now')
+    for (const clock of [at(sun, '00:00'), at(wed, '12:00'), at(sat, '23:59')])
+      expect(badge(market, clock)).toBe('Open now')
   })
 
   test('says nothing on a day whose hours are unknown, unless a known opening covers the moment', () => {
@@ -185,15 +206,27 @@ describe('badgeText', () => {
   test('names the next opening today, tomorrow, by weekday, or next week', () => {
     expect(badgeText({ open: true })).toBe('Open now')
     expect(badgeText({ open: false, next: null })).toBe('Closed')
-    expect(badgeText({ open: false, next: { inDays: 0, day: mon, minute: 17 * 60 + 30 } })).toBe('Closed · opens today 5:30 PM')
-    expect(badgeText({ open: false, next: { inDays: 1, day: tue, minute: 0 } })).toBe('Closed · opens tomorrow 12:00 AM')
-    expect(badgeText({ open: false, next: { inDays: 3, day: thu, minute: 12 * 60 + 5 } })).toBe('Closed · opens Thursday 12:05 PM')
-    expect(badgeText({ open: false, next: { inDays: 7, day: mon, minute: 7 * 60 } })).toBe('Closed · opens next Monday 7:00 AM')
+    expect(badgeText({ open: false, next: { inDays: 0, day: mon, minute: 17 * 60 + 30 } })).toBe(
+      'Closed · opens today 5:30 PM',
+    )
+    expect(badgeText({ open: false, next: { inDays: 1, day: tue, minute: 0 } })).toBe(
+      'Closed · opens tomorrow 12:00 AM',
+    )
+    expect(badgeText({ open: false, next: { inDays: 3, day: thu, minute: 12 * 60 + 5 } })).toBe(
+      'Closed · opens Thursday 12:05 PM',
+    )
+    expect(badgeText({ open: false, next: { inDays: 7, day: mon, minute: 7 * 60 } })).toBe(
+      'Closed · opens next Monday 7:00 AM',
+    )
   })
 })
 
 describe('showOpenNow', () => {
-  const element = (hours: WeekHours): BadgeElement => ({ dataset: { openNow: JSON.stringify(hours) }, hidden: true, textContent: '' })
+  const element = (hours: WeekHours): BadgeElement => ({
+    dataset: { openNow: JSON.stringify(hours) },
+    hidden: true,
+    textContent: '',
+  })
 
   test('fills in and reveals each badge whose state is known, and leaves the others hidden', () => {
     const known = element(weekdays9to5)

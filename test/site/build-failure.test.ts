@@ -48,7 +48,9 @@ describe('a build', () => {
     const outDir = await publishedSite('empty-out')
     const result = await buildSite({ outDir, dataDir })
     expect(result.code).not.toBe(0)
-    expect(result.output).toContain(`the embedded database in ${dataDir} has no active businesses, so the site was not built`)
+    expect(result.output).toContain(
+      `the embedded database in ${dataDir} has no active businesses, so the site was not built`,
+    )
     await expectUntouched(outDir)
   })
 

@@ -10,7 +10,12 @@ import { useSite } from '../support/site-session.ts'
 const site = useSite()
 const siteDir = inject('siteDir')
 const host = new URL(site.base).hostname
-const allEvents = ['community-garden-planning-meeting', 'new-year-neighbors-potluck', 'roland-small-business-meetup', 'fall-cleanup-2020']
+const allEvents = [
+  'community-garden-planning-meeting',
+  'new-year-neighbors-potluck',
+  'roland-small-business-meetup',
+  'fall-cleanup-2020',
+]
 const upcoming = allEvents.slice(0, 3)
 
 const octets = (line: string) => Buffer.byteLength(line, 'utf8')
@@ -22,7 +27,8 @@ async function fetchIcs(pathname: string) {
 }
 
 /** The properties of each VEVENT of a calendar text, by name. */
-const eventsOf = (text: string) => readIcs(text).events.map((event) => Object.fromEntries(event.map((p) => [p.name, p.value])))
+const eventsOf = (text: string) =>
+  readIcs(text).events.map((event) => Object.fromEntries(event.map((p) => [p.name, p.value])))
 
 describe('/events.ics', () => {
   test('is a calendar with CRLF line endings and no line over 75 octets', async () => {
@@ -39,14 +45,17 @@ describe('/events.ics', () => {
     const events = eventsOf(await fetchIcs('/events.ics'))
     expect(events.map((e) => e.UID).sort()).toEqual(allEvents.map((slug) => `${slug}@${host}`).sort())
     for (const event of events) {
-      for (const name of ['DTSTAMP', 'DTSTART', 'SUMMARY', 'LOCATION', 'URL']) expect(event, `${event.UID} ${name}`).toHaveProperty(name)
+      for (const name of ['DTSTAMP', 'DTSTART', 'SUMMARY', 'LOCATION', 'URL'])
+        expect(event, `${event.UID} ${name}`).toHaveProperty(name)
       expect(event.DTSTART).toMatch(/^\d{8}T\d{6}Z$/)
       expect(event.DTSTAMP).toMatch(/^\d{8}T\d{6}Z$/)
     }
   })
 
   test("gives the garden meeting Roland's 7:00 to 8:30 PM in UTC, its description and place unescaped, and its page", async () => {
-    const garden = eventsOf(await fetchIcs('/events.ics')).find((e) => e.UID === `community-garden-planning-meeting@${host}`)!
+    const garden = eventsOf(await fetchIcs('/events.ics')).find(
+      (e) => e.UID === `community-garden-planning-meeting@${host}`,
+    )!
     expect(garden).toMatchObject({
       DTSTART: '20991229T010000Z',
       DTEND: '20991229T023000Z',
@@ -75,20 +84,26 @@ describe('the "Add to calendar" files', () => {
       const link = page.locator(`li#${slug}`).getByRole('link', { name: /^Add to calendar: / })
       await expect(link.getAttribute('href'), slug).resolves.toBe(`/events/${slug}.ics`)
     }
-    await expect(page.getByRole('link', { name: 'Add to calendar: Community Garden Planning Meeting' }).count()).resolves.toBe(1)
-    await expect(page.getByRole('link', { name: /Subscribe to all events/ }).getAttribute('href')).resolves.toBe('/events.ics')
+    await expect(
+      page.getByRole('link', { name: 'Add to calendar: Community Garden Planning Meeting' }).count(),
+    ).resolves.toBe(1)
+    await expect(page.getByRole('link', { name: /Subscribe to all events/ }).getAttribute('href')).resolves.toBe(
+      '/events.ics',
+    )
   })
 
   test('are linked from the events listed on the home page and the community pages', async () => {
     for (const pathname of ['/', '/community', '/community/centers']) {
       const { page } = await site.open(pathname, { javaScriptEnabled: false })
-      const hrefs = await page.getByRole('link', { name: /^Add to calendar: / }).evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+      const hrefs = await page
+        .getByRole('link', { name: /^Add to calendar: / })
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href')))
       expect(hrefs.length, pathname).toBeGreaterThan(0)
       for (const href of hrefs) expect(href, pathname).toMatch(/^\/events\/[a-z0-9-]+\.ics$/)
     }
     const { page } = await site.open('/')
-    await expect(page.getByRole('link', { name: 'Add to calendar: New Year Neighbors Potluck' }).getAttribute('href')).resolves.toBe(
-      '/events/new-year-neighbors-potluck.ics',
-    )
+    await expect(
+      page.getByRole('link', { name: 'Add to calendar: New Year Neighbors Potluck' }).getAttribute('href'),
+    ).resolves.toBe('/events/new-year-neighbors-potluck.ics')
   })
 })

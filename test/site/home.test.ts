@@ -19,15 +19,21 @@ describe('the home page', () => {
 
   test('offers the two calls to action', async () => {
     const { page } = await site.open('/')
-    await expect(page.getByRole('link', { name: 'Explore Local Businesses' }).getAttribute('href')).resolves.toBe('/businesses')
-    await expect(page.getByRole('link', { name: 'Discover Attractions' }).getAttribute('href')).resolves.toBe('/recreation')
+    await expect(page.getByRole('link', { name: 'Explore Local Businesses' }).getAttribute('href')).resolves.toBe(
+      '/businesses',
+    )
+    await expect(page.getByRole('link', { name: 'Discover Attractions' }).getAttribute('href')).resolves.toBe(
+      '/recreation',
+    )
   })
 
   test('counts the headline figures from the data where it can', async () => {
     const { page } = await site.open('/')
-    const figures = await page.locator('main dl > div').evaluateAll((divs) =>
-      divs.map((div) => `${div.querySelector('dd')?.textContent} ${div.querySelector('dt')?.textContent}`),
-    )
+    const figures = await page
+      .locator('main dl > div')
+      .evaluateAll((divs) =>
+        divs.map((div) => `${div.querySelector('dd')?.textContent} ${div.querySelector('dt')?.textContent}`),
+      )
     // Ten active fixture businesses, the six seeded attractions, and SPEC's fixed figures.
     expect(figures).toEqual(['10+ Local Businesses', '6 Attractions', '6 Faith Communities', '1 Community'])
   })
@@ -50,27 +56,37 @@ describe('the home page', () => {
     const featured = section.locator('article').first()
     await expect(featured.innerText()).resolves.toMatch(/Pinnacle Mountain State Park[\s\S]*5 miles away/)
     await expect(featured.getByRole('link').getAttribute('href')).resolves.toBe('/recreation/pinnacle-mountain')
-    await expect(section.locator('ul li a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).resolves.toEqual([
+    await expect(
+      section.locator('ul li a').evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+    ).resolves.toEqual([
       '/attraction/lake-maumelle',
       '/attraction/arkansas-arboretum',
       '/attraction/ouachita-national-recreation-trail',
       '/attraction/two-rivers-park',
       '/attraction/chenal-country-club',
     ])
-    await expect(section.getByRole('link', { name: 'Explore All Attractions' }).getAttribute('href')).resolves.toBe('/recreation')
+    await expect(section.getByRole('link', { name: 'Explore All Attractions' }).getAttribute('href')).resolves.toBe(
+      '/recreation',
+    )
   })
 
   test('shows the community services, the garden card and the next three events', async () => {
     const { page } = await site.open('/')
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Community Life' }) })
-    await expect(section.locator('ul').first().locator('a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))).resolves.toEqual([
-      '/community/centers',
-      '/community/emergency',
-      '/community/faith',
-      '/about/education',
-    ])
-    await expect(section.getByRole('link', { name: /Roland Community Garden - Coming Soon!/ }).getAttribute('href')).resolves.toBe('/community/garden')
-    const events = await section.locator('li').filter({ hasText: / at \d+:\d\d [AP]M/ }).allInnerTexts()
+    await expect(
+      section
+        .locator('ul')
+        .first()
+        .locator('a')
+        .evaluateAll((links) => links.map((a) => a.getAttribute('href'))),
+    ).resolves.toEqual(['/community/centers', '/community/emergency', '/community/faith', '/about/education'])
+    await expect(
+      section.getByRole('link', { name: /Roland Community Garden - Coming Soon!/ }).getAttribute('href'),
+    ).resolves.toBe('/community/garden')
+    const events = await section
+      .locator('li')
+      .filter({ hasText: / at \d+:\d\d [AP]M/ })
+      .allInnerTexts()
     expect(events).toHaveLength(3)
     expect(events[0]).toContain('Dec 28 at 7:00 PM')
     expect(events[1]).toContain('Jan 15 at 6:00 PM')
@@ -86,10 +102,19 @@ describe('the footer', () => {
     const footer = page.locator('footer')
     const hrefs = await footer.locator('nav a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))
     expect(hrefs).toEqual([
-      '/businesses/dining', '/businesses/shopping', '/businesses/services',
-      '/recreation/sports', '/recreation/nature', '/recreation/premium',
-      '/community/centers', '/community/emergency', '/community/faith', '/community/garden',
-      '/about/education', '/about/history', '/contact',
+      '/businesses/dining',
+      '/businesses/shopping',
+      '/businesses/services',
+      '/recreation/sports',
+      '/recreation/nature',
+      '/recreation/premium',
+      '/community/centers',
+      '/community/emergency',
+      '/community/faith',
+      '/community/garden',
+      '/about/education',
+      '/about/history',
+      '/contact',
     ])
     const text = await footer.innerText()
     expect(text).toContain('Roland, Arkansas 72135')

@@ -26,8 +26,14 @@ afterAll(async () => {
  * Opens a business page for a visitor in a time zone whose clock reads `now`; the clock runs
  * from there, so tests can move it on.
  */
-async function visit(slug: string, options: { now?: string; timezoneId?: string; javaScriptEnabled?: boolean } = {}): Promise<Page> {
-  const context = await browser.newContext({ timezoneId: options.timezoneId ?? 'Asia/Tokyo', javaScriptEnabled: options.javaScriptEnabled ?? true })
+async function visit(
+  slug: string,
+  options: { now?: string; timezoneId?: string; javaScriptEnabled?: boolean } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    timezoneId: options.timezoneId ?? 'Asia/Tokyo',
+    javaScriptEnabled: options.javaScriptEnabled ?? true,
+  })
   contexts.push(context)
   if (options.now) await context.clock.install({ time: new Date(options.now) })
   const page = await context.newPage()
@@ -52,9 +58,11 @@ describe('the opening-hours table', () => {
     const table = page.locator('aside table')
     await expect(table.locator('caption').innerText()).resolves.toBe('Opening hours by day, in Central Time')
     await expect(table.locator('thead th[scope="col"]').allTextContents()).resolves.toEqual(['Day', 'Hours'])
-    const rows = await table.locator('tbody tr').evaluateAll((trs) =>
-      trs.map((tr) => [tr.querySelector('th[scope="row"]')?.textContent, tr.querySelector('td')?.textContent]),
-    )
+    const rows = await table
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [tr.querySelector('th[scope="row"]')?.textContent, tr.querySelector('td')?.textContent]),
+      )
     expect(rows).toEqual([
       ['Monday', 'Closed'],
       ['Tuesday', 'Closed'],
@@ -96,7 +104,7 @@ describe('the open-now badge', () => {
     await expect(badge(page).getAttribute('data-state')).resolves.toBe('closed')
   })
 
-  test("counts daylight saving time: 11:30 AM in Roland on the Sunday clocks go forward", async () => {
+  test('counts daylight saving time: 11:30 AM in Roland on the Sunday clocks go forward', async () => {
     // 16:30 UTC is 11:30 CDT on 8 March 2026; on standard time it would still be 10:30.
     const page = await visit('maumelle-smokehouse', { now: '2026-03-08T16:30:00Z', timezoneId: 'Europe/London' })
     await expect(badgeText(page)).resolves.toBe('Open now')

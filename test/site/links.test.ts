@@ -31,7 +31,9 @@ describe('a crawl of the built site', () => {
 
   test('lists in the sitemap every page it reached, redirects aside', () => {
     const listed = new Set(sitemap)
-    const redirects = ['/businesses/dining', '/businesses/shopping', '/businesses/services'].map((p) => new URL(p, base).href)
+    const redirects = ['/businesses/dining', '/businesses/shopping', '/businesses/services'].map(
+      (p) => new URL(p, base).href,
+    )
     const unlisted = crawl.pages.filter((url) => !listed.has(url) && !redirects.includes(url))
     expect(unlisted).toEqual([])
   })

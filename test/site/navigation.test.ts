@@ -6,11 +6,29 @@ const site = useSite()
 describe('the navigation bar on a wide screen', () => {
   test('links every page of SPEC §2', async () => {
     const { page } = await site.open('/')
-    const hrefs = await page.locator('header nav[aria-label="Main"] a').evaluateAll((links) => links.map((a) => a.getAttribute('href')))
+    const hrefs = await page
+      .locator('header nav[aria-label="Main"] a')
+      .evaluateAll((links) => links.map((a) => a.getAttribute('href')))
     expect([...new Set(hrefs)]).toEqual([
-      '/', '/businesses', '/dining-refreshments', '/shopping-convenience', '/professional-services',
-      '/recreation', '/sports', '/nature', '/premium', '/community', '/centers', '/emergency', '/faith',
-      '/about', '/education', '/history', '/nearby', '/events', '/contact',
+      '/',
+      '/businesses',
+      '/dining-refreshments',
+      '/shopping-convenience',
+      '/professional-services',
+      '/recreation',
+      '/sports',
+      '/nature',
+      '/premium',
+      '/community',
+      '/centers',
+      '/emergency',
+      '/faith',
+      '/about',
+      '/education',
+      '/history',
+      '/nearby',
+      '/events',
+      '/contact',
     ])
   })
 
@@ -43,7 +61,9 @@ describe('the navigation bar on a wide screen', () => {
 
   test('marks the page being shown', async () => {
     const { page } = await site.open('/events')
-    await expect(page.locator('header nav[aria-label="Main"] [aria-current="page"]').innerText()).resolves.toBe('Events')
+    await expect(page.locator('header nav[aria-label="Main"] [aria-current="page"]').innerText()).resolves.toBe(
+      'Events',
+    )
   })
 })
 
@@ -64,7 +84,9 @@ describe('the menu on a phone', () => {
     await page.evaluate(() => window.addEventListener('click', (event) => event.preventDefault()))
     await menu.getByRole('link', { name: 'Events' }).click()
     await menu.waitFor({ state: 'hidden' })
-    await expect(page.locator('[data-mobile-menu]').evaluate((details) => (details as HTMLDetailsElement).open)).resolves.toBe(false)
+    await expect(
+      page.locator('[data-mobile-menu]').evaluate((details) => (details as HTMLDetailsElement).open),
+    ).resolves.toBe(false)
     expect(errors).toEqual([])
   })
 

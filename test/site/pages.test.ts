@@ -27,13 +27,18 @@ const mainText = async (path: string) => {
 }
 
 describe('a category page', () => {
-  test.each(categories)('/$slug shows its icon, name, description, count and the back button of its type', async ({ slug, name, back }) => {
-    const { page, text } = await mainText(`/${slug}`)
-    await expect(page.locator('h1').innerText()).resolves.toBe(name)
-    await expect(page.locator('[data-page-icon] svg').isVisible()).resolves.toBe(true)
-    expect(text).toMatch(/\d+ Locations? Found/)
-    await expect(page.getByRole('link', { name: back[0], exact: true }).first().getAttribute('href')).resolves.toBe(back[1])
-  })
+  test.each(categories)(
+    '/$slug shows its icon, name, description, count and the back button of its type',
+    async ({ slug, name, back }) => {
+      const { page, text } = await mainText(`/${slug}`)
+      await expect(page.locator('h1').innerText()).resolves.toBe(name)
+      await expect(page.locator('[data-page-icon] svg').isVisible()).resolves.toBe(true)
+      expect(text).toMatch(/\d+ Locations? Found/)
+      await expect(page.getByRole('link', { name: back[0], exact: true }).first().getAttribute('href')).resolves.toBe(
+        back[1],
+      )
+    },
+  )
 
   test("sets the first featured business apart as the 'Featured Location' and lists the others", async () => {
     const { page, text } = await mainText('/dining-refreshments')
@@ -41,18 +46,36 @@ describe('a category page', () => {
     expect(text).toContain('3 Locations Found')
     const featured = page.locator('article', { hasText: 'Featured Location' })
     const featuredText = await featured.innerText()
-    for (const expected of ['Maumelle Smokehouse', '4.6', 'Barbecue plates', '22000 Highway 10', '(501) 555-0102', 'Thu-Sun 11am-8pm']) {
+    for (const expected of [
+      'Maumelle Smokehouse',
+      '4.6',
+      'Barbecue plates',
+      '22000 Highway 10',
+      '(501) 555-0102',
+      'Thu-Sun 11am-8pm',
+    ]) {
       expect(featuredText).toContain(expected)
     }
-    await expect(featured.getByRole('link', { name: 'Learn More' }).getAttribute('href')).resolves.toBe('/business/maumelle-smokehouse')
-    await expect(page.locator('main ul article h2').allInnerTexts()).resolves.toEqual(['Lakeside Sweets', 'Roland Coffee House'])
+    await expect(featured.getByRole('link', { name: 'Learn More' }).getAttribute('href')).resolves.toBe(
+      '/business/maumelle-smokehouse',
+    )
+    await expect(page.locator('main ul article h2').allInnerTexts()).resolves.toEqual([
+      'Lakeside Sweets',
+      'Roland Coffee House',
+    ])
     const coffee = page.locator('main ul article', { hasText: 'Roland Coffee House' })
     const coffeeText = await coffee.innerText()
     expect(coffeeText).toContain('$$')
     expect(coffeeText).toContain('4.8')
-    await expect(coffee.getByRole('link', { name: /Visit Website/ }).getAttribute('href')).resolves.toBe('https://coffee.example')
-    await expect(coffee.getByRole('link', { name: 'View Details' }).getAttribute('href')).resolves.toBe('/business/roland-coffee-house')
-    await expect(page.getByRole('link', { name: 'View All Business Categories' }).getAttribute('href')).resolves.toBe('/businesses')
+    await expect(coffee.getByRole('link', { name: /Visit Website/ }).getAttribute('href')).resolves.toBe(
+      'https://coffee.example',
+    )
+    await expect(coffee.getByRole('link', { name: 'View Details' }).getAttribute('href')).resolves.toBe(
+      '/business/roland-coffee-house',
+    )
+    await expect(page.getByRole('link', { name: 'View All Business Categories' }).getAttribute('href')).resolves.toBe(
+      '/businesses',
+    )
   })
 
   test('hides a photo that fails to load, showing the placeholder icon', async () => {
@@ -83,9 +106,13 @@ describe('a business page', () => {
   test('shows logo, category badge, name, featured image, about text, services and photos', async () => {
     const { page, text } = await mainText('/business/roland-coffee-house')
     await expect(page.locator('h1').innerText()).resolves.toBe('Roland Coffee House')
-    await expect(page.getByAltText('Roland Coffee House logo').getAttribute('src')).resolves.toBe('/files/business-images/roland-coffee-house-logo.png')
+    await expect(page.getByAltText('Roland Coffee House logo').getAttribute('src')).resolves.toBe(
+      '/files/business-images/roland-coffee-house-logo.png',
+    )
     expect(text).toContain('Local Favorite')
-    await expect(page.locator('[data-featured-image]').getAttribute('src')).resolves.toBe('/files/business-images/roland-coffee-house-hero.png')
+    await expect(page.locator('[data-featured-image]').getAttribute('src')).resolves.toBe(
+      '/files/business-images/roland-coffee-house-hero.png',
+    )
     expect(text).toContain('About Roland Coffee House')
     expect(text).toContain('roasts its beans in small batches')
     const services = page.locator('section', { has: page.getByRole('heading', { name: 'Services & Features' }) })
@@ -97,7 +124,11 @@ describe('a business page', () => {
       'Roland Coffee House photo 3',
       'Biscuits fresh from the oven',
     ])
-    await expect(photos.evaluateAll((images) => images.every((img) => (img as HTMLImageElement).naturalWidth > 0 || img.getAttribute('loading') === 'lazy'))).resolves.toBe(true)
+    await expect(
+      photos.evaluateAll((images) =>
+        images.every((img) => (img as HTMLImageElement).naturalWidth > 0 || img.getAttribute('loading') === 'lazy'),
+      ),
+    ).resolves.toBe(true)
   })
 
   test('gives contact information: directions, a tel link, the website and hours', async () => {
@@ -107,19 +138,29 @@ describe('a business page', () => {
     const directions = new URL((await contact.getByRole('link', { name: /Get Directions/ }).getAttribute('href'))!)
     expect(directions.hostname).toBe('www.google.com')
     expect(directions.searchParams.get('query')).toBe('18000 Highway 300, Roland, AR 72135')
-    await expect(contact.getByRole('link', { name: '(501) 555-0101' }).getAttribute('href')).resolves.toBe('tel:+15015550101')
-    await expect(contact.getByRole('link', { name: /Visit Website/ }).getAttribute('href')).resolves.toBe('https://coffee.example')
+    await expect(contact.getByRole('link', { name: '(501) 555-0101' }).getAttribute('href')).resolves.toBe(
+      'tel:+15015550101',
+    )
+    await expect(contact.getByRole('link', { name: /Visit Website/ }).getAttribute('href')).resolves.toBe(
+      'https://coffee.example',
+    )
     const hours = await contact.innerText()
     expect(hours).toContain('Mon-Sat 6am-2pm')
     expect(hours).toMatch(/Monday\s+7:00 AM – 5:00 PM/)
     const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!)
-    expect(data).toMatchObject({ '@type': 'CafeOrCoffeeShop', name: 'Roland Coffee House', telephone: '(501) 555-0101' })
+    expect(data).toMatchObject({
+      '@type': 'CafeOrCoffeeShop',
+      name: 'Roland Coffee House',
+      telephone: '(501) 555-0101',
+    })
     await expect(page.locator('[data-generated-note]').count()).resolves.toBe(0)
   })
 
   test('chooses a generated image before the primary one, and says it is an illustration', async () => {
     const { page } = await site.open('/business/maumelle-smokehouse')
-    await expect(page.locator('[data-featured-image]').getAttribute('src')).resolves.toBe('/files/business-images/maumelle-smokehouse-generated.png')
+    await expect(page.locator('[data-featured-image]').getAttribute('src')).resolves.toBe(
+      '/files/business-images/maumelle-smokehouse-generated.png',
+    )
     await expect(page.locator('[data-generated-note]').innerText()).resolves.toBe(
       'An illustration drawn for this listing, not a photo of Maumelle Smokehouse.',
     )
@@ -160,10 +201,18 @@ describe('the recreation pages', () => {
       ['Natural Attractions', '/recreation/nature'],
       ['Premium Destinations', '/recreation/premium'],
     ]) {
-      await expect(page.locator('main ul').first().getByRole('link', { name: new RegExp(`^${name}`) }).getAttribute('href')).resolves.toBe(href)
+      await expect(
+        page
+          .locator('main ul')
+          .first()
+          .getByRole('link', { name: new RegExp(`^${name}`) })
+          .getAttribute('href'),
+      ).resolves.toBe(href)
     }
     expect(text).toContain('Detailed Recreation Guide Coming Soon')
-    await expect(page.getByRole('link', { name: 'Get Updates on Progress' }).getAttribute('href')).resolves.toBe('/contact')
+    await expect(page.getByRole('link', { name: 'Get Updates on Progress' }).getAttribute('href')).resolves.toBe(
+      '/contact',
+    )
   })
 
   test('/recreation/pinnacle-mountain shows the featured attraction', async () => {
@@ -183,18 +232,26 @@ describe('the recreation pages', () => {
   ])('/attraction/%s shows %s', async (id, name) => {
     const { page } = await mainText(`/attraction/${id}`)
     await expect(page.locator('h1').innerText()).resolves.toBe(name)
-    await expect(page.getByRole('link', { name: 'Back to Recreation' }).getAttribute('href')).resolves.toBe('/recreation')
+    await expect(page.getByRole('link', { name: 'Back to Recreation' }).getAttribute('href')).resolves.toBe(
+      '/recreation',
+    )
   })
 
   test('the featured attraction has one canonical address', async () => {
     const { page } = await site.open('/attraction/pinnacle-mountain-state-park')
-    await expect(page.locator('link[rel="canonical"]').getAttribute('href')).resolves.toBe(site.url('/recreation/pinnacle-mountain'))
+    await expect(page.locator('link[rel="canonical"]').getAttribute('href')).resolves.toBe(
+      site.url('/recreation/pinnacle-mountain'),
+    )
   })
 
   test('/recreation/nature, /premium and /sports list their attractions and recreation businesses', async () => {
     const nature = await mainText('/recreation/nature')
     await expect(nature.page.locator('main article h3').allInnerTexts()).resolves.toEqual([
-      'Pinnacle Mountain State Park', 'Lake Maumelle', 'Arkansas Arboretum', 'Ouachita National Recreation Trail', 'Two Rivers Park',
+      'Pinnacle Mountain State Park',
+      'Lake Maumelle',
+      'Arkansas Arboretum',
+      'Ouachita National Recreation Trail',
+      'Two Rivers Park',
     ])
     const premium = await mainText('/recreation/premium')
     await expect(premium.page.locator('main article h3').allInnerTexts()).resolves.toEqual(['Chenal Country Club'])
@@ -206,7 +263,14 @@ describe('the recreation pages', () => {
 describe('the linked pages SPEC does not describe', () => {
   test('/community leads to the community services, the garden and the events', async () => {
     const { page, text } = await mainText('/community')
-    for (const href of ['/community/centers', '/community/emergency', '/community/faith', '/community/garden', '/events', '/contact']) {
+    for (const href of [
+      '/community/centers',
+      '/community/emergency',
+      '/community/faith',
+      '/community/garden',
+      '/events',
+      '/contact',
+    ]) {
       await expect(page.locator(`main a[href="${href}"]`).count(), href).resolves.toBeGreaterThan(0)
     }
     expect(text).toContain('Dana Whitfield')
@@ -247,26 +311,42 @@ describe('the linked pages SPEC does not describe', () => {
     const { page, text } = await mainText('/events')
     expect(text).toContain('Events are managed by our community coordinator, Dana Whitfield.')
     expect(text).toContain('Business updates and event submissions are welcome via the Contact page.')
-    await expect(page.locator('section', { has: page.getByRole('heading', { name: 'Upcoming' }) }).locator('h3').allInnerTexts()).resolves.toEqual([
+    await expect(
+      page
+        .locator('section', { has: page.getByRole('heading', { name: 'Upcoming' }) })
+        .locator('h3')
+        .allInnerTexts(),
+    ).resolves.toEqual([
       'Community Garden Planning Meeting',
       'New Year Neighbors Potluck',
       'Roland Small Business Meetup',
     ])
     expect(text).toContain('Monday, December 28, 2099 · 7:00 PM – 8:30 PM')
-    await expect(page.locator('section', { has: page.getByRole('heading', { name: 'Past events' }) }).innerText()).resolves.toContain('Fall Roadside Cleanup')
+    await expect(
+      page.locator('section', { has: page.getByRole('heading', { name: 'Past events' }) }).innerText(),
+    ).resolves.toContain('Fall Roadside Cleanup')
   })
 
   test('/contact says how to send business updates and events, and who the coordinator is', async () => {
     const { page, text } = await mainText('/contact')
-    for (const expected of ['Dana Whitfield', 'Community Coordinator', 'Business updates', 'Event submissions']) expect(text).toContain(expected)
-    await expect(page.getByRole('link', { name: 'Send a business update' }).getAttribute('href')).resolves.toBe('mailto:events@roland-ar.example?subject=Business%20update')
-    await expect(page.getByRole('link', { name: 'Submit an event' }).getAttribute('href')).resolves.toBe('mailto:events@roland-ar.example?subject=Event%20submission')
+    for (const expected of ['Dana Whitfield', 'Community Coordinator', 'Business updates', 'Event submissions'])
+      expect(text).toContain(expected)
+    await expect(page.getByRole('link', { name: 'Send a business update' }).getAttribute('href')).resolves.toBe(
+      'mailto:events@roland-ar.example?subject=Business%20update',
+    )
+    await expect(page.getByRole('link', { name: 'Submit an event' }).getAttribute('href')).resolves.toBe(
+      'mailto:events@roland-ar.example?subject=Event%20submission',
+    )
   })
 
   test('/nearby lists the attractions nearest first', async () => {
     const { page } = await mainText('/nearby')
     const names = await page.locator('main article h3').allInnerTexts()
-    expect(names.slice(0, 3)).toEqual(['Lake Maumelle', 'Ouachita National Recreation Trail', 'Pinnacle Mountain State Park'])
+    expect(names.slice(0, 3)).toEqual([
+      'Lake Maumelle',
+      'Ouachita National Recreation Trail',
+      'Pinnacle Mountain State Park',
+    ])
   })
 
   test.each([

@@ -28,7 +28,10 @@ interface PageHead {
 }
 
 function readHead(file: string, html: string): PageHead {
-  const pathname = `/${file.replace(/\\/g, '/').replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`
+  const pathname = `/${file
+    .replace(/\\/g, '/')
+    .replace(/(^|\/)index\.html$/, '')
+    .replace(/\.html$/, '')}`
   const meta = new Map<string, string>()
   for (const [tag] of html.matchAll(/<meta\b[^>]*>/g)) {
     const key = tag.match(/\s(?:name|property|http-equiv)="([^"]*)"/)?.[1]
@@ -95,7 +98,8 @@ describe('every page', () => {
     for (const page of pages) {
       for (const block of page.jsonLd) {
         try {
-          for (const item of [JSON.parse(block)].flat()) if (item['@context'] !== 'https://schema.org') broken.push(`${page.path}: no @context`)
+          for (const item of [JSON.parse(block)].flat())
+            if (item['@context'] !== 'https://schema.org') broken.push(`${page.path}: no @context`)
         } catch (error) {
           broken.push(`${page.path}: ${(error as Error).message}`)
         }
@@ -142,7 +146,13 @@ describe('the JSON-LD of', () => {
         name: business.name,
         url: business.website ?? url(pathname),
         telephone: business.phone,
-        address: { '@type': 'PostalAddress', addressLocality: 'Roland', addressRegion: 'AR', postalCode: '72135', addressCountry: 'US' },
+        address: {
+          '@type': 'PostalAddress',
+          addressLocality: 'Roland',
+          addressRegion: 'AR',
+          postalCode: '72135',
+          addressCountry: 'US',
+        },
       })
       expect(items[0]!.address.streetAddress, pathname).toBe(business.address!.replace(/, Roland, AR 72135$/, ''))
       const image = pages.find((p) => p.path === pathname)!.meta.get('og:image')
@@ -153,35 +163,71 @@ describe('the JSON-LD of', () => {
   test('a business page gives its opening hours where they are known', () => {
     const [smokehouse] = jsonLdOf('/business/maumelle-smokehouse')
     expect(smokehouse!.openingHoursSpecification).toEqual([
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Sunday', 'https://schema.org/Thursday', 'https://schema.org/Friday', 'https://schema.org/Saturday'], opens: '11:00', closes: '20:00' },
-      { '@type': 'OpeningHoursSpecification', dayOfWeek: ['https://schema.org/Monday', 'https://schema.org/Tuesday', 'https://schema.org/Wednesday'], opens: '00:00', closes: '00:00' },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: [
+          'https://schema.org/Sunday',
+          'https://schema.org/Thursday',
+          'https://schema.org/Friday',
+          'https://schema.org/Saturday',
+        ],
+        opens: '11:00',
+        closes: '20:00',
+      },
+      {
+        '@type': 'OpeningHoursSpecification',
+        dayOfWeek: ['https://schema.org/Monday', 'https://schema.org/Tuesday', 'https://schema.org/Wednesday'],
+        opens: '00:00',
+        closes: '00:00',
+      },
     ])
     expect(jsonLdOf('/business/lakeside-sweets')[0]).not.toHaveProperty('openingHoursSpecification')
   })
 
   test('every category page is an ItemList of the businesses it shows, in order', async () => {
-    const categoryPages = indexable.filter((p) => /^\/[^/]+$/.test(p.path) && p.jsonLd.length > 0 && jsonLdOf(p.path)[0]!['@type'] === 'ItemList')
+    const categoryPages = indexable.filter(
+      (p) => /^\/[^/]+$/.test(p.path) && p.jsonLd.length > 0 && jsonLdOf(p.path)[0]!['@type'] === 'ItemList',
+    )
     expect(categoryPages.map((p) => p.path)).toEqual(
-      expect.arrayContaining(['/dining-refreshments', '/shopping-convenience', '/professional-services', '/pet-services', '/nature', '/centers', '/history']),
+      expect.arrayContaining([
+        '/dining-refreshments',
+        '/shopping-convenience',
+        '/professional-services',
+        '/pet-services',
+        '/nature',
+        '/centers',
+        '/history',
+      ]),
     )
     const dining = jsonLdOf('/dining-refreshments')[0]!
-    expect(dining).toMatchObject({ '@type': 'ItemList', '@id': url('/dining-refreshments'), name: 'Dining & Refreshments', numberOfItems: 3 })
+    expect(dining).toMatchObject({
+      '@type': 'ItemList',
+      '@id': url('/dining-refreshments'),
+      name: 'Dining & Refreshments',
+      numberOfItems: 3,
+    })
     expect(dining.itemListElement).toEqual([
       { '@type': 'ListItem', position: 1, name: 'Maumelle Smokehouse', url: url('/business/maumelle-smokehouse') },
       { '@type': 'ListItem', position: 2, name: 'Lakeside Sweets', url: url('/business/lakeside-sweets') },
       { '@type': 'ListItem', position: 3, name: 'Roland Coffee House', url: url('/business/roland-coffee-house') },
     ])
     for (const page of categoryPages) {
-      for (const item of jsonLdOf(page.path)[0]!.itemListElement) expect(sitemap, `${page.path} lists ${item.url}`).toContain(item.url)
+      for (const item of jsonLdOf(page.path)[0]!.itemListElement)
+        expect(sitemap, `${page.path} lists ${item.url}`).toContain(item.url)
     }
     expect(jsonLdOf('/pet-services')[0]).toMatchObject({ numberOfItems: 0, itemListElement: [] })
   })
 
   test('every attraction page is a TouristAttraction', () => {
-    const attractionPages = pages.filter((p) => p.path.startsWith('/attraction/') || p.path === '/recreation/pinnacle-mountain')
+    const attractionPages = pages.filter(
+      (p) => p.path.startsWith('/attraction/') || p.path === '/recreation/pinnacle-mountain',
+    )
     expect(attractionPages).toHaveLength(7)
     for (const page of attractionPages) {
-      expect(jsonLdOf(page.path).map((item) => item['@type']), page.path).toEqual(['TouristAttraction'])
+      expect(
+        jsonLdOf(page.path).map((item) => item['@type']),
+        page.path,
+      ).toEqual(['TouristAttraction'])
     }
     expect(jsonLdOf('/recreation/pinnacle-mountain')[0]).toMatchObject({
       '@id': url('/recreation/pinnacle-mountain'),

@@ -29,7 +29,10 @@ export function references(html: string): Array<{ url: string; kind: Reference['
     if (name === 'link' && attribute('href') && /stylesheet|icon|modulepreload/.test(attribute('rel') ?? '')) {
       found.push({ url: decode(attribute('href')!), kind: 'asset' })
     }
-    const refresh = name === 'meta' && /refresh/i.test(attribute('http-equiv') ?? '') ? attribute('content')?.match(/url=(.+)$/i)?.[1] : undefined
+    const refresh =
+      name === 'meta' && /refresh/i.test(attribute('http-equiv') ?? '')
+        ? attribute('content')?.match(/url=(.+)$/i)?.[1]
+        : undefined
     if (refresh) found.push({ url: decode(refresh.trim()), kind: 'page' })
   }
   return found
@@ -60,7 +63,8 @@ export async function crawlSite(base: string, start: string[]): Promise<CrawlRes
     }
     if (reference.kind === 'image') {
       images.push(reference.url)
-      if (!type.startsWith('image/')) broken.push({ ...reference, status: response.status, reason: `served as ${type}` })
+      if (!type.startsWith('image/'))
+        broken.push({ ...reference, status: response.status, reason: `served as ${type}` })
       await response.body?.cancel()
       continue
     }

@@ -1,7 +1,12 @@
 import { crc32, deflateSync } from 'node:zlib'
 
 /** Encodes a small RGB PNG: a vertical gradient between two colours, so fixture photos are real images. */
-export function gradientPng(width: number, height: number, from: [number, number, number], to: [number, number, number]): Uint8Array {
+export function gradientPng(
+  width: number,
+  height: number,
+  from: [number, number, number],
+  to: [number, number, number],
+): Uint8Array {
   const rows: number[] = []
   for (let y = 0; y < height; y++) {
     const t = height === 1 ? 0 : y / (height - 1)

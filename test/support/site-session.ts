@@ -38,7 +38,10 @@ export function useSite() {
       path: string,
       options: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {},
     ): Promise<SitePage> {
-      const context = await browser.newContext({ viewport: options.viewport ?? desktop, javaScriptEnabled: options.javaScriptEnabled ?? true })
+      const context = await browser.newContext({
+        viewport: options.viewport ?? desktop,
+        javaScriptEnabled: options.javaScriptEnabled ?? true,
+      })
       contexts.push(context)
       const page = await context.newPage()
       const errors: string[] = []

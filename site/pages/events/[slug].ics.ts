@@ -5,7 +5,10 @@ import { calendarEvent, icsCalendar, icsContentType } from '../../lib/ics.ts'
 
 /** /events/{slug}.ics: one event, for its "Add to calendar" link. */
 export const getStaticPaths = (async () =>
-  (await getCatalog()).events.map((event) => ({ params: { slug: event.slug }, props: { event } }))) satisfies GetStaticPaths
+  (await getCatalog()).events.map((event) => ({
+    params: { slug: event.slug },
+    props: { event },
+  }))) satisfies GetStaticPaths
 
 export const GET: APIRoute<{ event: CommunityEvent }> = ({ props, site }) => {
   if (!site) throw new Error('The event calendar files need the site URL: set `site` in astro.config.mjs (SITE_URL).')

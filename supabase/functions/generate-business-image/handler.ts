@@ -52,13 +52,21 @@ export function defaultPrompt(businessName: string): string {
 export async function handleGenerate(request: Request, deps: GenerateDependencies): Promise<Response> {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders })
   if (request.method !== 'POST') {
-    return failure(405, 'Failed to generate image', `use POST with a JSON body {"businessName", "prompt", "size"}, not ${request.method}`)
+    return failure(
+      405,
+      'Failed to generate image',
+      `use POST with a JSON body {"businessName", "prompt", "size"}, not ${request.method}`,
+    )
   }
   let body: unknown
   try {
     body = await request.json()
   } catch {
-    return failure(400, 'Failed to generate image', 'the request body is not JSON: send {"businessName", "prompt", "size"}')
+    return failure(
+      400,
+      'Failed to generate image',
+      'the request body is not JSON: send {"businessName", "prompt", "size"}',
+    )
   }
   const input = parseInput(body)
   if (typeof input === 'string') return failure(400, 'Failed to generate image', input)
@@ -75,7 +83,11 @@ export async function handleGenerate(request: Request, deps: GenerateDependencie
       { apiKey: deps.apiKey, apiUrl: deps.apiUrl, model: deps.model, fetch: deps.fetch, signal: request.signal },
       { prompt: input.prompt, size: input.size },
     )
-    return json(200, { image: `data:${image.mimeType};base64,${image.base64}`, prompt: input.prompt, model: deps.model })
+    return json(200, {
+      image: `data:${image.mimeType};base64,${image.base64}`,
+      prompt: input.prompt,
+      model: deps.model,
+    })
   } catch (error) {
     if (error instanceof ImagesApiError) return failure(502, error.headline, error.reason)
     return failure(500, 'Failed to generate image', error instanceof Error ? error.message : String(error))
@@ -83,9 +95,11 @@ export async function handleGenerate(request: Request, deps: GenerateDependencie
 }
 
 function parseInput(body: unknown): { businessName: string; prompt: string; size: string } | string {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'send a JSON object {"businessName", "prompt", "size"}'
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    return 'send a JSON object {"businessName", "prompt", "size"}'
   const { businessName, prompt, size } = body as Record<string, unknown>
-  if (typeof businessName !== 'string' || !businessName.trim()) return 'businessName is required: the name of the business'
+  if (typeof businessName !== 'string' || !businessName.trim())
+    return 'businessName is required: the name of the business'
   if (businessName.length > 200) return 'businessName is longer than 200 characters'
   if (prompt !== undefined && prompt !== null && typeof prompt !== 'string') return 'prompt must be text'
   if (typeof prompt === 'string' && prompt.length > 4000) return 'prompt is longer than 4000 characters'

@@ -68,7 +68,10 @@ export async function requestImage(
       signal: settings.signal ?? null,
     })
   } catch (error) {
-    throw new ImagesApiError('Failed to generate image', `could not reach the images API at ${endpoint}: ${describe(error)}`)
+    throw new ImagesApiError(
+      'Failed to generate image',
+      `could not reach the images API at ${endpoint}: ${describe(error)}`,
+    )
   }
   const text = await response.text()
   if (!response.ok) {
@@ -129,7 +132,8 @@ export function bytesToBase64(bytes: Uint8Array): string {
 
 function imageType(base64: string, source: string): string {
   const type = /^[A-Za-z0-9+/]+={0,2}$/.test(base64) ? sniffImageType(base64) : null
-  if (!type) throw new ImagesApiError('No image data received', `the image from ${source} is not a PNG, JPEG, WebP or GIF`)
+  if (!type)
+    throw new ImagesApiError('No image data received', `the image from ${source} is not a PNG, JPEG, WebP or GIF`)
   return type
 }
 
@@ -148,7 +152,10 @@ async function download(url: string, settings: ImagesApiSettings): Promise<strin
     throw new ImagesApiError('No image data received', `could not download the image at ${url}: ${describe(error)}`)
   }
   if (!response.ok) {
-    throw new ImagesApiError('No image data received', `downloading the image at ${url} answered HTTP ${response.status}`)
+    throw new ImagesApiError(
+      'No image data received',
+      `downloading the image at ${url} answered HTTP ${response.status}`,
+    )
   }
   const bytes = new Uint8Array(await response.arrayBuffer())
   if (bytes.length === 0) throw new ImagesApiError('No image data received', `the image at ${url} is empty`)
@@ -162,7 +169,11 @@ async function download(url: string, settings: ImagesApiSettings): Promise<strin
 function errorMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: unknown; message?: unknown }
-    if (body.error && typeof body.error === 'object' && typeof (body.error as { message?: unknown }).message === 'string') {
+    if (
+      body.error &&
+      typeof body.error === 'object' &&
+      typeof (body.error as { message?: unknown }).message === 'string'
+    ) {
       return (body.error as { message: string }).message
     }
     if (typeof body.error === 'string') return body.error

@@ -14,5 +14,8 @@
 import { handleGenerate, settingsFromEnv } from './handler.ts'
 
 Deno.serve((request: Request) =>
-  handleGenerate(request, { ...settingsFromEnv((name) => Deno.env.get(name)), fetch: (input, init) => fetch(input, init) }),
+  handleGenerate(request, {
+    ...settingsFromEnv((name) => Deno.env.get(name)),
+    fetch: (input, init) => fetch(input, init),
+  }),
 )
