@@ -13,6 +13,10 @@ const image = (fields: Partial<BusinessImage>): BusinessImage => ({
   is_primary: false,
   sort_order: counter,
   metadata: {},
+  width: null,
+  height: null,
+  placeholder: null,
+  variants: [],
   ...fields,
 })
 

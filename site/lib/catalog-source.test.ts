@@ -16,6 +16,10 @@ const image = (image_url: string): BusinessImage => ({
   is_primary: false,
   sort_order: 0,
   metadata: {},
+  width: null,
+  height: null,
+  placeholder: null,
+  variants: [],
 })
 
 describe('withoutMissingFiles', () => {

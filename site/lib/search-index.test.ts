@@ -14,6 +14,10 @@ const photo = {
   is_primary: true,
   sort_order: 0,
   metadata: {},
+  width: null,
+  height: null,
+  placeholder: null,
+  variants: [],
 }
 const coffee = makeBusiness({
   name: 'Roland Coffee House',
