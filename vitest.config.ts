@@ -1,6 +1,8 @@
 import { configDefaults, defineConfig } from 'vitest/config'
 
 const siteEndToEnd = 'test/site/**/*.test.ts'
+// Finds (or installs, once) the Chromium the browser tests drive, before any worker starts.
+const browserSetup = 'test/support/browser-global-setup.ts'
 
 export default defineConfig({
   test: {
@@ -13,6 +15,7 @@ export default defineConfig({
           name: 'unit',
           include: ['scripts/**/*.test.ts', 'console/**/*.test.ts', 'site/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, siteEndToEnd],
+          globalSetup: [browserSetup],
         },
       },
       {
@@ -21,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'site',
           include: [siteEndToEnd],
-          globalSetup: ['test/support/site-global-setup.ts'],
+          globalSetup: [browserSetup, 'test/support/site-global-setup.ts'],
         },
       },
     ],

@@ -7,10 +7,10 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { chromium } from 'playwright-core'
 import { runMigration } from '../src/migrate/job.ts'
 import { repoRoot } from '../src/paths.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
+import { launchBrowser } from '../../test/support/browser.ts'
 import { table } from './measure.ts'
 import { generateRolandText } from './migrate.bench.ts'
 
@@ -225,10 +225,7 @@ async function serve(root: string): Promise<{ url: string; close(): Promise<void
  */
 async function keystrokesInBrowser(outDir: string): Promise<number[]> {
   const server = await serve(outDir)
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu'],
-  })
+  const browser = await launchBrowser()
   try {
     const page = await browser.newPage()
     await page.goto(`${server.url}/businesses`)

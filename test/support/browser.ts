@@ -1,16 +1,190 @@
-import { existsSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 
-/** Where Debian's Chromium lives; the end-to-end tests drive it through playwright-core. */
-export const chromiumPath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
+/** Where a browser for the tests was found: which step of the lookup found it, and its executable. */
+export interface FoundChromium {
+  source: 'CHROMIUM_PATH' | 'playwright' | 'system'
+  path: string
+}
 
-/** Launches the system Chromium, headless; fails with how to install it when it is missing. */
-export async function launchBrowser(): Promise<Browser> {
-  if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium was not found at ${chromiumPath}: install Chromium: apt-get install -y chromium`)
+/** What the lookup reads; tests pass their own, everyone else gets the machine's. */
+export interface ChromiumLookup {
+  env?: NodeJS.ProcessEnv
+  home?: string
+  /** The Chromium this playwright-core was released with, in Playwright's cache (it may not be installed). */
+  playwrightChromium?: string | undefined
+  /** The usual places of a system Chrome or Chromium, tried after the ones on PATH. */
+  systemPaths?: readonly string[]
+}
+
+/** Names a system Chrome or Chromium goes by on PATH. */
+const systemNames = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'chrome']
+
+/** The usual places of a system Chrome or Chromium (Debian, Ubuntu's snap, Google's packages, macOS). */
+export const usualSystemPaths = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/opt/google/chrome/chrome',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+]
+
+/** What to run when no browser is found and none could be installed; the one message a run stops with. */
+export const noChromiumHelp =
+  'Install one with `npx -y pnpm@10.34.9 exec playwright-core install --with-deps chromium` ' +
+  '(or, on Debian as root, `apt-get install -y chromium`), or set CHROMIUM_PATH to a Chrome or Chromium executable.'
+
+function isExecutable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK)
+    return statSync(file).isFile()
+  } catch {
+    return false
   }
+}
+
+/** The revision folders of one browser in Playwright's cache, newest first (`chromium-1255` before `chromium-1200`). */
+function cachedRevisions(cache: string, prefix: string): string[] {
+  let names: string[]
+  try {
+    names = readdirSync(cache)
+  } catch {
+    return []
+  }
+  const revision = (name: string) => Number(name.slice(prefix.length))
+  return names
+    .filter((name) => name.startsWith(prefix) && Number.isInteger(revision(name)))
+    .sort((a, b) => revision(b) - revision(a))
+    .map((name) => path.join(cache, name))
+}
+
+/** Chrome executables in Playwright's cache: the full Chromium first, then the headless shell, each newest first. */
+function playwrightCacheCandidates(cache: string): string[] {
+  const inRevision = (dir: string, executable: string) => {
+    let platforms: string[]
+    try {
+      platforms = readdirSync(dir).filter(
+        (name) => name.startsWith('chrome-linux') || name.startsWith('chrome-headless-shell-linux'),
+      )
+    } catch {
+      return []
+    }
+    return platforms.map((platform) => path.join(dir, platform, executable))
+  }
+  return [
+    ...cachedRevisions(cache, 'chromium-').flatMap((dir) => inRevision(dir, 'chrome')),
+    ...cachedRevisions(cache, 'chromium_headless_shell-').flatMap((dir) => inRevision(dir, 'chrome-headless-shell')),
+    ...cachedRevisions(cache, 'chromium_headless_shell-').flatMap((dir) => inRevision(dir, 'headless_shell')),
+  ]
+}
+
+/** The Chromium playwright-core would download, or undefined when it cannot say for this platform. */
+function playwrightChromiumPath(): string | undefined {
+  try {
+    return chromium.executablePath()
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Finds a browser for the tests, in this order: CHROMIUM_PATH; Playwright's cache (the revision this
+ * playwright-core expects, then any other); a Chrome or Chromium on PATH or in the usual places.
+ * Returns undefined when there is none; throws when CHROMIUM_PATH names something that cannot run,
+ * since a setting that is wrong should be fixed rather than quietly passed over.
+ */
+export function findChromium(lookup: ChromiumLookup = {}): FoundChromium | undefined {
+  const env = lookup.env ?? process.env
+  const home = lookup.home ?? homedir()
+  const configured = env.CHROMIUM_PATH
+  if (configured) {
+    if (!isExecutable(configured)) {
+      throw new Error(`CHROMIUM_PATH is set to ${configured}, which is not an executable file: fix it or unset it.`)
+    }
+    return { source: 'CHROMIUM_PATH', path: configured }
+  }
+  const cache = env.PLAYWRIGHT_BROWSERS_PATH || path.join(home, '.cache', 'ms-playwright')
+  const expected = 'playwrightChromium' in lookup ? lookup.playwrightChromium : playwrightChromiumPath()
+  for (const candidate of [...(expected ? [expected] : []), ...playwrightCacheCandidates(cache)]) {
+    if (isExecutable(candidate)) return { source: 'playwright', path: candidate }
+  }
+  const onPath = (env.PATH ?? '')
+    .split(path.delimiter)
+    .filter(Boolean)
+    .flatMap((dir) => systemNames.map((name) => path.join(dir, name)))
+  for (const candidate of [...onPath, ...(lookup.systemPaths ?? usualSystemPaths)]) {
+    if (isExecutable(candidate)) return { source: 'system', path: candidate }
+  }
+  return undefined
+}
+
+/** True on Debian itself (not a derivative such as Ubuntu, whose `chromium` package is a snap shim). */
+function isDebian(): boolean {
+  try {
+    return /^ID=debian$/m.test(readFileSync('/etc/os-release', 'utf8'))
+  } catch {
+    return false
+  }
+}
+
+/** Runs one install command, its output going to the terminal; returns why it failed, or undefined. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const result = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env })
+  if (result.error) return `${command} could not start: ${result.error.message}`
+  if (result.status !== 0) return `${command} ${args.join(' ')} exited with ${result.status ?? result.signal}`
+  return undefined
+}
+
+/**
+ * Installs a Chromium the lookup will then find: Debian's package when running as root on Debian,
+ * else the one this playwright-core was released with, into Playwright's cache. Returns why it
+ * failed, or undefined.
+ */
+export function installChromium(): string | undefined {
+  if (process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && isDebian()) {
+    console.error("No browser for the tests was found: installing Debian's Chromium (apt-get install -y chromium)…")
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+    return run('apt-get', ['update', '-qq'], env) ?? run('apt-get', ['install', '-y', '-qq', 'chromium'], env)
+  }
+  console.error(
+    "No browser for the tests was found: installing Playwright's Chromium (playwright-core install chromium)…",
+  )
+  const cli = path.join(path.dirname(createRequire(import.meta.url).resolve('playwright-core/package.json')), 'cli.js')
+  return run(process.execPath, [cli, 'install', 'chromium'])
+}
+
+/**
+ * Finds a browser for the tests, installing one when there is none (once: `install` runs at most one
+ * time), and stops with what to run when that fails too.
+ */
+export function ensureChromium(
+  lookup: ChromiumLookup = {},
+  install: () => string | undefined = installChromium,
+): FoundChromium {
+  const found = findChromium(lookup)
+  if (found) return found
+  const failure = install()
+  const installed = findChromium(lookup)
+  if (installed) return installed
+  throw new Error(
+    `No Chrome or Chromium for the browser tests: none at CHROMIUM_PATH, in Playwright's cache or on the system, ` +
+      `and installing one ${failure ? `failed (${failure})` : 'did not leave one to find'}. ${noChromiumHelp}`,
+  )
+}
+
+/** Launches the browser the lookup finds, headless; fails with what to install when there is none. */
+export async function launchBrowser(): Promise<Browser> {
+  const found = findChromium()
+  if (!found) throw new Error(`No Chrome or Chromium for the browser tests was found. ${noChromiumHelp}`)
   return chromium.launch({
-    executablePath: chromiumPath,
+    executablePath: found.path,
     args: [
       '--no-sandbox',
       '--disable-gpu',
