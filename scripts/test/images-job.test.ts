@@ -106,7 +106,7 @@ describe('generateStoreImages for one business', () => {
     expect(row!.metadata).toMatchObject({
       generated: true,
       provider: 'local',
-      model: 'roland-storefront-1',
+      model: 'roland-storefront-2',
       width: 1024,
       height: 1024,
     })

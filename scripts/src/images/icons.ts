@@ -1,4 +1,4 @@
-import type { Color, Point, Raster } from './raster.ts'
+import { circle, ellipse, polygon, rect, type Color, type Point } from './svg.ts'
 
 // The category icons of location_categories.icon_name, drawn as flat shapes on a 100×100 grid.
 // They are painted in a foreground colour over a solid background; cut-outs (windows, handle
@@ -198,24 +198,28 @@ const icons: Record<string, IconDrawing> = {
 /** The icon names the renderer can draw; any other name is drawn as a building. */
 export const iconNames: readonly string[] = Object.keys(icons)
 
-/** Draws the named icon in its box; unknown names get the generic building. */
-export function drawIcon(raster: Raster, name: string, box: IconBox): void {
+/** Draws the named icon in its box, as SVG elements; unknown names get the generic building. */
+export function iconSvg(name: string, box: IconBox): string {
   const k = box.size / 100
   const px = (x: number) => box.x + x * k
   const py = (y: number) => box.y + y * k
   const colour = (cut: boolean | undefined) => (cut ? box.bg : box.fg)
+  const shapes: string[] = []
   const pen: Pen = {
-    rect: (x, y, w, h, cut) => raster.fillRect(px(x), py(y), w * k, h * k, colour(cut)),
-    round: (x, y, w, h, r, cut) => raster.fillRoundedRect(px(x), py(y), w * k, h * k, r * k, colour(cut)),
-    circle: (cx, cy, r, cut) => raster.fillCircle(px(cx), py(cy), r * k, colour(cut)),
-    ellipse: (cx, cy, rx, ry, cut) => raster.fillEllipse(px(cx), py(cy), rx * k, ry * k, colour(cut)),
+    rect: (x, y, w, h, cut) => shapes.push(rect(px(x), py(y), w * k, h * k, colour(cut))),
+    round: (x, y, w, h, r, cut) => shapes.push(rect(px(x), py(y), w * k, h * k, colour(cut), r * k)),
+    circle: (cx, cy, r, cut) => shapes.push(circle(px(cx), py(cy), r * k, colour(cut))),
+    ellipse: (cx, cy, rx, ry, cut) => shapes.push(ellipse(px(cx), py(cy), rx * k, ry * k, colour(cut))),
     poly: (points, cut) =>
-      raster.fillPolygon(
-        points.map(([x, y]) => [px(x), py(y)] as const),
-        colour(cut),
+      shapes.push(
+        polygon(
+          points.map(([x, y]) => [px(x), py(y)] as const),
+          colour(cut),
+        ),
       ),
   }
   ;(icons[name] ?? icons.building!)(pen)
+  return shapes.join('')
 }
 
 /** The outline of a five-pointed star, point up. */

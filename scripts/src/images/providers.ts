@@ -55,7 +55,7 @@ export interface ImageProvider {
 }
 
 /** The name the local renderer records as its model; bump it when the drawing changes. */
-export const localRendererModel = 'roland-storefront-1'
+export const localRendererModel = 'roland-storefront-2'
 
 /** Makes the provider that draws a storefront sign locally: no key, no network, same bytes every time. */
 export function localImageProvider(): ImageProvider {

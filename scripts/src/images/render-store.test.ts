@@ -1,7 +1,19 @@
-import { PNG } from 'pngjs'
+import { spawnSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
+import sharp from 'sharp'
 import { describe, expect, test } from 'vitest'
-import { fitSignName, renderStoreImage, seededRandom, signTextBox, storeImageSize } from './render-store.ts'
-import { measureText, glyphHeight } from './font.ts'
+import {
+  fitSignName,
+  renderStoreImage,
+  seededRandom,
+  signBlockHeight,
+  signColours,
+  signTextBox,
+  storeImageSize,
+  storeImageSvg,
+  toSignText,
+} from './render-store.ts'
+import { storeFont } from './store-font.ts'
 
 const coffee = {
   name: 'Big Rock Coffee',
@@ -9,93 +21,136 @@ const coffee = {
   style: { category: 'Dining & Refreshments', color: '#b45309', iconName: 'utensils' },
 }
 
-function decode(bytes: Uint8Array): PNG {
-  return PNG.sync.read(Buffer.from(bytes))
+/** Decodes a PNG into a function reading the RGB of one pixel. */
+async function pixels(bytes: Uint8Array) {
+  const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true })
+  return {
+    width: info.width,
+    height: info.height,
+    at(x: number, y: number): [number, number, number] {
+      const i = (y * info.width + x) * info.channels
+      return [data[i]!, data[i + 1]!, data[i + 2]!]
+    },
+  }
 }
 
-function pixel(png: PNG, x: number, y: number): [number, number, number] {
-  const i = (y * png.width + x) * 4
-  return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!]
-}
+// Big Rock Coffee's image, drawn once for the tests that only read it.
+let coffeePng: Uint8Array | undefined
+const coffeeImage = () => (coffeePng ??= renderStoreImage(coffee))
+
+const rgb = (hex: string) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16))
 
 describe('renderStoreImage', () => {
-  test('draws a valid 1024×1024 PNG', () => {
-    const bytes = renderStoreImage(coffee)
+  test('draws a valid 1024×1024 PNG', async () => {
+    const bytes = coffeeImage()
     expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-    const png = decode(bytes)
-    expect(png.width).toBe(storeImageSize)
-    expect(png.height).toBe(1024)
+    const png = await pixels(bytes)
+    expect([png.width, png.height]).toEqual([storeImageSize, 1024])
   })
 
   test('gives the same bytes for the same business', () => {
-    expect(Buffer.from(renderStoreImage(coffee)).equals(Buffer.from(renderStoreImage({ ...coffee })))).toBe(true)
+    expect(Buffer.from(coffeeImage()).equals(Buffer.from(renderStoreImage({ ...coffee })))).toBe(true)
+  })
+
+  test('gives the same bytes in another process, which loads the font afresh', () => {
+    // A fresh Node process has no font loaded and no state from this one: the bytes depend on the input alone.
+    const script =
+      "import { renderStoreImage } from './render-store.ts'; import { createHash } from 'node:crypto';" +
+      `process.stdout.write(createHash('sha256').update(renderStoreImage(${JSON.stringify(coffee)})).digest('hex'))`
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: import.meta.dirname,
+      encoding: 'utf8',
+    })
+    expect(child.stderr).toBe('')
+    expect(child.stdout).toBe(createHash('sha256').update(coffeeImage()).digest('hex'))
   })
 
   test('gives different bytes for another business of the same category', () => {
     const other = renderStoreImage({ ...coffee, name: 'Scoops on 300', slug: 'scoops-on-300' })
-    expect(Buffer.from(other).equals(Buffer.from(renderStoreImage(coffee)))).toBe(false)
+    expect(Buffer.from(other).equals(Buffer.from(coffeeImage()))).toBe(false)
   })
 
-  test('paints the awning in the category colour', () => {
+  test('paints the awning in the category colour', async () => {
     // The first awning stripe, just below its top edge and clear of the shade band.
-    const png = decode(renderStoreImage(coffee))
-    expect(pixel(png, 140, 660)).toEqual([0xb4, 0x53, 0x09])
-    const shopping = decode(renderStoreImage({ ...coffee, style: { ...coffee.style, color: '#047857' } }))
-    expect(pixel(shopping, 140, 660)).toEqual([0x04, 0x78, 0x57])
+    expect((await pixels(coffeeImage())).at(140, 660)).toEqual(rgb('#b45309'))
+    const shopping = await pixels(renderStoreImage({ ...coffee, style: { ...coffee.style, color: '#047857' } }))
+    expect(shopping.at(140, 660)).toEqual(rgb('#047857'))
   })
 
-  test('writes the name in the sign ink on the dark sign board', () => {
-    const png = decode(renderStoreImage(coffee))
-    const board = pixel(png, 200, 560)
-    expect(board).toEqual([0x1f, 0x2a, 0x2e])
+  test('writes the name in the sign ink on the dark sign board', async () => {
+    const png = await pixels(coffeeImage())
+    expect(png.at(200, 560)).toEqual(rgb(signColours.board))
     // Somewhere across the sign's text rows there is ink.
     let ink = 0
-    for (let y = 360; y < 540; y += 2) {
+    for (let y = 360; y < 480; y += 2) {
       for (let x = 180; x < 844; x += 2) {
-        const [r, g, b] = pixel(png, x, y)
-        if (r === 0xfd && g === 0xf3 && b === 0xd8) ink++
+        if (png.at(x, y).join() === rgb(signColours.ink).join()) ink++
       }
     }
     expect(ink).toBeGreaterThan(500)
   })
 
-  test('draws names it has no glyphs for without failing', () => {
-    for (const name of ['Café Olé — 24/7', '🍕🍕🍕', '', 'A'.repeat(300)]) {
-      expect(decode(renderStoreImage({ ...coffee, name })).width).toBe(1024)
+  test('draws names with characters the font lacks, and empty and very long names, without failing', async () => {
+    for (const name of ['Café Olé — 24/7', '🍕🍕🍕', '', 'A'.repeat(300), '中文 Shop']) {
+      expect((await pixels(renderStoreImage({ ...coffee, name }))).width).toBe(1024)
     }
   })
 })
 
+describe('storeImageSvg', () => {
+  test('writes the name as Inter text, escaped, and asks for no other font', () => {
+    const svg = storeImageSvg({ ...coffee, name: 'Tom & Jerry\'s <Diner> "24"' })
+    const texts = [...svg.matchAll(/<text [^>]*>([^<]*)<\/text>/g)].map((match) => match[1])
+    expect(texts).toContain('Tom &#38; Jerry&#39;s')
+    expect(texts).toContain('&#60;Diner&#62; &#34;24&#34;')
+    expect(texts).toContain('Roland, Arkansas')
+    expect([...new Set(svg.match(/font-family="[^"]*"/g))]).toEqual(['font-family="Inter"'])
+  })
+
+  test('refuses a category colour that is not a hex colour rather than writing it into the SVG', () => {
+    expect(() => storeImageSvg({ ...coffee, style: { ...coffee.style, color: 'red"/><script/>' } })).toThrow(
+      'Not a hex colour',
+    )
+  })
+})
+
+describe('toSignText', () => {
+  test('keeps accents and typographic punctuation Inter has, drops what it lacks, and collapses spaces', () => {
+    expect(toSignText('  Joe’s — “Café”\t🍕 Pizza\n')).toBe('Joe’s — “Café” Pizza')
+  })
+})
+
 describe('fitSignName', () => {
+  const width = (line: string, size: number) => storeFont().width(line, size)
+
   test('puts a short name on one line in large letters', () => {
     const layout = fitSignName('Ace Insurance')
-    expect(layout.lines).toEqual(['ACE INSURANCE'])
-    expect(layout.scale).toBeGreaterThanOrEqual(8)
+    expect(layout.lines).toEqual(['Ace Insurance'])
+    expect(layout.fontSize).toBeGreaterThanOrEqual(72)
   })
 
   test('wraps a long name into balanced lines that fit the sign', () => {
     const layout = fitSignName('Pinnacle Mountain Country Store & Bait')
-    expect(layout.lines.length).toBeGreaterThan(1)
-    expect(layout.lines.join(' ')).toBe('PINNACLE MOUNTAIN COUNTRY STORE & BAIT')
-    for (const line of layout.lines) expect(measureText(line, layout.scale)).toBeLessThanOrEqual(signTextBox.width)
-    const height = layout.lines.length * glyphHeight * layout.scale + (layout.lines.length - 1) * 2 * layout.scale
-    expect(height).toBeLessThanOrEqual(signTextBox.height)
+    expect(layout.lines).toEqual(['Pinnacle Mountain', 'Country Store & Bait'])
+    for (const line of layout.lines) expect(width(line, layout.fontSize)).toBeLessThanOrEqual(signTextBox.width)
+    expect(signBlockHeight(layout.lines.length, layout.fontSize)).toBeLessThanOrEqual(signTextBox.height)
   })
 
   test('cuts a name too long for three lines with an ellipsis', () => {
     const layout = fitSignName('Word '.repeat(60))
     expect(layout.lines).toHaveLength(3)
-    expect(layout.lines[2]).toMatch(/\.\.\.$/)
-    for (const line of layout.lines) expect(measureText(line, layout.scale)).toBeLessThanOrEqual(signTextBox.width)
+    expect(layout.lines[2]).toMatch(/…$/)
+    for (const line of layout.lines) expect(width(line, layout.fontSize)).toBeLessThanOrEqual(signTextBox.width)
   })
 
   test('breaks a single word longer than the sign', () => {
-    const layout = fitSignName('X'.repeat(50))
-    for (const line of layout.lines) expect(measureText(line, layout.scale)).toBeLessThanOrEqual(signTextBox.width)
+    const layout = fitSignName('W'.repeat(50))
+    expect(layout.lines.length).toBeGreaterThan(1)
+    for (const line of layout.lines) expect(width(line, layout.fontSize)).toBeLessThanOrEqual(signTextBox.width)
   })
 
-  test('writes LOCAL BUSINESS when nothing of the name can be drawn', () => {
-    expect(fitSignName('🍕').lines).toEqual(['LOCAL BUSINESS'])
+  test('writes Local Business when nothing of the name can be drawn', () => {
+    expect(fitSignName('🍕').lines).toEqual(['Local Business'])
   })
 })
 
