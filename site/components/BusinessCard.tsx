@@ -11,12 +11,12 @@ interface Props {
 
 /**
  * A business card of SPEC §2: image (or the building icon), category and Featured badges, name,
- * description clamped to three lines, address, phone, hours, and "View Details". Rendered to
- * plain HTML on the home page and inside the businesses island.
+ * description clamped to three lines, address, phone, hours, and "View Details" (whose hidden
+ * rest names the business, for screen readers and search engines). Rendered to plain HTML on
+ * the home page and inside the businesses island.
  */
 export default function BusinessCard({ business, headingLevel = 3 }: Props) {
   const Heading = `h${headingLevel}` as const
-  const headingId = `business-${business.slug}`
   const fallback = useImageFallback()
   return (
     <article className="card flex h-full flex-col overflow-hidden" data-business={business.slug}>
@@ -42,13 +42,11 @@ export default function BusinessCard({ business, headingLevel = 3 }: Props) {
         </div>
       </div>
       <div className="flex flex-1 flex-col gap-3 p-5">
-        <Heading id={headingId} className="text-lg font-bold text-stone-900">
-          {business.name}
-        </Heading>
+        <Heading className="text-lg font-bold text-stone-900">{business.name}</Heading>
         <p className="line-clamp-3 text-sm text-stone-600">{business.description}</p>
         <ContactLines business={business} />
-        <a className="btn-primary mt-auto" href={`/business/${business.slug}`} aria-describedby={headingId}>
-          View Details
+        <a className="btn-primary mt-auto" href={`/business/${business.slug}`}>
+          View Details<span className="sr-only"> of {business.name}</span>
         </a>
       </div>
     </article>

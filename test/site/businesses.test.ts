@@ -62,9 +62,9 @@ describe('the businesses page, as HTML', () => {
     await expect(coffee.getByRole('link', { name: '(501) 555-0101' }).getAttribute('href')).resolves.toBe(
       'tel:+15015550101',
     )
-    await expect(coffee.getByRole('link', { name: 'View Details' }).getAttribute('href')).resolves.toBe(
-      '/business/roland-coffee-house',
-    )
+    await expect(
+      coffee.getByRole('link', { name: 'View Details of Roland Coffee House', exact: true }).getAttribute('href'),
+    ).resolves.toBe('/business/roland-coffee-house')
     const clamp = await coffee.locator('p.line-clamp-3').evaluate((p) => getComputedStyle(p).webkitLineClamp)
     expect(clamp).toBe('3')
   })

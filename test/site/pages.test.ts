@@ -56,9 +56,9 @@ describe('a category page', () => {
     ]) {
       expect(featuredText).toContain(expected)
     }
-    await expect(featured.getByRole('link', { name: 'Learn More' }).getAttribute('href')).resolves.toBe(
-      '/business/maumelle-smokehouse',
-    )
+    await expect(
+      featured.getByRole('link', { name: 'Learn More about Maumelle Smokehouse', exact: true }).getAttribute('href'),
+    ).resolves.toBe('/business/maumelle-smokehouse')
     await expect(page.locator('main ul article h2').allInnerTexts()).resolves.toEqual([
       'Lakeside Sweets',
       'Roland Coffee House',
@@ -70,9 +70,9 @@ describe('a category page', () => {
     await expect(coffee.getByRole('link', { name: /Visit Website/ }).getAttribute('href')).resolves.toBe(
       'https://coffee.example',
     )
-    await expect(coffee.getByRole('link', { name: 'View Details' }).getAttribute('href')).resolves.toBe(
-      '/business/roland-coffee-house',
-    )
+    await expect(
+      coffee.getByRole('link', { name: 'View Details of Roland Coffee House', exact: true }).getAttribute('href'),
+    ).resolves.toBe('/business/roland-coffee-house')
     await expect(page.getByRole('link', { name: 'View All Business Categories' }).getAttribute('href')).resolves.toBe(
       '/businesses',
     )
