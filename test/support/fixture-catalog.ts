@@ -1,6 +1,6 @@
 import { importEntry, type ImportFields } from '@roland/scripts/migrate/job'
 import { openEmbeddedStore, type EmbeddedStore } from '@roland/scripts/store/embedded'
-import { drawPhoto, processPhoto, type FixturePhoto } from './photo-variants.ts'
+import { makePhoto, type FixturePhoto, type ProcessedPhoto } from './photo-variants.ts'
 import { gradientPng } from './png.ts'
 
 // A small, named catalog for the site's end-to-end tests: ten active businesses across every
@@ -331,10 +331,12 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
           })
           url = store.files.publicUrl(objectPath)
         }
-        const original = image.photo ? await drawPhoto(image.photo) : null
-        if (image.photo && original) {
+        const made = image.photo ? await makePhoto(image.photo) : null
+        if (image.photo && made) {
           const objectPath = `business-images/${image.photo.name}.${image.photo.alpha ? 'png' : 'jpg'}`
-          await store.files.put(objectPath, original, { contentType: image.photo.alpha ? 'image/png' : 'image/jpeg' })
+          await store.files.put(objectPath, made.original, {
+            contentType: image.photo.alpha ? 'image/png' : 'image/jpeg',
+          })
           url = store.files.publicUrl(objectPath)
         }
         const { id: imageId } = await store.addImage({
@@ -346,7 +348,7 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
           sort_order: sortOrder,
           metadata: image.metadata ?? {},
         })
-        if (image.photo && original) await storeDerivatives(store, imageId, image.photo.name, original)
+        if (made) await storeDerivatives(store, imageId, made.processed)
       }
     }
     await store.db.query(`update businesses set is_active = false where slug = 'closed-diner'`)
@@ -369,8 +371,7 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
 }
 
 /** Stores the derivatives of a fixture photo and records them, its size and ThumbHash on its row. */
-export async function storeDerivatives(store: EmbeddedStore, imageId: string, name: string, original: Uint8Array) {
-  const processed = await processPhoto(name, original)
+export async function storeDerivatives(store: EmbeddedStore, imageId: string, processed: ProcessedPhoto) {
   const variants = []
   for (const { name: file, contents, ...variant } of processed.variants) {
     const objectPath = `business-images/${file}`

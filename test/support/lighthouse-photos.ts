@@ -4,7 +4,7 @@ import path from 'node:path'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { buildSite } from './build-site.ts'
 import { buildFixtureDataDir, storeDerivatives } from './fixture-catalog.ts'
-import { drawPhoto } from './photo-variants.ts'
+import { makePhoto } from './photo-variants.ts'
 import { serveStatic } from './static-server.ts'
 
 // Serves the fixture site with the photos of issue 17's report: Roland Auto Repair and Big Maumelle
@@ -33,7 +33,12 @@ try {
         sky: [110 + index * 20, 160, 210],
         ground: [70, 80 + index * 10, 50],
       } as const
-      const original = await drawPhoto({ ...photo, sky: [...photo.sky], ground: [...photo.ground] })
+      const { original, processed } = await makePhoto({
+        ...photo,
+        sky: [...photo.sky],
+        ground: [...photo.ground],
+        grain: true,
+      })
       const objectPath = `business-images/${photo.name}.jpg`
       await store.files.put(objectPath, original, { contentType: 'image/jpeg' })
       const { id } = await store.addImage({
@@ -45,7 +50,7 @@ try {
         sort_order: index,
         metadata: {},
       })
-      await storeDerivatives(store, id, photo.name, original)
+      await storeDerivatives(store, id, processed)
       console.log(`${photo.name}: original ${original.byteLength} bytes`)
     }
   }

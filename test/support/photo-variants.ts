@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto'
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import sharp, { type Sharp } from 'sharp'
 import { rgbaToThumbHash } from 'thumbhash'
 import type { ImageVariant } from '@roland/scripts/catalog/types'
@@ -5,10 +9,13 @@ import type { ImageVariant } from '@roland/scripts/catalog/types'
 // Photos for the site's tests as the ingest pipeline leaves them (supabase/migrations/*_image_variants.sql):
 // an original, and derivatives in the contract's widths, in AVIF, WebP and JPEG (PNG with alpha),
 // with a ThumbHash. They are real files, so Chromium really chooses among them and decodes them.
+// Encoding them takes seconds on a busy machine, and every fixture catalog needs them (the global
+// setup's, and those of tests that build a site of their own): makePhoto keeps them in a folder of
+// the system's temporary directory, named after the photo and this file's code.
 
 type Rgb = [number, number, number]
 
-/** A synthetic photo: a sky-to-ground gradient with a few shapes and some grain, like a real one. */
+/** A synthetic photo: a sky-to-ground gradient with a few shapes (and grain, for measurements). */
 export interface FixturePhoto {
   name: string
   width: number
@@ -17,6 +24,8 @@ export interface FixturePhoto {
   ground: Rgb
   /** A logo-like picture on a transparent background, whose fallback is PNG. */
   alpha?: boolean
+  /** Camera-like grain, so it weighs what a real photo does (slow to draw and encode: for measurements). */
+  grain?: boolean
 }
 
 /** The widths of the derivatives: those below the original, plus the original when it is under the widest. */
@@ -47,7 +56,7 @@ export async function drawPhoto(photo: FixturePhoto): Promise<Uint8Array> {
        </svg>`
   const drawn = sharp(Buffer.from(svg))
   if (photo.alpha) return drawn.png().toBuffer()
-  // Grain, so the photo weighs what a camera's does rather than what a flat drawing does.
+  if (!photo.grain) return drawn.jpeg({ quality: 92 }).toBuffer()
   const grain = await sharp({
     create: { width, height, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 24 } },
   })
@@ -75,8 +84,8 @@ export interface ProcessedPhoto {
 }
 
 const encoders = {
-  avif: (image: Sharp) => image.avif({ quality: 50, effort: 2 }),
-  webp: (image: Sharp) => image.webp({ quality: 72 }),
+  avif: (image: Sharp) => image.avif({ quality: 50, effort: 0 }),
+  webp: (image: Sharp) => image.webp({ quality: 72, effort: 0 }),
   jpeg: (image: Sharp) => image.jpeg({ quality: 75, mozjpeg: true }),
   png: (image: Sharp) => image.png({ compressionLevel: 9 }),
 } as const
@@ -109,4 +118,43 @@ export async function processPhoto(name: string, original: Uint8Array): Promise<
     }
   }
   return { width: meta.width, height: meta.height, placeholder, variants }
+}
+
+/** A fixture photo's original and what processing made of it. */
+export interface MadePhoto {
+  original: Uint8Array
+  processed: ProcessedPhoto
+}
+
+const cacheDir = path.join(tmpdir(), 'roland-fixture-photos')
+
+/** Draws and processes a fixture photo, or reads it from the cache when this code made it before. */
+export async function makePhoto(photo: FixturePhoto): Promise<MadePhoto> {
+  const code = await readFile(new URL(import.meta.url))
+  const key = createHash('sha256').update(code).update(JSON.stringify(photo)).digest('hex').slice(0, 24)
+  const file = path.join(cacheDir, `${key}.json`)
+  const cached = await readFile(file, 'utf8').catch(() => null)
+  if (cached) {
+    const { original, processed } = JSON.parse(cached) as { original: string; processed: ProcessedPhoto }
+    const variants = processed.variants.map((v) => ({
+      ...v,
+      contents: Buffer.from(v.contents as unknown as string, 'base64'),
+    }))
+    return { original: Buffer.from(original, 'base64'), processed: { ...processed, variants } }
+  }
+  const original = await drawPhoto(photo)
+  const processed = await processPhoto(photo.name, original)
+  const json = JSON.stringify({
+    original: Buffer.from(original).toString('base64'),
+    processed: {
+      ...processed,
+      variants: processed.variants.map((v) => ({ ...v, contents: Buffer.from(v.contents).toString('base64') })),
+    },
+  })
+  // Written aside, then renamed: a test reading it at the same time sees all of it or nothing.
+  await mkdir(cacheDir, { recursive: true })
+  const partial = `${file}.${process.pid}.partial`
+  await writeFile(partial, json)
+  await rename(partial, file)
+  return { original, processed }
 }
