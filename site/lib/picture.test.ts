@@ -58,12 +58,12 @@ describe('pictureOf', () => {
     ])
   })
 
-  test('loads the featured image first, lazily what is below the fold, the rest as usual', () => {
+  test('loads the featured images first, lazily what is below the fold, the rest as usual', () => {
     expect(pictureOf(photo, 'hero').loading).toEqual({ fetchpriority: 'high' })
+    expect(pictureOf(photo, 'featured-card').loading).toEqual({ fetchpriority: 'high' })
     expect(pictureOf(photo, 'photo').loading).toEqual({ loading: 'lazy', decoding: 'async' })
     expect(pictureOf(photo, 'card').loading).toEqual({ loading: 'lazy', decoding: 'async' })
     expect(pictureOf(photo, 'logo').loading).toEqual({})
-    expect(pictureOf(photo, 'featured-card').loading).toEqual({})
   })
 
   test('shows the placeholder colour, and the blurred preview only when asked', () => {

@@ -39,15 +39,13 @@ describe('a business page with processed photos', () => {
   test('draws each photo as a <picture>: AVIF, WebP, then the JPEG fallback, in every width, with its sizes', async () => {
     const { page } = await site.open(business)
     const hero = page.locator('picture', { has: page.locator('[data-featured-image]') })
-    const sources = await hero
-      .locator('source')
-      .evaluateAll((elements) =>
-        elements.map((s) => ({
-          type: s.getAttribute('type'),
-          srcset: s.getAttribute('srcset'),
-          sizes: s.getAttribute('sizes'),
-        })),
-      )
+    const sources = await hero.locator('source').evaluateAll((elements) =>
+      elements.map((s) => ({
+        type: s.getAttribute('type'),
+        srcset: s.getAttribute('srcset'),
+        sizes: s.getAttribute('sizes'),
+      })),
+    )
     const widths = [320, 640, 960, 1440]
     const srcset = (extension: string) =>
       widths.map((w) => `/files/business-images/roland-auto-repair-shop-${w}.${extension} ${w}w`).join(', ')
@@ -155,19 +153,28 @@ describe('a business page with processed photos', () => {
 })
 
 describe('cards with processed photos', () => {
-  test('draw a <picture> on a category page, the featured location first and eagerly, the others lazily', async () => {
+  test('draw a <picture> on a category page, the featured location first, the others lazily', async () => {
     const { page } = await site.open(category)
     const images = await imagesIn(page)
-    expect(images.map(({ alt, loading, inPicture, sources }) => ({ alt, loading, inPicture, sources }))).toEqual([
+    const shown = images.map(({ alt, loading, fetchpriority, inPicture, sources }) => ({
+      alt,
+      loading,
+      fetchpriority,
+      inPicture,
+      sources,
+    }))
+    expect(shown).toEqual([
       {
         alt: 'The garage doors of Roland Auto Repair',
         loading: null,
+        fetchpriority: 'high',
         inPicture: true,
         sources: ['image/avif', 'image/webp'],
       },
       {
         alt: 'The insurance office on Highway 300',
         loading: 'lazy',
+        fetchpriority: null,
         inPicture: true,
         sources: ['image/avif', 'image/webp'],
       },
