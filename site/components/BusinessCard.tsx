@@ -1,7 +1,7 @@
 import type { BusinessCardData } from '../lib/business-card.ts'
 import ContactLines from './ContactLines.tsx'
 import Icon from './Icon.tsx'
-import { useImageFallback } from './use-image-fallback.ts'
+import Picture from './Picture.tsx'
 
 interface Props {
   business: BusinessCardData
@@ -17,25 +17,11 @@ interface Props {
  */
 export default function BusinessCard({ business, headingLevel = 3 }: Props) {
   const Heading = `h${headingLevel}` as const
-  const fallback = useImageFallback()
   return (
     <article className="card flex h-full flex-col overflow-hidden" data-business={business.slug}>
       <div className="relative flex aspect-[16/9] items-center justify-center bg-forest-50 text-forest-600">
         <Icon name="building" className="size-12" />
-        {business.image && !fallback.failed && (
-          <img
-            ref={fallback.ref}
-            onError={fallback.onError}
-            src={business.image.url}
-            alt={business.image.alt}
-            width={640}
-            height={360}
-            loading="lazy"
-            decoding="async"
-            data-fallback=""
-            className="absolute inset-0 size-full object-cover"
-          />
-        )}
+        {business.image && <Picture image={business.image} place="card" />}
         <div className="absolute top-3 left-3 flex flex-wrap gap-2">
           <span className="badge bg-white/95 text-forest-800 shadow-sm">{business.badge}</span>
           {business.is_featured && <span className="badge bg-amber-300 text-amber-950 shadow-sm">Featured</span>}

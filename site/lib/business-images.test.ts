@@ -113,3 +113,42 @@ describe('imageAlt', () => {
     expect(imageAlt(image({ alt_text: '  ' }), { name: 'Cafe' }, 2)).toBe('Cafe photo 2')
   })
 })
+
+describe('a processed image', () => {
+  const thumbHash = '1QcSHQRnh493V4dIh4eXh1h4kJUI' // a brownish photo, as the thumbhash package encodes one
+  const variant = (format: 'avif' | 'jpeg', width: number) => ({
+    format,
+    width,
+    height: Math.round(width / 1.5),
+    url: `/files/p-${width}.${format}`,
+    bytes: width * 10,
+  })
+  const processed = image({
+    image_url: '/files/p.jpg',
+    is_primary: true,
+    width: 2400,
+    height: 1600,
+    placeholder: thumbHash,
+    variants: [320, 640, 960, 1440].flatMap((width) => [variant('avif', width), variant('jpeg', width)]),
+  })
+  const business = makeBusiness({ name: 'Cafe', images: [processed] })
+
+  test('carries its intrinsic size, its placeholder colour and its derivatives', () => {
+    const shown = featuredImage(business)!
+    expect(shown).toMatchObject({ url: '/files/p.jpg', width: 2400, height: 1600 })
+    expect(shown.color).toMatch(/^#[0-9a-f]{6}$/)
+    expect(shown.variants).toHaveLength(8)
+    expect(shown.variants![0]).toEqual({ format: 'avif', width: 320, url: '/files/p-320.avif' })
+  })
+
+  test('gets a blurred preview as the featured image only', () => {
+    expect(featuredImage(business)!.blur).toMatch(/^data:image\/png;base64,/)
+    expect(cardImage(business)!.blur).toBeUndefined()
+    expect(photoImages(business)[0]!.blur).toBeUndefined()
+  })
+
+  test('keeps on a card only the widths a card uses, so the search index stays small', () => {
+    expect(cardImage(business)!.variants!.map((v) => v.width)).toEqual([320, 320, 640, 640, 960, 960])
+    expect(logoImage(business)!.variants!.map((v) => v.width)).toEqual([320, 320])
+  })
+})

@@ -1,11 +1,25 @@
 import type { Business, BusinessImage } from '@roland/scripts/catalog/types'
+import { pictureLayouts, variantsFor, type ShownVariant } from './picture.ts'
+import { placeholderColor, placeholderDataUrl } from './placeholder.ts'
 
-/** An image ready for an <img>: where it is and what it shows. */
+/**
+ * An image ready for a <picture>: where it is, what it shows, and what processing made of it
+ * (the last fields are left out for an image not processed yet, so the search index stays small).
+ */
 export interface ShownImage {
   url: string
   alt: string
   /** Drawn by the images job, not a photo of the place: the page says so. */
   generated: boolean
+  /** Intrinsic size in pixels. */
+  width?: number
+  height?: number
+  /** Its average colour (#rrggbb), shown until it loads. */
+  color?: string
+  /** A blurred preview (a PNG data URL), made only for a business page's featured image. */
+  blur?: string
+  /** Its derivatives: what its <picture> offers. */
+  variants?: ShownVariant[]
 }
 
 /** The fixed picture an operator set for one business (SPEC §4's named big-box store). */
@@ -28,11 +42,20 @@ export function imageAlt(image: BusinessImage, business: Pick<Business, 'name'>,
   return own ? own : `${business.name} photo ${position}`
 }
 
-const shown = (image: BusinessImage, business: ImageOwner, position = 1): ShownImage => ({
-  url: image.image_url,
-  alt: imageAlt(image, business, position),
-  generated: isGenerated(image),
-})
+/** Makes the shown form of an image: its derivatives up to `largest` pixels wide, and its placeholder colour. */
+function shown(image: BusinessImage, alt: string, largest = Number.POSITIVE_INFINITY): ShownImage {
+  const result: ShownImage = { url: image.image_url, alt, generated: isGenerated(image) }
+  if (image.width !== null && image.height !== null) Object.assign(result, { width: image.width, height: image.height })
+  const color = placeholderColor(image.placeholder)
+  if (color) result.color = color
+  if (image.variants.length > 0) {
+    result.variants = variantsFor(image.variants, largest).map(({ format, width, url }) => ({ format, width, url }))
+  }
+  return result
+}
+
+const shownAt = (image: BusinessImage, business: ImageOwner, position = 1, largest?: number) =>
+  shown(image, imageAlt(image, business, position), largest)
 
 /**
  * Chooses the big picture of a business page, in SPEC §4's order: the fixed image, else a
@@ -48,7 +71,9 @@ export function featuredImage(business: ImageOwner, fixed?: FixedImages): ShownI
     candidates.find((image) => image.is_primary) ??
     candidates.find((image) => image.image_type === 'hero') ??
     candidates[0]
-  return chosen ? shown(chosen, business) : null
+  if (!chosen) return null
+  const blur = placeholderDataUrl(chosen.placeholder)
+  return { ...shownAt(chosen, business), ...(blur ? { blur } : {}) }
 }
 
 /**
@@ -60,21 +85,22 @@ export function logoImage(business: ImageOwner, fixed?: FixedImages): ShownImage
   const logos = business.images.filter(isLogo)
   const chosen =
     logos.find((image) => image.is_primary) ?? logos[0] ?? business.images.find((image) => image.is_primary)
-  return chosen
-    ? { url: chosen.image_url, alt: chosen.alt_text?.trim() || `${business.name} logo`, generated: isGenerated(chosen) }
-    : null
+  return chosen ? shown(chosen, chosen.alt_text?.trim() || `${business.name} logo`, pictureLayouts.logo.largest) : null
 }
 
-/** Chooses the picture of a business card (SPEC §2: the primary image, else the first). */
+/**
+ * Chooses the picture of a business card (SPEC §2: the primary image, else the first), with only
+ * the derivatives a card uses: the search index carries it for every business.
+ */
 export function cardImage(business: ImageOwner): ShownImage | null {
   const chosen = business.images.find((image) => image.is_primary) ?? business.images[0]
-  return chosen ? shown(chosen, business) : null
+  return chosen ? shownAt(chosen, business, 1, pictureLayouts.card.largest) : null
 }
 
 /** Chooses the picture of a category page card (SPEC §2: the first image). */
 export function firstImage(business: ImageOwner): ShownImage | null {
   const first = business.images[0]
-  return first ? shown(first, business) : null
+  return first ? shownAt(first, business, 1, pictureLayouts.card.largest) : null
 }
 
 /** Lists the photos of a business page: up to four images that are not logos, with alt text. */
@@ -82,5 +108,5 @@ export function photoImages(business: ImageOwner, limit = photoLimit): ShownImag
   return business.images
     .filter((image) => !isLogo(image))
     .slice(0, limit)
-    .map((image, index) => shown(image, business, index + 1))
+    .map((image, index) => shownAt(image, business, index + 1, pictureLayouts.photo.largest))
 }

@@ -33,6 +33,22 @@ describe('withoutMissingFiles', () => {
     expect(dropped).toEqual([{ slug: 'cafe', url: '/files/gone.png' }])
   })
 
+  test('serves an image without its derivatives when a derivative file is gone, and says which', () => {
+    const variant = (url: string) => ({ format: 'avif' as const, width: 320, height: 180, url, bytes: 1000 })
+    const whole = { ...image('/files/a.png'), variants: [variant('/files/a-320.avif')] }
+    const broken = { ...image('/files/b.png'), variants: [variant('/files/b-320.avif')] }
+    const business = makeBusiness({ name: 'Cafe', images: [whole, broken] })
+    const { catalog, dropped } = withoutMissingFiles(
+      { ...fixtureCatalog(), businesses: [business] },
+      (url) => url !== '/files/b-320.avif',
+    )
+    expect(catalog.businesses[0]!.images.map((i) => [i.image_url, i.variants.length])).toEqual([
+      ['/files/a.png', 1],
+      ['/files/b.png', 0],
+    ])
+    expect(dropped).toEqual([{ slug: 'cafe', url: '/files/b-320.avif', derivative: true }])
+  })
+
   test('keeps absolute image URLs, such as Supabase Storage, without looking for a file', () => {
     const url = 'https://abcd.supabase.co/storage/v1/object/public/files/business-images/a.png'
     const business = makeBusiness({ name: 'Cafe', images: [image(url)] })

@@ -5,28 +5,40 @@ import type { Catalog } from '@roland/scripts/catalog/types'
 import { dataDir } from '@roland/scripts/paths'
 import { isStorageUrl, storageFilePath } from './storage-files.ts'
 
-/** An image the build leaves out, and why. */
+/** An image the build leaves out (or serves without its derivatives), and the file that is missing. */
 export interface DroppedImage {
   slug: string
   url: string
+  /** Only a derivative is missing: the image is kept, served as its original file. */
+  derivative?: true
 }
 
 /**
  * Leaves out the business images whose storage file is gone, so a page never shows a broken
- * image; other images (absolute URLs, e.g. Supabase Storage) are kept as they are.
+ * image, and the derivatives of an image when one of their files is gone (the page then serves
+ * the original); other images (absolute URLs, e.g. Supabase Storage) are kept as they are.
  */
 export function withoutMissingFiles(
   catalog: Catalog,
   fileExists: (url: string) => boolean,
 ): { catalog: Catalog; dropped: DroppedImage[] } {
   const dropped: DroppedImage[] = []
+  const missing = (url: string) => isStorageUrl(url) && !fileExists(url)
   const businesses = catalog.businesses.map((business) => {
-    const images = business.images.filter((image) => {
-      const keep = !isStorageUrl(image.image_url) || fileExists(image.image_url)
-      if (!keep) dropped.push({ slug: business.slug, url: image.image_url })
-      return keep
+    let changed = false
+    const images = business.images.flatMap((image) => {
+      if (missing(image.image_url)) {
+        dropped.push({ slug: business.slug, url: image.image_url })
+        changed = true
+        return []
+      }
+      const gone = image.variants.find((variant) => missing(variant.url))
+      if (!gone) return [image]
+      dropped.push({ slug: business.slug, url: gone.url, derivative: true })
+      changed = true
+      return [{ ...image, variants: [] }]
     })
-    return images.length === business.images.length ? business : { ...business, images }
+    return changed ? { ...business, images } : business
   })
   return { catalog: { ...catalog, businesses }, dropped }
 }
@@ -85,8 +97,12 @@ export function sharedCatalogRead(parts: number): (part: string, warn: (message:
     if (!read || takenBy.has(part)) {
       takenBy.clear()
       read = (takePrefetched() ?? readCatalog()).then(({ catalog, dropped, storageRoot }) => {
-        for (const { slug, url } of dropped)
-          warn(`left out an image of ${slug}: its file ${url} is not in ${storageRoot}`)
+        for (const { slug, url, derivative } of dropped)
+          warn(
+            derivative
+              ? `serving the original of an image of ${slug}: its derivative ${url} is not in ${storageRoot} (run pnpm roland images optimize)`
+              : `left out an image of ${slug}: its file ${url} is not in ${storageRoot}`,
+          )
         return catalog
       })
     }

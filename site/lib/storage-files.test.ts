@@ -11,6 +11,19 @@ describe('storageReferences', () => {
     expect(storageReferences(html, site)).toEqual(['/files/business-images/a-hero.png', '/files/business-images/b.png'])
   })
 
+  test('finds every URL of a srcset, and the src beside it', () => {
+    const html =
+      '<source type="image/avif" srcset="/files/b/a-320.avif 320w, /files/b/a-640.avif 640w" sizes="100vw">' +
+      '<img src="/files/b/a.jpg" srcset="/files/b/a-320.jpg 320w,/files/b/a-640.jpg 640w" alt="Coffee, 320w">'
+    expect(storageReferences(html, site)).toEqual([
+      '/files/b/a-320.avif',
+      '/files/b/a-640.avif',
+      '/files/b/a.jpg',
+      '/files/b/a-320.jpg',
+      '/files/b/a-640.jpg',
+    ])
+  })
+
   test('leaves out storage URLs of other hosts, such as Supabase Storage', () => {
     const html = '<img src="https://abcd.supabase.co/storage/v1/object/public/files/business-images/a.png">'
     expect(storageReferences(html, site)).toEqual([])

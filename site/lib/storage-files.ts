@@ -10,17 +10,30 @@ export const storageUrlPrefix = '/files/'
 const attributeValue = /"([^"]*)"/g
 
 /**
- * Lists the distinct /files/… paths a page refers to: attribute values that are site-relative
- * storage URLs, or absolute ones on the site's own origin (og:image). A storage URL of another
+ * Lists the distinct /files/… paths a page refers to: attribute values (or the URLs of a srcset)
+ * that are site-relative storage URLs, or absolute ones on the site's own origin (og:image). A storage URL of another
  * host (Supabase Storage, whose paths also contain /files/) is not ours to copy.
  */
 export function storageReferences(html: string, siteOrigin: string): string[] {
   const found = new Set<string>()
   for (const [, value] of html.matchAll(attributeValue)) {
-    const local = value!.startsWith(`${siteOrigin}/`) ? value!.slice(siteOrigin.length) : value!
-    if (isStorageUrl(local)) found.add(local)
+    for (const url of srcsetDescriptor.test(value!) ? srcsetUrls(value!) : [value!]) {
+      const local = url.startsWith(`${siteOrigin}/`) ? url.slice(siteOrigin.length) : url
+      if (isStorageUrl(local)) found.add(local)
+    }
   }
   return [...found]
+}
+
+// A srcset is "url 320w, url 640w": a URL, a width (or density) descriptor, a comma.
+const srcsetDescriptor = /\s\d+(?:\.\d+)?[wx](?:,|$)/
+
+/** Lists the URLs of a srcset attribute value (each candidate's first word; our URLs have no commas). */
+function srcsetUrls(srcset: string): string[] {
+  return srcset
+    .split(',')
+    .map((candidate) => candidate.trim().split(/\s+/)[0]!)
+    .filter((url) => url !== '')
 }
 
 /** Tells whether a URL points into the embedded store's storage (a site-relative /files/… URL). */

@@ -1,15 +1,19 @@
 import { importEntry, type ImportFields } from '@roland/scripts/migrate/job'
-import { openEmbeddedStore } from '@roland/scripts/store/embedded'
+import { openEmbeddedStore, type EmbeddedStore } from '@roland/scripts/store/embedded'
+import { makePhoto, type FixturePhoto, type ProcessedPhoto } from './photo-variants.ts'
 import { gradientPng } from './png.ts'
 
 // A small, named catalog for the site's end-to-end tests: ten active businesses across every
 // business category (plus the generic 'Business' one and an inactive one), some featured,
-// some with photos, one without any description, one whose photo cannot load.
+// some with photos, one without any description, one whose photo cannot load, and two whose
+// photos went through the image pipeline (derivatives in AVIF, WebP and JPEG or PNG, a ThumbHash).
 
 type Rgb = [number, number, number]
 
 interface FixtureImage {
   file?: { name: string; from: Rgb; to: Rgb }
+  /** A processed photo: its original and its derivatives are stored, and its row records them. */
+  photo?: FixturePhoto
   url?: string
   alt: string | null
   type: 'hero' | 'logo' | 'gallery'
@@ -190,6 +194,38 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     featured: true,
     rating: 4.9,
     price_range: '$$$',
+    images: [
+      {
+        photo: {
+          name: 'roland-auto-repair-shop',
+          width: 1500,
+          height: 1000,
+          sky: [120, 170, 220],
+          ground: [70, 80, 60],
+        },
+        alt: 'The garage doors of Roland Auto Repair',
+        type: 'hero',
+        primary: true,
+      },
+      {
+        photo: {
+          name: 'roland-auto-repair-logo',
+          width: 200,
+          height: 200,
+          sky: [200, 60, 30],
+          ground: [250, 250, 250],
+          alpha: true,
+        },
+        alt: 'Roland Auto Repair logo',
+        type: 'logo',
+        primary: true,
+      },
+      {
+        photo: { name: 'roland-auto-repair-bay', width: 800, height: 600, sky: [90, 90, 100], ground: [40, 40, 45] },
+        alt: 'A car on the lift',
+        type: 'gallery',
+      },
+    ],
   },
   {
     slug: 'big-maumelle-insurance',
@@ -202,6 +238,19 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     website: 'https://insurance.example',
     hours: 'Mon-Fri 9am-5pm',
     services: [],
+    images: [
+      {
+        photo: {
+          name: 'big-maumelle-insurance-office',
+          width: 1000,
+          height: 667,
+          sky: [200, 190, 170],
+          ground: [110, 80, 50],
+        },
+        alt: 'The insurance office on Highway 300',
+        type: 'gallery',
+      },
+    ],
   },
   {
     slug: 'pinnacle-fitness',
@@ -282,7 +331,15 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
           })
           url = store.files.publicUrl(objectPath)
         }
-        await store.addImage({
+        const made = image.photo ? await makePhoto(image.photo) : null
+        if (image.photo && made) {
+          const objectPath = `business-images/${image.photo.name}.${image.photo.alpha ? 'png' : 'jpg'}`
+          await store.files.put(objectPath, made.original, {
+            contentType: image.photo.alpha ? 'image/png' : 'image/jpeg',
+          })
+          url = store.files.publicUrl(objectPath)
+        }
+        const { id: imageId } = await store.addImage({
           business_id: id,
           image_url: url!,
           alt_text: image.alt,
@@ -291,6 +348,7 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
           sort_order: sortOrder,
           metadata: image.metadata ?? {},
         })
+        if (made) await storeDerivatives(store, imageId, made.processed)
       }
     }
     await store.db.query(`update businesses set is_active = false where slug = 'closed-diner'`)
@@ -310,4 +368,18 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
   } finally {
     await store.close()
   }
+}
+
+/** Stores the derivatives of a fixture photo and records them, its size and ThumbHash on its row. */
+export async function storeDerivatives(store: EmbeddedStore, imageId: string, processed: ProcessedPhoto) {
+  const variants = []
+  for (const { name: file, contents, ...variant } of processed.variants) {
+    const objectPath = `business-images/${file}`
+    await store.files.put(objectPath, contents, { contentType: `image/${variant.format}` })
+    variants.push({ ...variant, url: store.files.publicUrl(objectPath) })
+  }
+  await store.db.query(
+    'update business_images set width = $2, height = $3, placeholder = $4, variants = $5 where id = $1',
+    [imageId, processed.width, processed.height, processed.placeholder, JSON.stringify(variants)],
+  )
 }
