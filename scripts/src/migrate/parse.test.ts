@@ -147,6 +147,89 @@ ${BIG_ROCK}`)
       })
     })
 
+    test('starts a new entry at a name line followed by its fields, without a blank line', () => {
+      const businesses = parseRolandText(`Hilltop Hardware
+(479) 555-0142
+123 Main St, Ozark, AR 72949
+Tools, paint and feed for the valley.
+Ozark Diner
+(479) 555-0150
+210 Commercial St, Ozark, AR 72949
+Home cooking since 1972.`)
+      expect(businesses.map(({ name, phone, line }) => [name, phone, line])).toEqual([
+        ['Hilltop Hardware', '(479) 555-0142', 1],
+        ['Ozark Diner', '(479) 555-0150', 5],
+      ])
+      expect(businesses[0]?.full_description).toBe('Tools, paint and feed for the valley.')
+    })
+
+    test('starts a new entry at a name line whose description comes before its fields', () => {
+      const businesses = parseRolandText(`Hilltop Hardware - Tools and feed
+Phone: (479) 555-0142
+Ozark Diner - Home cooking since 1972
+Phone: (479) 555-0150
+Website: ozarkdiner.example`)
+      expect(businesses.map(({ name, short_description }) => [name, short_description])).toEqual([
+        ['Hilltop Hardware', 'Tools and feed'],
+        ['Ozark Diner', 'Home cooking since 1972'],
+      ])
+    })
+
+    test('starts a new entry at a repeated Name: label', () => {
+      const names = parseRolandText(
+        'Name: Hilltop Hardware\nPhone: (479) 555-0142\nName: Ozark Diner\nPhone: (479) 555-0150',
+      ).map((business) => business.name)
+      expect(names).toEqual(['Hilltop Hardware', 'Ozark Diner'])
+    })
+
+    test('starts a new entry where a lower-case name repeats the field pattern above it', () => {
+      const names = parseRolandText(
+        "Hilltop Hardware\n(479) 555-0142\n123 Main St, Ozark, AR 72949\njoe's bait & tackle\n(479) 555-0160\n40 River Rd, Ozark, AR 72949",
+      ).map((business) => business.name)
+      expect(names).toEqual(['Hilltop Hardware', "joe's bait & tackle"])
+    })
+
+    test('skips a section heading typed right above the first entry of its section', () => {
+      const report = parseRolandTextReport(
+        'DINING:\nOzark Diner\n(479) 555-0150\n\n== SHOPPING ==\nHilltop Hardware\n(479) 555-0142',
+      )
+      expect(report.businesses.map((business) => business.name)).toEqual(['Ozark Diner', 'Hilltop Hardware'])
+      expect(report.skipped.map(({ line, reason }) => [line, reason])).toEqual([
+        [1, 'a heading, not a business'],
+        [5, 'a heading, not a business'],
+      ])
+    })
+
+    test('warns, naming the line, where it split entries without a blank line', () => {
+      const [hardware, diner] = parseRolandText(
+        'Hilltop Hardware\n(479) 555-0142\n123 Main St, Ozark, AR 72949\nOzark Diner\n(479) 555-0150\n210 Commercial St, Ozark, AR 72949',
+      )
+      expect(hardware?.warnings.some((warning) => /split/.test(warning))).toBe(false)
+      expect(diner?.warnings).toContain(
+        'started a new business at line 4 without a blank line above it: check that "Ozark Diner" is not part of "Hilltop Hardware"',
+      )
+    })
+
+    test('keeps one entry whose short title-case lines are not followed by another set of fields', () => {
+      const business = parseOne(`Hilltop Hardware
+(479) 555-0142
+123 Main St, Ozark, AR 72949
+Family Owned Since 1961
+Tools, paint and feed for the valley.
+Features:
+Key Cutting
+Propane Refills`)
+      expect(business.full_description).toBe('Family Owned Since 1961 Tools, paint and feed for the valley.')
+      expect(business.services).toEqual(['Key Cutting', 'Propane Refills'])
+    })
+
+    test('keeps a second address line with the phone on it inside the same entry', () => {
+      const business = parseOne(
+        'Blue Heron Boutique\nPhone: (501) 555-0159\n14 Pinnacle Valley Rd · (501) 555-0159\nCasual clothing and gifts.',
+      )
+      expect(business.address).toBe('14 Pinnacle Valley Rd')
+    })
+
     test('numbers entries from 0 in file order and records the line each starts on', () => {
       const businesses = parseRolandText(`TITLE ONLY\n\nA Cafe\n(501) 555-0101\n\nB Market\n(501) 555-0102`)
       expect(businesses.map(({ index, line }) => [index, line])).toEqual([
@@ -367,6 +450,26 @@ ${BIG_ROCK}`)
       const business = parseOne('Lakeside Bar & Grill\nHours: Daily 11am-10pm\n(501) 555-0136\nHours: Daily 11am-9pm')
       expect(business.hours).toBe('Daily 11am-10pm')
       expect(business.warnings).toContain('more than one hours line: kept the first')
+    })
+
+    test('never takes a tagline or a sentence of the description for the hours', () => {
+      const towing = parseOne(
+        "Ridge Towing - Open 24/7 for emergencies\n(501) 555-0140\nFridays open until 9pm for games\nWe're open late on Fridays!",
+      )
+      expect(towing.hours).toBeNull()
+      expect(towing.short_description).toBe('Open 24/7 for emergencies')
+      expect(towing.full_description).toBe(
+        "Open 24/7 for emergencies.\n\nFridays open until 9pm for games We're open late on Fridays!",
+      )
+      const diner = parseOne(
+        'Ridge Diner\n(501) 555-0141\nOpen 24/7 for emergencies and hungry truckers alike.\nMon-Fri 6am-2pm',
+      )
+      expect(diner.hours).toBe('Mon-Fri 6am-2pm')
+    })
+
+    test('reads unlabelled day ranges typed with en dashes and compact times', () => {
+      expect(parseOne('Ridge Diner\n(501) 555-0141\nTues–Sat 7:30am–2pm').hours_detail).toHaveLength(5)
+      expect(parseOne('Ridge Diner\n(501) 555-0141\nMon-Fri 8-5').hours).toBe('Mon-Fri 8-5')
     })
 
     test('leaves a sentence that starts with a day to the description', () => {
