@@ -219,7 +219,7 @@ Tools, paint and feed for the valley.
 Features:
 Key Cutting
 Propane Refills`)
-      expect(business.full_description).toBe('Family Owned Since 1961 Tools, paint and feed for the valley.')
+      expect(business.full_description).toBe('Family Owned Since 1961. Tools, paint and feed for the valley.')
       expect(business.services).toEqual(['Key Cutting', 'Propane Refills'])
     })
 
@@ -459,7 +459,7 @@ Propane Refills`)
       expect(towing.hours).toBeNull()
       expect(towing.short_description).toBe('Open 24/7 for emergencies')
       expect(towing.full_description).toBe(
-        "Open 24/7 for emergencies.\n\nFridays open until 9pm for games We're open late on Fridays!",
+        "Open 24/7 for emergencies.\n\nFridays open until 9pm for games. We're open late on Fridays!",
       )
       const diner = parseOne(
         'Ridge Diner\n(501) 555-0141\nOpen 24/7 for emergencies and hungry truckers alike.\nMon-Fri 6am-2pm',
@@ -486,6 +486,23 @@ Propane Refills`)
       expect(parseOne('Big Rock Coffee\n(501) 555-0101\nEst. 1985\nFamily owned and operated.').full_description).toBe(
         'Family owned and operated.',
       )
+    })
+
+    test('ends a short tagline line with a full stop when a new sentence follows it', () => {
+      const business = parseOne(
+        'Ridge Line Towing\n(479) 555-0113\nOpen 24/7 for emergencies\nWreckers, lockouts and jump starts anywhere in the county.',
+      )
+      expect(business.full_description).toBe(
+        'Open 24/7 for emergencies. Wreckers, lockouts and jump starts anywhere in the county.',
+      )
+    })
+
+    test('ends a bullet list under an empty Features: label at the first plain line', () => {
+      const business = parseOne(
+        'Cedar Springs Pharmacy\n(918) 555-0141\nSpecial features:\n- Free delivery\n- Soda fountain\nHand-dipped malts',
+      )
+      expect(business.services).toEqual(['Free delivery', 'Soda fountain'])
+      expect(business.full_description).toBe('Hand-dipped malts')
     })
 
     test('joins lines wrapped by hand into one paragraph, keeping a short closing line', () => {

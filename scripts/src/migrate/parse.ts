@@ -240,7 +240,8 @@ function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number)
   const repeated = [...below].some((field) => above.has(field))
   const next = kinds[i + 1]
   // Plain lines under an empty 'Features:' label are items; only a repeated field right below ends the list.
-  if (inFeatureList(kinds, start, i)) return repeated && isContact(next) && above.has(next.kind)
+  if (inFeatureList(kinds, start, i))
+    return repeated && isContact(next) && above.has(next.kind) && looksLikeShortName(text)
   if (looksLikeName(text)) return repeated || isContact(next) || below.size >= 2
   // A name typed in lower case still starts an entry when the same fields follow it again.
   return repeated && isContact(next) && above.has(next.kind) && looksLikeShortName(text)
@@ -257,11 +258,13 @@ function contactsBelow(block: Line[], kinds: LineKind[], i: number): Set<Contact
   return found
 }
 
+/** Tells whether line i would be read as an item of a plain features list (see readLines). */
 function inFeatureList(kinds: LineKind[], start: number, i: number): boolean {
   for (let j = i - 1; j > start; j -= 1) {
     const kind = kinds[j]
     if (kind?.kind === 'features') return kind.value === '' || /[,;]$/.test(kind.value)
-    if (kind?.kind !== 'description' || /[.!?]$/.test(kind.value)) return false
+    // Bullet items end where a plain line comes: that line is not one of them.
+    if (kind?.kind !== 'description' || kind.bullet || /[.!?]$/.test(kind.value)) return false
   }
   return false
 }
@@ -449,6 +452,8 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
       if (kind.bullet || plainItem) {
         addServices(draft, kind.value)
         if (inFeatures === 'comma' && !kind.bullet) inFeatures = /[,;]$/.test(kind.value) ? 'comma' : 'bullets'
+        // Under an empty label, bullets make a bullet list: the first plain line after them ends it.
+        if (inFeatures === 'list' && kind.bullet) inFeatures = 'bullets'
         previous = 'features'
         continue
       }
@@ -516,6 +521,11 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
           previous === 'description' && !tagline && paragraph.length > 0 && !endsSentence(paragraph.at(-1) ?? '')
         if (kind.value.length > 10 || (continues && kind.value.length > 0)) {
           if (tagline || kind.bullet) endParagraph()
+          // A short line without a full stop, then a capitalised one, is a tagline and a sentence
+          // ('Open 24/7 for emergencies' / 'Wreckers and lockouts…'), not one sentence wrapped by hand.
+          const last = paragraph.at(-1)
+          if (last !== undefined && last.length < 50 && !endsSentence(last) && /^\p{Lu}/u.test(kind.value))
+            paragraph[paragraph.length - 1] = `${last}.`
           paragraph.push(kind.value)
           if (tagline) endParagraph()
           previous = 'description'
