@@ -140,6 +140,14 @@ ${BIG_ROCK}`)
       ])
     })
 
+    test('keeps a title ruled off right above the first business apart from it', () => {
+      const report = parseRolandTextReport(
+        'Willow Bend Merchants — 2025\n*****\nBend Coffee Co. — Espresso bar\nTel: 903-555-0161\n412 Front St, Willow Bend, TX 75455',
+      )
+      expect(report.businesses.map((business) => business.name)).toEqual(['Bend Coffee Co.'])
+      expect(report.skipped.map((block) => block.line)).toEqual([1])
+    })
+
     test('keeps a name underlined with dashes together with its details', () => {
       expect(parseOne('Big Rock Coffee\n---------------\n(501) 555-0101')).toMatchObject({
         name: 'Big Rock Coffee',
@@ -392,6 +400,14 @@ Propane Refills`)
       expect(parseOne('Big Rock Coffee\n(501) 555-0101\n15820 Pinnacle Valley Rd\nRoland, AR 72135').address).toBe(
         '15820 Pinnacle Valley Rd, Roland, AR 72135',
       )
+    })
+
+    test("joins a street line and another state's town line with its ZIP", () => {
+      const business = parseOne(
+        'Bend Coffee Co.\nTel: 903-555-0161\n412 Front St\nWillow Bend, TX 75455\nSmall-batch coffee.',
+      )
+      expect(business.address).toBe('412 Front St, Willow Bend, TX 75455')
+      expect(business.full_description).toBe('Small-batch coffee.')
     })
 
     test('leaves a phone typed on the address line out of the address', () => {

@@ -176,7 +176,10 @@ function splitBlocks(text: string): Line[][] {
   let current: Line[] = []
   for (const [i, line] of lines.entries()) {
     // A rule right under a lone first line underlines a name ('Big Rock Coffee' / '-----') rather than ending it.
-    const underline = current.length === 1 && current[0]?.line === line.line - 1 && (lines[i + 1]?.text ?? '') !== ''
+    // A title ruled off above the first business is not an underline: a name line followed by fields comes next.
+    const next = lines[i + 1]?.text ?? ''
+    const nextStartsEntry = classify(next).kind === 'description' && looksLikeName(next)
+    const underline = current.length === 1 && current[0]?.line === line.line - 1 && next !== '' && !nextStartsEntry
     if (SEPARATOR.test(line.text) && underline) continue
     if (line.text === '' || SEPARATOR.test(line.text)) {
       if (current.length > 0) blocks.push(current)
@@ -350,13 +353,18 @@ const DESCRIPTION_LABEL = /^(?:description|about|notes?)\s*:\s*/i
 const STREET_WORDS =
   'rd|road|st|street|hwy|highway|ave|avenue|dr|drive|ln|lane|blvd|boulevard|way|ct|court|pkwy|parkway|loop|trail|trl|cir|circle|pl|place|pike|route|rte|cove|cv|bend|ridge|ter|terrace|plaza|hollow|run|landing'
 const STREET_ADDRESS = new RegExp(`^\\d{1,6}[a-z]?\\s+(?:[\\w.'-]+\\s+){0,4}?(?:${STREET_WORDS})\\b`, 'i')
-const STATE_AND_ZIP = /\b(?:AR|Ark\.?|Arkansas)\s*,?\s+7\d{4}(?:-\d{4})?\b/
+// Other towns' lists give their own state: any state's postal code with a ZIP reads as an address.
+const STATES =
+  'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY'
+const STATE_AND_ZIP = new RegExp(`\\b(?:${STATES}|Ark\\.?|Arkansas)\\s*,?\\s+\\d{5}(?:-\\d{4})?\\b`)
 const ROAD_FIRST = new RegExp(
   `^(?:(?:state\\s+)?(?:highway|hwy)\\s*\\d+|corner\\s+of|intersection\\s+of|p\\.?\\s?o\\.?\\s+box\\s+\\d+)\\b`,
   'i',
 )
-const CITY_STATE =
-  /^[A-Z][A-Za-z.]*(?:\s[A-Z][A-Za-z.]*)?\s*,?\s+(?:AR|Ark\.?|Arkansas)\b(?:\s*,?\s*7\d{4}(?:-\d{4})?)?\.?$/
+// 'Roland, AR' with or without its ZIP; another state's town only with its ZIP ('Willow Bend, TX 75455').
+const CITY_STATE = new RegExp(
+  `^[A-Z][A-Za-z.]*(?:\\s[A-Z][A-Za-z.]*){0,2}\\s*,?\\s+(?:(?:AR|Ark\\.?|Arkansas)\\b(?:\\s*,?\\s*\\d{5}(?:-\\d{4})?)?|(?:${STATES})\\s*,?\\s*\\d{5}(?:-\\d{4})?)\\.?$`,
+)
 const DIRECTORY_WORDS = /\b(?:directory|listings?|last\s+updated|updated|compiled|table\s+of\s+contents|page\s+\d+)\b/i
 
 type LineKind =
