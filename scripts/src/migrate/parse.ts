@@ -232,7 +232,7 @@ function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number)
       isSectionHeading(block[start]?.text ?? '') && looksLikeName(text) && !(below.size === 1 && below.has('address'))
     )
   // A line ending in a comma or 'and' goes on in the next one: 'Tools, paint,' / 'Feed and Seed'.
-  if (/(?:[,;&]|and)$/i.test(block[i - 1]?.text ?? '')) return false
+  if (/(?:[,;&]|\band)$/i.test(block[i - 1]?.text ?? '')) return false
   const above = new Set(
     kinds
       .slice(start + 1, i)
