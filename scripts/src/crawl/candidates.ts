@@ -74,7 +74,7 @@ const ICON_FONT =
   /\/fonts?\/|webfont|fontawesome|font-awesome|icomoon|glyphicons|dashicons|ionicons|material-?icons|glyphs/i
 // A file of icons shown one at a time ('icons.svg#phone', 'social-sprite.png').
 const SPRITE_FILE_NAME = /sprite/i
-const SVG_FRAGMENT = /([^\s"'()<>]+\.svg)(?:\?[^\s"'()<>#]*)?#[\w:-]+/gi
+const SVG_FRAGMENT = /\.svg(?:\?[^\s"'()<>#]*)?#[\w:-]/gi
 /** Below this many pixels each way an image is an icon, a badge or a spacer, never a photo or a logo. */
 export const MIN_PICTURE_PIXELS = 64
 
@@ -436,7 +436,10 @@ function baseOf(document: Document, pageUrl: string): string {
 function spriteFiles(html: string, base: string): Set<string> {
   const files = new Set<string>()
   for (const match of html.matchAll(SVG_FRAGMENT)) {
-    const url = resolveUrl(match[1]?.replace(/&amp;/g, '&'), base)
+    // Walk back to the start of the address: a bounded scan, where a regex would backtrack over long minified lines.
+    let start = match.index
+    while (start > 0 && match.index - start < 2048 && !/[\s"'()<>]/.test(html[start - 1] ?? ' ')) start -= 1
+    const url = resolveUrl(html.slice(start, match.index + 4).replace(/&amp;/g, '&'), base)
     if (url) files.add(url)
   }
   return files
