@@ -165,6 +165,18 @@ describe('runMigration', () => {
     expect((await store.jobs.list()).length).toBe(jobs)
   })
 
+  test('a dry run warns, naming the line, where it split two businesses typed without a blank line', async () => {
+    const typed = `${text}\nHilltop Hardware\n(479) 555-0142\n123 Main St, Ozark, AR 72949\nOzark Diner\n(479) 555-0150\n`
+    const result = await migrate(typed, { dryRun: true })
+    const diner = result.businesses.find((business) => business.name === 'Ozark Diner')
+    const line = typed.split('\n').indexOf('Ozark Diner') + 1
+    expect(diner).toMatchObject({ status: 'added', line })
+    expect(diner?.warnings).toContain(
+      `started a new business at line ${line} without a blank line above it: check that "Ozark Diner" is not part of "Hilltop Hardware"`,
+    )
+    expect(result.summary.added).toBe(result.businesses.filter((business) => business.status === 'added').length)
+  })
+
   test('records each run as a job, failures with their message', async () => {
     await migrate(text)
     await expect(migrate('')).rejects.toThrow()

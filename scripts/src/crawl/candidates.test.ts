@@ -218,6 +218,51 @@ describe('extractImageCandidates', () => {
     expect(found.map((candidate) => candidate.isLogo)).toEqual([true, true, true, true, true, false])
   })
 
+  test('marks the first image in the header that links to the home page as the logo, whatever its name', () => {
+    const logos = (html: string) =>
+      extractImageCandidates(html, PAGE)
+        .filter((candidate) => candidate.isLogo)
+        .map((candidate) => candidate.url)
+    expect(
+      logos(`<div class="s-header"><a href="/"><img src="/media/a1b2.png" width="240" height="72"></a></div>
+        <main><a href="/"><img src="/media/photo.jpg"></a></main>`),
+    ).toEqual(['https://www.rolandhardware.example/media/a1b2.png'])
+    expect(
+      logos(`<header><a href="tel:5015550101"><img src="/phone.png" width="20" height="20"></a>
+        <a href="https://rolandhardware.example/index.html"><img src="/sign.jpg"></a>
+        <a href="/"><img src="/second.jpg"></a></header>`),
+    ).toEqual(['https://www.rolandhardware.example/sign.jpg'])
+  })
+
+  test('does not take a header image that links elsewhere, or a home link outside the header, for the logo', () => {
+    const found = extractImageCandidates(
+      `<header><a href="/menu.html"><img src="/menu-button.png"></a></header>
+       <footer><a href="/"><img src="/footer-badge.png"></a></footer>
+       <header><a href="https://other.example/"><img src="/partner.png"></a></header>`,
+      PAGE,
+    )
+    expect(found.map((candidate) => candidate.isLogo)).toEqual([false, false, false])
+  })
+
+  test('says an SVG used by fragment or <use> is a sprite, and an SVG font is an icon font', () => {
+    const found = extractImageCandidates(
+      `<link rel="preload" as="image" href="/ui/icons.svg">
+       <svg><use href="/ui/icons.svg#phone"></use></svg>
+       <img src="/ui/social.svg#facebook" width="24" height="24">
+       <img src="/img/social-sprite.png">
+       <img src="/fonts/fontawesome-webfont.svg?v=4.7.0#fontawesomeregular">
+       <img src="/img/logo.svg">`,
+      PAGE,
+    )
+    expect(found.map(({ url, junk, isLogo }) => [new URL(url).pathname, junk, isLogo])).toEqual([
+      ['/ui/icons.svg', 'sprite (a file of icons shown one at a time)', false],
+      ['/ui/social.svg', 'sprite (a file of icons shown one at a time)', false],
+      ['/img/social-sprite.png', 'sprite (a file of icons shown one at a time)', false],
+      ['/fonts/fontawesome-webfont.svg', 'icon font (glyphs, not a picture)', false],
+      ['/img/logo.svg', undefined, true],
+    ])
+  })
+
   test('marks the image the page asks to load first as a hero', () => {
     const found = only(`<img src="/hero.jpg" fetchpriority="high"><link rel="preload" as="image" href="/lcp.jpg">`)
     expect(found.map(({ source, isHero }) => [source, isHero])).toEqual([

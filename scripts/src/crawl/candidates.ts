@@ -38,9 +38,11 @@ export interface ImageCandidate {
   isHero: boolean
   /** Order on its page, so earlier images win ties. */
   position: number
+  /** Why the page shows it is not a picture at all (an SVG sprite, an icon font), when it does. */
+  junk?: string | undefined
 }
 
-type Draft = Omit<ImageCandidate, 'pageUrl' | 'position' | 'alt' | 'width' | 'height' | 'isLogo' | 'isHero'> &
+type Draft = Omit<ImageCandidate, 'pageUrl' | 'position' | 'alt' | 'width' | 'height' | 'isLogo' | 'isHero' | 'junk'> &
   Partial<Pick<ImageCandidate, 'alt' | 'width' | 'height' | 'isLogo' | 'isHero'>>
 
 // Attributes lazy-loading plugins (lazysizes, WP Rocket, Jetpack, a3, Squarespace, Wix) keep the real address in.
@@ -64,6 +66,17 @@ const LOGO_MARK = /logo/i
 const LOGO_CONTAINER = /logo|navbar-brand|site-brand|brand-logo|header-brand/i
 const HERO_CONTAINER = /hero|banner|masthead|jumbotron|slider|slideshow|carousel|splash|cover|featured-image/i
 const IMAGE_EXTENSION = /\.(?:jpe?g|png|webp|gif|svg|avif)(?:$|[?#])/i
+// The header or top bar of a page, where site builders put the logo as a link to the home page.
+const HEADER_CONTAINER = /header|top-?bar|navbar|nav-?wrap|masthead|site-?branding|site-?title|brand/i
+const HOME_PATHS = new Set(['/', '/index.html', '/index.htm', '/index.php', '/home', '/home/'])
+// Icon fonts (Font Awesome, IcoMoon, a theme's glyphs) ship an SVG font that pages reference like an image.
+const ICON_FONT =
+  /\/fonts?\/|webfont|fontawesome|font-awesome|icomoon|glyphicons|dashicons|ionicons|material-?icons|glyphs/i
+// A file of icons shown one at a time ('icons.svg#phone', 'social-sprite.png').
+const SPRITE_FILE_NAME = /sprite/i
+const SVG_FRAGMENT = /\.svg(?:\?[^\s"'()<>#]*)?#[\w:-]/gi
+/** Below this many pixels each way an image is an icon, a badge or a spacer, never a photo or a logo. */
+export const MIN_PICTURE_PIXELS = 64
 
 /** Resolve an address the way a browser would (relative, protocol-relative, base href); undefined when unusable. */
 export function resolveUrl(raw: string | undefined, base: string): string | undefined {
@@ -202,6 +215,36 @@ function declaredSize(element: Element): { width: number | undefined; height: nu
 interface Collector {
   add(draft: Draft): void
   base: string
+  pageUrl: string
+  /** Whether the header's first image linking to the home page has been seen (it is the logo). */
+  homeLogoSeen: boolean
+}
+
+/** Tell whether an image sits in the page's header or top bar inside a link to the site's home page. */
+function linksHomeFromHeader(img: Element, collector: Collector): boolean {
+  const around = ancestors(img, 12)
+  const link = around.slice(0, 3).find((element) => element.name === 'a')
+  const href = link ? resolveUrl(getAttributeValue(link, 'href'), collector.base) : undefined
+  if (!href || href.startsWith('data:')) return false
+  const target = new URL(href)
+  const page = new URL(collector.pageUrl)
+  const home =
+    target.hostname.replace(/^www\./, '') === page.hostname.replace(/^www\./, '') &&
+    HOME_PATHS.has(target.pathname) &&
+    target.search === ''
+  return (
+    home &&
+    around.some(
+      (element) =>
+        element.name === 'header' ||
+        getAttributeValue(element, 'role') === 'banner' ||
+        HEADER_CONTAINER.test(ownMarks(element)),
+    )
+  )
+}
+
+function isTiny(size: { width: number | undefined; height: number | undefined }): boolean {
+  return size.width !== undefined && size.height !== undefined && Math.max(size.width, size.height) < MIN_PICTURE_PIXELS
 }
 
 function collectFromImg(img: Element, collector: Collector): void {
@@ -246,7 +289,10 @@ function collectFromImg(img: Element, collector: Collector): void {
   chosen ??= resolveUrl(lazy, base) ?? resolveUrl(largest?.url, base) ?? resolveUrl(src, base)
   if (!chosen) return
 
-  const isLogo = looksLikeLogo(img, chosen, alt)
+  // SPEC's header logo, as site builders make it: the first real image in the header that links home.
+  const homeLogo = !collector.homeLogoSeen && !isTiny(size) && linksHomeFromHeader(img, collector)
+  if (homeLogo) collector.homeLogoSeen = true
+  const isLogo = homeLogo || looksLikeLogo(img, chosen, alt)
   const isHero = looksLikeHero(img)
   collector.add({ url: chosen, source: inPicture ? 'picture' : 'img', alt, width, height, isLogo, isHero })
 
@@ -386,13 +432,41 @@ function baseOf(document: Document, pageUrl: string): string {
   return resolveUrl(base ? getAttributeValue(base, 'href') : undefined, pageUrl) ?? pageUrl
 }
 
+/** The files a page uses as sprites: an SVG shown by fragment ('icons.svg#phone', '<use href>'). */
+function spriteFiles(html: string, base: string): Set<string> {
+  const files = new Set<string>()
+  for (const match of html.matchAll(SVG_FRAGMENT)) {
+    // Walk back to the start of the address: a bounded scan, where a regex would backtrack over long minified lines.
+    let start = match.index
+    while (start > 0 && match.index - start < 2048 && !/[\s"'()<>]/.test(html[start - 1] ?? ' ')) start -= 1
+    const url = resolveUrl(html.slice(start, match.index + 4).replace(/&amp;/g, '&'), base)
+    if (url) files.add(url)
+  }
+  return files
+}
+
+/** Say why an image address is an icon font or a sprite rather than a picture, or undefined. */
+function junkReason(url: string, sprites: Set<string>): string | undefined {
+  if (url.startsWith('data:')) return undefined
+  const withoutQuery = url.replace(/[?#].*$/, '')
+  if (/\.svg$/i.test(withoutQuery) && ICON_FONT.test(withoutQuery)) return 'icon font (glyphs, not a picture)'
+  if (sprites.has(withoutQuery) || SPRITE_FILE_NAME.test(fileName(url)))
+    return 'sprite (a file of icons shown one at a time)'
+  return undefined
+}
+
 /** Parse a page and list every image address it offers, in page order, with the hints the page gives. */
 export function extractImageCandidates(html: string, pageUrl: string): ImageCandidate[] {
   const document = parseDocument(html, { lowerCaseAttributeNames: true, lowerCaseTags: true })
   const candidates: ImageCandidate[] = []
+  const base = baseOf(document, pageUrl)
+  const sprites = spriteFiles(html, base)
   const collector: Collector = {
-    base: baseOf(document, pageUrl),
+    base,
+    pageUrl,
+    homeLogoSeen: false,
     add(draft) {
+      const junk = junkReason(draft.url, sprites)
       candidates.push({
         alt: undefined,
         width: undefined,
@@ -400,9 +474,10 @@ export function extractImageCandidates(html: string, pageUrl: string): ImageCand
         isHero: false,
         ...draft,
         // Site builders share the logo as og:image and JSON-LD image; its file name still gives it away.
-        isLogo: (draft.isLogo ?? false) || isLogoFileName(draft.url),
+        isLogo: junk === undefined && ((draft.isLogo ?? false) || isLogoFileName(draft.url)),
         pageUrl,
         position: candidates.length,
+        ...(junk === undefined ? {} : { junk }),
       })
     },
   }

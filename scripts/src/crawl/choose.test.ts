@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ImageCandidate } from './candidates.ts'
-import { chooseImages, imageKey, isImageUrl, pixelReason } from './choose.ts'
+import { chooseImages, imageKey, isImageUrl, pixelReason, tinyReason } from './choose.ts'
 
 const PAGE = 'https://rolandtire.example/'
 
@@ -65,6 +65,42 @@ describe('pixelReason', () => {
     expect(
       pixelReason({ url: 'https://rolandtire.example/img/pixel-perfect-alignment.jpg', width: 800, height: 600 }),
     ).toBeUndefined()
+  })
+})
+
+describe('tinyReason', () => {
+  test('names an image declared under 64 pixels each way an icon or badge', () => {
+    expect(tinyReason({ width: 56, height: 56 })).toBe('icon or badge (56×56, under 64 px)')
+    expect(tinyReason({ width: 32, height: 32 })).toBe('icon or badge (32×32, under 64 px)')
+  })
+
+  test('leaves an image of 64 pixels, a wide wordmark or an undeclared size alone', () => {
+    expect(tinyReason({ width: 64, height: 64 })).toBeUndefined()
+    expect(tinyReason({ width: 240, height: 40 })).toBeUndefined()
+    expect(tinyReason({ width: undefined, height: 40 })).toBeUndefined()
+  })
+})
+
+describe('chooseImages junk', () => {
+  test('rejects sprites, icon fonts, spacers, shims and tiny images with their reasons, offering none of them', () => {
+    const choice = chooseImages([
+      candidate('/ui/icons.svg', {
+        source: 'preload',
+        isHero: true,
+        junk: 'sprite (a file of icons shown one at a time)',
+      }),
+      candidate('/img/shim.gif', { width: 600, height: 2 }),
+      candidate('/img/spacer.gif'),
+      candidate('/img/badge.png', { width: 60, height: 40 }),
+      candidate('/img/shop.jpg', { width: 1200, height: 800 }),
+    ])
+    expect(choice.images.map((image) => new URL(image.url).pathname)).toEqual(['/img/shop.jpg'])
+    expect(choice.rejected.map(({ reason }) => reason)).toEqual([
+      'sprite (a file of icons shown one at a time)',
+      'spacer (600×2)',
+      'placeholder image',
+      'icon or badge (60×40, under 64 px)',
+    ])
   })
 })
 

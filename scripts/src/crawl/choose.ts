@@ -1,4 +1,4 @@
-import type { CandidateSource, ImageCandidate } from './candidates.ts'
+import { MIN_PICTURE_PIXELS, type CandidateSource, type ImageCandidate } from './candidates.ts'
 
 /** What a chosen image is used for on the business page. */
 export type ImageRole = 'hero' | 'thumbnail' | 'logo'
@@ -58,7 +58,7 @@ const PIXEL_ENDPOINTS: readonly RegExp[] = [
 ]
 // Transparent placeholders lazy-loaders show before the real picture arrives.
 const PLACEHOLDER_FILES =
-  /\/(?:spacer|blank|transparent|clear|pixel|1x1|lazy|loading|placeholder)[-_.]?(?:\d+x\d+)?\.(?:gif|png)$/
+  /\/(?:spacer|blank|transparent|trans|clear|clearpixel|shim|dot|pixel|1x1|lazy|loading|placeholder)[-_.]?(?:\d+x\d+)?\.(?:gif|png)$/
 
 const CONTENT_SOURCES = new Set<CandidateSource>([
   'og:image',
@@ -109,6 +109,14 @@ export function pixelReason(candidate: Pick<ImageCandidate, 'url' | 'width' | 'h
   ) {
     return `tracking pixel (${candidate.width}×${candidate.height})`
   }
+  // A 1-pixel-wide or -tall image stretched by the layout: an old table site's spacer or rule.
+  if (
+    candidate.width !== undefined &&
+    candidate.height !== undefined &&
+    Math.min(candidate.width, candidate.height) <= 2
+  ) {
+    return `spacer (${candidate.width}×${candidate.height})`
+  }
   let url: URL
   try {
     url = new URL(candidate.url)
@@ -119,6 +127,13 @@ export function pixelReason(candidate: Pick<ImageCandidate, 'url' | 'width' | 'h
   if (PIXEL_ENDPOINTS.some((pattern) => pattern.test(address))) return `tracking pixel (${url.hostname})`
   if (PLACEHOLDER_FILES.test(url.pathname.toLowerCase())) return 'placeholder image'
   return undefined
+}
+
+/** Say why an image is too small to be a photo or a logo (an icon, a badge), or undefined when it is not. */
+export function tinyReason(candidate: Pick<ImageCandidate, 'width' | 'height'>): string | undefined {
+  const { width, height } = candidate
+  if (width === undefined || height === undefined || Math.max(width, height) >= MIN_PICTURE_PIXELS) return undefined
+  return `icon or badge (${width}×${height}, under ${MIN_PICTURE_PIXELS} px)`
 }
 
 /** Reduce an image address to the picture it shows, so resized copies (WordPress, Wix, CDN parameters) count once. */
@@ -231,9 +246,9 @@ export function chooseImages(candidates: readonly ImageCandidate[]): ImageChoice
       reject('data: URI (an inline placeholder, not a picture we can store)')
       continue
     }
-    const pixel = pixelReason(candidate)
-    if (pixel) {
-      reject(pixel)
+    const junk = candidate.junk ?? pixelReason(candidate) ?? tinyReason(candidate)
+    if (junk) {
+      reject(junk)
       continue
     }
     if (!isImageUrl(candidate.url)) {

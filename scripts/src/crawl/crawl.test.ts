@@ -102,12 +102,19 @@ describe('crawlBusinessImages with the built-in engine', () => {
     expect(urls.some((url) => url.includes('cinnamon-rolls-300x200'))).toBe(false)
   })
 
-  test('drops the Meta pixel and the Jetpack stats pixel of a WordPress site, saying why', async () => {
+  test('drops the Meta pixel, the Jetpack stats pixel and the 32-pixel favicon of a WordPress site, saying why', async () => {
     const site = sites['wordpress-bakery']!
     const result = await crawl('Main Street Bakery', site.url('/'))
-    expect(result.rejected.map(({ url, reason }) => [new URL(url).hostname, reason])).toEqual([
+    const favicon = site.url('/wp-content/uploads/2024/01/cropped-bakery-icon-32x32.png')
+    expect(
+      result.rejected.map(({ url, reason }) => [url === favicon ? 'favicon' : new URL(url).hostname, reason]),
+    ).toEqual([
+      ['favicon', 'icon or badge (32×32, under 64 px)'],
       ['www.facebook.com', 'tracking pixel (1×1)'],
       ['pixel.wp.com', 'tracking pixel (pixel.wp.com)'],
+      // The about and gallery pages link the same favicon.
+      ['favicon', 'icon or badge (32×32, under 64 px)'],
+      ['favicon', 'icon or badge (32×32, under 64 px)'],
     ])
   })
 
@@ -166,6 +173,7 @@ describe('crawlBusinessImages with the built-in engine', () => {
     expect(result).toMatchObject({ heroUrl: null, thumbnailUrl: null, logoUrl: null })
     expect(result.rejected.map((rejected) => rejected.url)).toEqual([
       site.url('/favicon.ico'),
+      site.url('/favicon-32x32.png'),
       site.url('/images/spacer.gif'),
     ])
   })

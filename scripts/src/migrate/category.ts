@@ -30,10 +30,12 @@ const KEYWORDS: Record<GuessableCategory, Record<string, number>> = {
   'Shopping & Convenience': {
     'gas station': 3, 'convenience store': 3, 'general store': 3, 'auto parts': 3, 'gift shop': 3,
     'feed store': 3, 'hardware store': 3, 'dollar store': 3, 'thrift store': 3, 'package store': 3,
-    'liquor store': 3, 'farm supply': 3, 'farmers market': 3, 'garden center': 3,
+    'liquor store': 3, 'farm supply': 3, 'farmers market': 3, 'garden center': 3, 'farm stand': 3,
+    'fruit stand': 3,
     convenience: 2, hardware: 2, grocery: 2, groceries: 2, boutique: 2, feed: 2, gas: 2, fuel: 2,
     antique: 2, antiques: 2, thrift: 2, florist: 2, flowers: 2, pharmacy: 2, liquor: 2, mart: 2,
     outlet: 2, merchandise: 2, apparel: 2, clothing: 2, gifts: 2, supply: 2, supplies: 2, tack: 2,
+    lumber: 2, produce: 2, books: 2, bookstore: 2, bookshop: 2,
     store: 1, shop: 1, shopping: 1, market: 1, retail: 1, goods: 1, discount: 1,
   },
   'Professional Services': {

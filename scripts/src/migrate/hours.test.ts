@@ -139,6 +139,31 @@ describe('looksLikeHours', () => {
     expect(looksLikeHours('Sunday brunch from 10am is a local favorite with the church crowd')).toBe(false)
   })
 
+  test('leaves a tagline with an all-day promise and more words to the description', () => {
+    expect(looksLikeHours('Open 24/7 for emergencies')).toBe(false)
+    expect(looksLikeHours('Open 24 hours for towing calls')).toBe(false)
+  })
+
+  test("accepts an all-day line made of nothing else: 'Open 24 hours', '24/7'", () => {
+    expect(looksLikeHours('Open 24 hours')).toBe(true)
+    expect(looksLikeHours('Open 24/7')).toBe(true)
+    expect(looksLikeHours('24 hours a day, 7 days a week')).toBe(true)
+  })
+
+  test('leaves a day without a time range to the description', () => {
+    expect(looksLikeHours("We're open late on Fridays!")).toBe(false)
+    expect(looksLikeHours('Fridays open until 9pm for games')).toBe(false)
+    expect(looksLikeHours('Closing at noon on Christmas Eve')).toBe(false)
+    expect(looksLikeHours('Saturdays at 10am the kids story hour fills up fast.')).toBe(false)
+  })
+
+  test('accepts day ranges with any dash and compact times', () => {
+    expect(looksLikeHours('Mon-Fri 8-5')).toBe(true)
+    expect(looksLikeHours('Tues–Sat 7:30am–2pm')).toBe(true)
+    expect(looksLikeHours('Monday through Saturday, 9 to 6')).toBe(true)
+    expect(looksLikeHours('Saturdays 7am-noon, April through October')).toBe(true)
+  })
+
   test('rejects lines with no days or times', () => {
     expect(looksLikeHours('Open year-round with forty campsites')).toBe(false)
     expect(looksLikeHours('Monticello Street Florist')).toBe(false)

@@ -44,11 +44,16 @@ const STARTS_LIKE_HOURS = new RegExp(
   `^(?:open\\s+)?(?:${DAY_WORD}\\b\\.?|daily\\b|every\\s*day\\b|everyday\\b|weekdays?\\b|weekends?\\b|(?:7|seven)\\s+days\\b|closed\\b|${ALL_DAY_WORD}|${TIME_WORD})`,
   'i',
 )
-// A bare '9-5' after a day name is still a time range, even though it is too vague to parse.
-const MENTIONS_TIME = new RegExp(
-  `${TIME_WORD}|${ALL_DAY_WORD}|\\bclosed\\b|\\b\\d{1,2}\\s*(?:-|to)\\s*\\d{1,2}\\b`,
+// The days a line names: a day or day range, 'daily', 'weekdays', '7 days a week'.
+const MENTIONS_DAYS = new RegExp(
+  `\\b${DAY_WORD}\\b|\\b(?:daily|every\\s*day|everyday|weekdays?|weekends?|(?:7|seven)\\s+days)\\b`,
   'i',
 )
+// An opening and a closing time: '7:30am-2pm', 'noon to midnight', and a bare '9-5' or '9 to 6'
+// after a day name, which is a time range even though it is too vague to parse.
+const CLOCK = '(?:(?<!\\d)\\d{1,2}(?:[:.]\\d{2})?(?!\\d)\\s*(?:[ap]\\.?\\s?m\\b\\.?|[ap]\\b)?|noon\\b|midnight\\b)'
+const TIME_RANGE = new RegExp(`${CLOCK}\\s*(?:-+|\\b(?:to|thru|through|till|til|until)\\b)\\s*${CLOCK}`, 'i')
+const MENTIONS_CLOSED_OR_ALL_DAY = new RegExp(`\\bclosed\\b|${ALL_DAY_WORD}`, 'i')
 
 // Words an hours line is made of; a line with several other long words is a sentence about
 // the business ('Sunday brunch from 10am is a local favorite…'), so it stays a description.
@@ -84,6 +89,18 @@ const SCHEDULE_WORDS = new Set([
   'winter',
   'spring',
   'fall',
+  // Seasonal hours name months: 'Saturdays 7am-noon, April through October'.
+  'january',
+  'february',
+  'march',
+  'april',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
 ])
 
 /** Returns the text after an 'Hours:' label, or null when the line has no such label. */
@@ -92,12 +109,24 @@ export function stripHoursLabel(line: string): string | null {
   return match ? line.slice(match[0].length).trim() : null
 }
 
-/** Tells whether a line is an hours line: labelled 'Hours:', or a schedule of days and times. */
+/**
+ * Tells whether a line is an hours line: labelled 'Hours:', a day or day range with a time range
+ * (or 'closed', or 'open 24 hours'), or a line made of nothing but times ('Open 24 hours', '7am-5pm').
+ * A tagline or a sentence that mentions a day or a time ('Open 24/7 for emergencies', 'Fridays open
+ * until 9pm for games') is not one.
+ */
 export function looksLikeHours(line: string): boolean {
   const text = line.trim()
   if (stripHoursLabel(text) !== null) return true
-  if (!STARTS_LIKE_HOURS.test(text) || !MENTIONS_TIME.test(text)) return false
-  const otherWords = (text.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter(
+  const source = text.replace(/[‐‑‒–—―]/g, '-')
+  if (!STARTS_LIKE_HOURS.test(source)) return false
+  const range = TIME_RANGE.test(source)
+  const closedOrAllDay = MENTIONS_CLOSED_OR_ALL_DAY.test(source)
+  if (!range && !closedOrAllDay) return false
+  // Nothing but days, times and the words of a schedule: an hours line whether or not it names days.
+  if (tokenize(source) !== null) return true
+  if (!MENTIONS_DAYS.test(source)) return false
+  const otherWords = (source.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter(
     (word) => !SCHEDULE_WORDS.has(word) && !(word in DAY_NAMES),
   )
   return otherWords.length < 3

@@ -140,11 +140,102 @@ ${BIG_ROCK}`)
       ])
     })
 
+    test('keeps a title ruled off right above the first business apart from it', () => {
+      const report = parseRolandTextReport(
+        'Willow Bend Merchants — 2025\n*****\nBend Coffee Co. — Espresso bar\nTel: 903-555-0161\n412 Front St, Willow Bend, TX 75455',
+      )
+      expect(report.businesses.map((business) => business.name)).toEqual(['Bend Coffee Co.'])
+      expect(report.skipped.map((block) => block.line)).toEqual([1])
+    })
+
     test('keeps a name underlined with dashes together with its details', () => {
       expect(parseOne('Big Rock Coffee\n---------------\n(501) 555-0101')).toMatchObject({
         name: 'Big Rock Coffee',
         phone: '(501) 555-0101',
       })
+    })
+
+    test('starts a new entry at a name line followed by its fields, without a blank line', () => {
+      const businesses = parseRolandText(`Hilltop Hardware
+(479) 555-0142
+123 Main St, Ozark, AR 72949
+Tools, paint and feed for the valley.
+Ozark Diner
+(479) 555-0150
+210 Commercial St, Ozark, AR 72949
+Home cooking since 1972.`)
+      expect(businesses.map(({ name, phone, line }) => [name, phone, line])).toEqual([
+        ['Hilltop Hardware', '(479) 555-0142', 1],
+        ['Ozark Diner', '(479) 555-0150', 5],
+      ])
+      expect(businesses[0]?.full_description).toBe('Tools, paint and feed for the valley.')
+    })
+
+    test('starts a new entry at a name line whose description comes before its fields', () => {
+      const businesses = parseRolandText(`Hilltop Hardware - Tools and feed
+Phone: (479) 555-0142
+Ozark Diner - Home cooking since 1972
+Phone: (479) 555-0150
+Website: ozarkdiner.example`)
+      expect(businesses.map(({ name, short_description }) => [name, short_description])).toEqual([
+        ['Hilltop Hardware', 'Tools and feed'],
+        ['Ozark Diner', 'Home cooking since 1972'],
+      ])
+    })
+
+    test('starts a new entry at a repeated Name: label', () => {
+      const names = parseRolandText(
+        'Name: Hilltop Hardware\nPhone: (479) 555-0142\nName: Ozark Diner\nPhone: (479) 555-0150',
+      ).map((business) => business.name)
+      expect(names).toEqual(['Hilltop Hardware', 'Ozark Diner'])
+    })
+
+    test('starts a new entry where a lower-case name repeats the field pattern above it', () => {
+      const names = parseRolandText(
+        "Hilltop Hardware\n(479) 555-0142\n123 Main St, Ozark, AR 72949\njoe's bait & tackle\n(479) 555-0160\n40 River Rd, Ozark, AR 72949",
+      ).map((business) => business.name)
+      expect(names).toEqual(['Hilltop Hardware', "joe's bait & tackle"])
+    })
+
+    test('skips a section heading typed right above the first entry of its section', () => {
+      const report = parseRolandTextReport(
+        'DINING:\nOzark Diner\n(479) 555-0150\n\n== SHOPPING ==\nHilltop Hardware\n(479) 555-0142',
+      )
+      expect(report.businesses.map((business) => business.name)).toEqual(['Ozark Diner', 'Hilltop Hardware'])
+      expect(report.skipped.map(({ line, reason }) => [line, reason])).toEqual([
+        [1, 'a heading, not a business'],
+        [5, 'a heading, not a business'],
+      ])
+    })
+
+    test('warns, naming the line, where it split entries without a blank line', () => {
+      const [hardware, diner] = parseRolandText(
+        'Hilltop Hardware\n(479) 555-0142\n123 Main St, Ozark, AR 72949\nOzark Diner\n(479) 555-0150\n210 Commercial St, Ozark, AR 72949',
+      )
+      expect(hardware?.warnings.some((warning) => /split/.test(warning))).toBe(false)
+      expect(diner?.warnings).toContain(
+        'started a new business at line 4 without a blank line above it: check that "Ozark Diner" is not part of "Hilltop Hardware"',
+      )
+    })
+
+    test('keeps one entry whose short title-case lines are not followed by another set of fields', () => {
+      const business = parseOne(`Hilltop Hardware
+(479) 555-0142
+123 Main St, Ozark, AR 72949
+Family Owned Since 1961
+Tools, paint and feed for the valley.
+Features:
+Key Cutting
+Propane Refills`)
+      expect(business.full_description).toBe('Family Owned Since 1961. Tools, paint and feed for the valley.')
+      expect(business.services).toEqual(['Key Cutting', 'Propane Refills'])
+    })
+
+    test('keeps a second address line with the phone on it inside the same entry', () => {
+      const business = parseOne(
+        'Blue Heron Boutique\nPhone: (501) 555-0159\n14 Pinnacle Valley Rd · (501) 555-0159\nCasual clothing and gifts.',
+      )
+      expect(business.address).toBe('14 Pinnacle Valley Rd')
     })
 
     test('numbers entries from 0 in file order and records the line each starts on', () => {
@@ -311,6 +402,14 @@ ${BIG_ROCK}`)
       )
     })
 
+    test("joins a street line and another state's town line with its ZIP", () => {
+      const business = parseOne(
+        'Bend Coffee Co.\nTel: 903-555-0161\n412 Front St\nWillow Bend, TX 75455\nSmall-batch coffee.',
+      )
+      expect(business.address).toBe('412 Front St, Willow Bend, TX 75455')
+      expect(business.full_description).toBe('Small-batch coffee.')
+    })
+
     test('leaves a phone typed on the address line out of the address', () => {
       const business = parseOne('Blue Heron Boutique\n14 Pinnacle Valley Rd · (501) 555-0159')
       expect(business.address).toBe('14 Pinnacle Valley Rd')
@@ -369,6 +468,26 @@ ${BIG_ROCK}`)
       expect(business.warnings).toContain('more than one hours line: kept the first')
     })
 
+    test('never takes a tagline or a sentence of the description for the hours', () => {
+      const towing = parseOne(
+        "Ridge Towing - Open 24/7 for emergencies\n(501) 555-0140\nFridays open until 9pm for games\nWe're open late on Fridays!",
+      )
+      expect(towing.hours).toBeNull()
+      expect(towing.short_description).toBe('Open 24/7 for emergencies')
+      expect(towing.full_description).toBe(
+        "Open 24/7 for emergencies.\n\nFridays open until 9pm for games. We're open late on Fridays!",
+      )
+      const diner = parseOne(
+        'Ridge Diner\n(501) 555-0141\nOpen 24/7 for emergencies and hungry truckers alike.\nMon-Fri 6am-2pm',
+      )
+      expect(diner.hours).toBe('Mon-Fri 6am-2pm')
+    })
+
+    test('reads unlabelled day ranges typed with en dashes and compact times', () => {
+      expect(parseOne('Ridge Diner\n(501) 555-0141\nTues–Sat 7:30am–2pm').hours_detail).toHaveLength(5)
+      expect(parseOne('Ridge Diner\n(501) 555-0141\nMon-Fri 8-5').hours).toBe('Mon-Fri 8-5')
+    })
+
     test('leaves a sentence that starts with a day to the description', () => {
       const business = parseOne(
         'Big Rock Coffee\n(501) 555-0101\nSaturday mornings the line fills with trail runners coming off the summit by 8am.',
@@ -383,6 +502,23 @@ ${BIG_ROCK}`)
       expect(parseOne('Big Rock Coffee\n(501) 555-0101\nEst. 1985\nFamily owned and operated.').full_description).toBe(
         'Family owned and operated.',
       )
+    })
+
+    test('ends a short tagline line with a full stop when a new sentence follows it', () => {
+      const business = parseOne(
+        'Ridge Line Towing\n(479) 555-0113\nOpen 24/7 for emergencies\nWreckers, lockouts and jump starts anywhere in the county.',
+      )
+      expect(business.full_description).toBe(
+        'Open 24/7 for emergencies. Wreckers, lockouts and jump starts anywhere in the county.',
+      )
+    })
+
+    test('ends a bullet list under an empty Features: label at the first plain line', () => {
+      const business = parseOne(
+        'Cedar Springs Pharmacy\n(918) 555-0141\nSpecial features:\n- Free delivery\n- Soda fountain\nHand-dipped malts',
+      )
+      expect(business.services).toEqual(['Free delivery', 'Soda fountain'])
+      expect(business.full_description).toBe('Hand-dipped malts')
     })
 
     test('joins lines wrapped by hand into one paragraph, keeping a short closing line', () => {

@@ -119,11 +119,17 @@ export function parseRolandText(text: string): ParsedBusiness[] {
 export function parseRolandTextReport(text: string): RolandParseReport {
   const drafts: Draft[] = []
   const skipped: SkippedBlock[] = []
-  for (const block of splitBlocks(text)) {
+  for (const { lines: block, joined } of splitBlocks(text).flatMap(splitEntries)) {
     const first = block[0]
     if (first === undefined) continue
     const result = readBlock(block)
     if (result.kind === 'business') {
+      const previous = drafts.at(-1)
+      // The operator checks these in the dry run: a name-like line inside a description could be mistaken.
+      if (joined && previous)
+        result.draft.warnings.push(
+          `started a new business at line ${first.line} without a blank line above it: check that "${result.draft.name}" is not part of "${previous.name}"`,
+        )
       drafts.push(result.draft)
     } else if (result.kind === 'paragraph') {
       const previous = drafts.at(-1)
@@ -170,7 +176,10 @@ function splitBlocks(text: string): Line[][] {
   let current: Line[] = []
   for (const [i, line] of lines.entries()) {
     // A rule right under a lone first line underlines a name ('Big Rock Coffee' / '-----') rather than ending it.
-    const underline = current.length === 1 && current[0]?.line === line.line - 1 && (lines[i + 1]?.text ?? '') !== ''
+    // A title ruled off above the first business is not an underline: a name line followed by fields comes next.
+    const next = lines[i + 1]?.text ?? ''
+    const nextStartsEntry = classify(next).kind === 'description' && looksLikeName(next)
+    const underline = current.length === 1 && current[0]?.line === line.line - 1 && next !== '' && !nextStartsEntry
     if (SEPARATOR.test(line.text) && underline) continue
     if (line.text === '' || SEPARATOR.test(line.text)) {
       if (current.length > 0) blocks.push(current)
@@ -181,6 +190,128 @@ function splitBlocks(text: string): Line[][] {
   }
   if (current.length > 0) blocks.push(current)
   return blocks
+}
+
+/** The lines of one entry, and whether it was split from the entry above without a blank line. */
+type Entry = { lines: Line[]; joined: boolean }
+
+/**
+ * Splits a block into entries where a volunteer left out the blank line: a name line followed by
+ * its fields, after an entry that already has its own, starts the next business.
+ */
+function splitEntries(block: Line[]): Entry[] {
+  const kinds = block.map((line) => classify(line.text))
+  const entries: Entry[] = []
+  let start = 0
+  for (let i = 1; i < block.length; i += 1) {
+    if (!startsEntry(block, kinds, start, i)) continue
+    entries.push({ lines: block.slice(start, i), joined: entries.length > 0 })
+    start = i
+  }
+  entries.push({ lines: block.slice(start), joined: entries.length > 0 })
+  return entries
+}
+
+type ContactKind = 'phone' | 'website' | 'address'
+
+const isContact = (kind: LineKind | undefined): kind is LineKind & { kind: ContactKind } =>
+  kind?.kind === 'phone' || kind?.kind === 'website' || kind?.kind === 'address'
+
+function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number): boolean {
+  const kind = kinds[i]
+  const text = block[i]?.text ?? ''
+  if (kind?.kind !== 'description' || kind.bullet) return false
+  const below = contactsBelow(block, kinds, i)
+  if (below.size === 0) return false
+  // 'Name:' opens every entry of a labelled list, so a second one is the next business.
+  if (NAME_LABEL.test(text)) return true
+  // '=== DINING ===' or 'Shopping:' typed right above the section's first business.
+  // (A title block carries the town's own address, never a phone or a website.)
+  if (i === start + 1)
+    return (
+      isSectionHeading(block[start]?.text ?? '') && looksLikeName(text) && !(below.size === 1 && below.has('address'))
+    )
+  // A line ending in a comma or 'and' goes on in the next one: 'Tools, paint,' / 'Feed and Seed'.
+  if (/(?:[,;&]|\band)$/i.test(block[i - 1]?.text ?? '')) return false
+  const above = new Set(
+    kinds
+      .slice(start + 1, i)
+      .filter(isContact)
+      .map((line) => line.kind),
+  )
+  if (above.size === 0) return false
+  const repeated = [...below].some((field) => above.has(field))
+  const next = kinds[i + 1]
+  // Plain lines under an empty 'Features:' label are items; only a repeated field right below ends the list.
+  if (inFeatureList(kinds, start, i))
+    return repeated && isContact(next) && above.has(next.kind) && looksLikeShortName(text)
+  if (looksLikeName(text)) return repeated || isContact(next) || below.size >= 2
+  // A name typed in lower case still starts an entry when the same fields follow it again.
+  return repeated && isContact(next) && above.has(next.kind) && looksLikeShortName(text)
+}
+
+/** The contact fields under a would-be name line, up to the next name-like line. */
+function contactsBelow(block: Line[], kinds: LineKind[], i: number): Set<ContactKind> {
+  const found = new Set<ContactKind>()
+  for (let j = i + 1; j < Math.min(block.length, i + 6); j += 1) {
+    const kind = kinds[j]
+    if (isContact(kind)) found.add(kind.kind)
+    else if (kind?.kind === 'description' && !kind.bullet && looksLikeName(block[j]?.text ?? '')) break
+  }
+  return found
+}
+
+/** Tells whether line i would be read as an item of a plain features list (see readLines). */
+function inFeatureList(kinds: LineKind[], start: number, i: number): boolean {
+  for (let j = i - 1; j > start; j -= 1) {
+    const kind = kinds[j]
+    if (kind?.kind === 'features') return kind.value === '' || /[,;]$/.test(kind.value)
+    // Bullet items end where a plain line comes: that line is not one of them.
+    if (kind?.kind !== 'description' || kind.bullet || /[.!?]$/.test(kind.value)) return false
+  }
+  return false
+}
+
+// Words a business name leaves in lower case: 'Bait and Tackle', 'Pies on the Square'.
+const SMALL_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'the',
+  'of',
+  'on',
+  'at',
+  'in',
+  'for',
+  'by',
+  'to',
+  'n',
+  'or',
+  'with',
+  '&',
+])
+
+/** Tells whether a line reads like a business name: short, every main word capitalised, no sentence. */
+function looksLikeName(text: string): boolean {
+  const [namePart] = splitNameLine(text)
+  const name = cleanName(namePart)
+  if (!looksLikeShortName(name, 60)) return false
+  const words = name.split(/\s+/).filter((word) => /[\p{L}\d]/u.test(word) && !SMALL_WORDS.has(word.toLowerCase()))
+  return words.length > 0 && words.every((word) => /^["“'(]?[\p{Lu}\d]/u.test(word))
+}
+
+function looksLikeShortName(text: string, maxLength = 40): boolean {
+  const name = cleanName(text)
+  if (name.length < 2 || name.length > maxLength || name.split(/\s+/).length > 8) return false
+  return !/[.!?:;,]$/.test(name) || ABBREVIATIONS.test(name)
+}
+
+function isSectionHeading(text: string): boolean {
+  const decorated = /^[=#*~_-]{2,}|[=#*~_-]{2,}$/.test(text) || /:$/.test(text)
+  const name = cleanName(text)
+  const letters = name.replace(/[^\p{L}]/gu, '')
+  const shouting = letters.length >= 3 && letters === letters.toUpperCase()
+  return decorated || (shouting && matchCategoryLabel(name) !== null)
 }
 
 type Draft = {
@@ -222,13 +353,18 @@ const DESCRIPTION_LABEL = /^(?:description|about|notes?)\s*:\s*/i
 const STREET_WORDS =
   'rd|road|st|street|hwy|highway|ave|avenue|dr|drive|ln|lane|blvd|boulevard|way|ct|court|pkwy|parkway|loop|trail|trl|cir|circle|pl|place|pike|route|rte|cove|cv|bend|ridge|ter|terrace|plaza|hollow|run|landing'
 const STREET_ADDRESS = new RegExp(`^\\d{1,6}[a-z]?\\s+(?:[\\w.'-]+\\s+){0,4}?(?:${STREET_WORDS})\\b`, 'i')
-const STATE_AND_ZIP = /\b(?:AR|Ark\.?|Arkansas)\s*,?\s+7\d{4}(?:-\d{4})?\b/
+// Other towns' lists give their own state: any state's postal code with a ZIP reads as an address.
+const STATES =
+  'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY'
+const STATE_AND_ZIP = new RegExp(`\\b(?:${STATES}|Ark\\.?|Arkansas)\\s*,?\\s+\\d{5}(?:-\\d{4})?\\b`)
 const ROAD_FIRST = new RegExp(
   `^(?:(?:state\\s+)?(?:highway|hwy)\\s*\\d+|corner\\s+of|intersection\\s+of|p\\.?\\s?o\\.?\\s+box\\s+\\d+)\\b`,
   'i',
 )
-const CITY_STATE =
-  /^[A-Z][A-Za-z.]*(?:\s[A-Z][A-Za-z.]*)?\s*,?\s+(?:AR|Ark\.?|Arkansas)\b(?:\s*,?\s*7\d{4}(?:-\d{4})?)?\.?$/
+// 'Roland, AR' with or without its ZIP; another state's town only with its ZIP ('Willow Bend, TX 75455').
+const CITY_STATE = new RegExp(
+  `^[A-Z][A-Za-z.]*(?:\\s[A-Z][A-Za-z.]*){0,2}\\s*,?\\s+(?:(?:AR|Ark\\.?|Arkansas)\\b(?:\\s*,?\\s*\\d{5}(?:-\\d{4})?)?|(?:${STATES})\\s*,?\\s*\\d{5}(?:-\\d{4})?)\\.?$`,
+)
 const DIRECTORY_WORDS = /\b(?:directory|listings?|last\s+updated|updated|compiled|table\s+of\s+contents|page\s+\d+)\b/i
 
 type LineKind =
@@ -324,6 +460,8 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
       if (kind.bullet || plainItem) {
         addServices(draft, kind.value)
         if (inFeatures === 'comma' && !kind.bullet) inFeatures = /[,;]$/.test(kind.value) ? 'comma' : 'bullets'
+        // Under an empty label, bullets make a bullet list: the first plain line after them ends it.
+        if (inFeatures === 'list' && kind.bullet) inFeatures = 'bullets'
         previous = 'features'
         continue
       }
@@ -391,6 +529,11 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
           previous === 'description' && !tagline && paragraph.length > 0 && !endsSentence(paragraph.at(-1) ?? '')
         if (kind.value.length > 10 || (continues && kind.value.length > 0)) {
           if (tagline || kind.bullet) endParagraph()
+          // A short line without a full stop, then a capitalised one, is a tagline and a sentence
+          // ('Open 24/7 for emergencies' / 'Wreckers and lockouts…'), not one sentence wrapped by hand.
+          const last = paragraph.at(-1)
+          if (last !== undefined && last.length < 50 && !endsSentence(last) && /^\p{Lu}/u.test(kind.value))
+            paragraph[paragraph.length - 1] = `${last}.`
           paragraph.push(kind.value)
           if (tagline) endParagraph()
           previous = 'description'

@@ -1,0 +1,77 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { describe, expect, test } from 'vitest'
+import { decodeRolandFile, parseRolandText, type ParsedBusiness } from './parse.ts'
+
+// Hand-typed business lists of other (invented) towns, each with the output a person reading it
+// would write down. They vary the way volunteers' files do: entries with no blank line between
+// them, labelled and unlabelled fields, section headings right above an entry, taglines that
+// promise '24/7' inside descriptions, day ranges with en dashes, phones in every format.
+const TOWNS = new URL('../../test/fixtures/towns/', import.meta.url)
+
+const FIELDS = ['name', 'category', 'phone', 'website', 'address', 'hours', 'description', 'services'] as const
+type Field = (typeof FIELDS)[number]
+type Expected = Record<Field, string | string[] | null>
+
+function actual(business: ParsedBusiness): Expected {
+  return { ...business, description: business.full_description }
+}
+
+/** Compares parsed businesses with the expected ones, field by field, matched by name. */
+function score(parsed: ParsedBusiness[], expected: Expected[]) {
+  const mismatches: string[] = []
+  let correct = 0
+  for (const want of expected) {
+    const got = parsed.find((business) => business.name === want.name)
+    if (got === undefined) {
+      mismatches.push(`lost: ${String(want.name)}`)
+      continue
+    }
+    for (const field of FIELDS) {
+      const value = actual(got)[field]
+      if (JSON.stringify(value) === JSON.stringify(want[field])) correct += 1
+      else
+        mismatches.push(
+          `${String(want.name)}.${field}: got ${JSON.stringify(value)}, want ${JSON.stringify(want[field])}`,
+        )
+    }
+  }
+  const unexpected = parsed.filter((business) => !expected.some((want) => want.name === business.name))
+  for (const business of unexpected) mismatches.push(`unexpected (a merged or split entry?): ${business.name}`)
+  return {
+    correct,
+    total: expected.length * FIELDS.length,
+    mismatches,
+    lost: expected.length - (parsed.length - unexpected.length),
+  }
+}
+
+const towns = readdirSync(TOWNS)
+  .filter((file) => file.endsWith('.txt'))
+  .map((file) => {
+    const text = decodeRolandFile(readFileSync(new URL(file, TOWNS)))
+    const expected = (
+      JSON.parse(readFileSync(new URL(file.replace(/\.txt$/, '.expected.json'), TOWNS), 'utf8')) as {
+        businesses: Expected[]
+      }
+    ).businesses
+    return { file, parsed: parseRolandText(text), expected }
+  })
+
+describe('parsing the hand-typed lists of other towns', () => {
+  test('has several towns to measure', () => {
+    expect(towns.length).toBeGreaterThanOrEqual(3)
+  })
+
+  test.each(towns.map((town) => [town.file, town] as const))('loses and merges no entry of %s', (_file, town) => {
+    expect(town.parsed.map((business) => business.name)).toEqual(town.expected.map((business) => business.name))
+  })
+
+  test('reads at least 98% of the fields right', () => {
+    const results = towns.map((town) => score(town.parsed, town.expected))
+    const correct = results.reduce((sum, result) => sum + result.correct, 0)
+    const total = results.reduce((sum, result) => sum + result.total, 0)
+    const mismatches = results.flatMap((result) => result.mismatches)
+    expect(correct / total, mismatches.join('\n')).toBeGreaterThanOrEqual(0.98)
+    expect(results.every((result) => result.lost === 0)).toBe(true)
+  })
+})
