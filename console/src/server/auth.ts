@@ -1,4 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { defaultSignInLimits, lockoutMs, type SignInLimits } from '@roland/scripts/operators/lockout'
+
+export { defaultSignInLimits, type SignInLimits }
 
 // Operators sign in with the console secret and get a session cookie; scripts send the secret
 // as a bearer token. Sessions live in memory: a console restart signs everyone out.
@@ -80,18 +83,6 @@ export class SessionStore {
   }
 }
 
-/** How wrong secrets are slowed down. */
-export interface SignInLimits {
-  /** Wrong secrets allowed before a lockout starts. */
-  freeAttempts: number
-  /** The first lockout; each further wrong secret doubles it. */
-  baseLockoutMs: number
-  maxLockoutMs: number
-}
-
-/** Default limits: three free tries, then 1 s, 2 s, 4 s… up to 5 minutes. */
-export const defaultSignInLimits: SignInLimits = { freeAttempts: 3, baseLockoutMs: 1000, maxLockoutMs: 5 * 60_000 }
-
 /**
  * Counts wrong secrets per client and locks it out for a time that doubles with each one past the
  * free attempts. While locked out, every attempt is refused unchecked, the right secret included.
@@ -116,11 +107,8 @@ export class SignInLimiter {
   fail(client: string): void {
     const state = this.#clients.get(client) ?? { failures: 0, lockedUntil: 0 }
     state.failures++
-    const over = state.failures - this.#limits.freeAttempts
-    if (over > 0) {
-      const lockout = Math.min(this.#limits.maxLockoutMs, this.#limits.baseLockoutMs * 2 ** Math.min(over - 1, 30))
-      state.lockedUntil = this.#now() + lockout
-    }
+    const lockout = lockoutMs(state.failures, this.#limits)
+    if (lockout > 0) state.lockedUntil = this.#now() + lockout
     this.#clients.set(client, state)
   }
 
