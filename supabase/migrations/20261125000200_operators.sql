@@ -122,6 +122,22 @@ create policy "Operators read jobs" on public.jobs
   for select to authenticated using ((select public.is_operator()));
 grant select on public.jobs to authenticated;
 
+-- A new password clears the lockout: the admin who set it vouches for the operator.
+create or replace function public.operator_password_changed() returns trigger
+language plpgsql
+as $$
+begin
+  new.failed_attempts := 0;
+  new.locked_until := null;
+  return new;
+end;
+$$;
+comment on function public.operator_password_changed() is 'Clears the failed attempts and lockout of an operator whose password changes.';
+create trigger operators_password_changed
+  before update of password_hash on public.operators
+  for each row when (new.password_hash is distinct from old.password_hash)
+  execute function public.operator_password_changed();
+
 -- A new password, a disabled account or a removed one ends every session of that operator.
 create or replace function public.end_operator_sessions() returns trigger
 language plpgsql security definer set search_path = ''

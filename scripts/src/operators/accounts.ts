@@ -20,6 +20,20 @@ import {
 // role (it is the machine's owner); the console acts as the signed-in admin, so the table's
 // policies decide (is_admin()).
 
+/** Why an operator change was refused, for the console to pick its HTTP status. */
+export type OperatorErrorCode = 'invalid' | 'duplicate' | 'not-found' | 'forbidden' | 'last-admin'
+
+/** A refused operator change: what is wrong and how to fix it. */
+export class OperatorError extends StoreError {
+  override name = 'OperatorError'
+  readonly code: OperatorErrorCode
+
+  constructor(code: OperatorErrorCode, message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
 /** Runs a unit of work in one transaction, as some database role. */
 export type Runner = <T>(fn: (tx: Transaction) => Promise<T>) => Promise<T>
 
@@ -35,20 +49,22 @@ export function embeddedDb(store: Store): PGlite {
   return (store as EmbeddedStore).db
 }
 
-/** Acts as the service role (the CLI). */
+/** Acts as the service role (the CLI, named "cli" in the audit log). */
 export function asServiceRole(db: PGlite): Runner {
-  return (fn) => withActor(db, { email: 'cli', role: 'admin' }, fn)
+  return asOperator(db, { email: 'cli', role: 'admin' })
 }
 
-/** Acts as a signed-in operator, so row-level security applies (the console). */
+/** Acts as an operator, so row-level security applies (the console); automation acts as the service role. */
 export function asOperator(db: PGlite, actor: Actor): Runner {
   return async (fn) => {
     try {
       return await withActor(db, actor, fn)
     } catch (error) {
-      if (/row-level security|permission denied/.test((error as Error).message)) {
-        throw new StoreError(`Only an admin may manage operators; ${actor.email} is ${actor.role}.`)
+      const message = (error as Error).message
+      if (/row-level security|permission denied/.test(message)) {
+        throw new OperatorError('forbidden', `Only an admin may manage operators; ${actor.email} is ${actor.role}.`)
       }
+      if (/last admin/.test(message)) throw new OperatorError('last-admin', message)
       throw error
     }
   }
@@ -85,7 +101,8 @@ export async function addOperator(
   return run(async (tx) => {
     const existing = await tx.query('select 1 from public.operators where email = $1', [email])
     if (existing.rows.length) {
-      throw new StoreError(
+      throw new OperatorError(
+        'duplicate',
         `An operator with the email ${email} already exists: choose another email, or reset that operator's password.`,
       )
     }
@@ -117,11 +134,10 @@ export async function resetPassword(
   const passwordHash = await hashPassword(parse(operatorPasswordSchema, password))
   return run(async (tx) => {
     const { rows } = await tx.query<OperatorView>(
-      `update public.operators set password_hash = $2, failed_attempts = 0, locked_until = null
-       where ${where(which)} returning ${viewColumns}`,
+      `update public.operators set password_hash = $2 where ${where(which)} returning ${viewColumns}`,
       [which.id ?? parse(operatorEmailSchema, which.email ?? ''), passwordHash],
     )
-    // The operators_end_sessions trigger signs the operator out everywhere.
+    // Triggers clear the lockout and sign the operator out everywhere.
     return found(rows[0], which)
   })
 }
@@ -250,13 +266,14 @@ function where(which: { email?: string; id?: string }): string {
 
 function found(row: OperatorView | undefined, which: { email?: string; id?: string }): OperatorView {
   if (row) return row
-  throw new StoreError(
+  throw new OperatorError(
+    'not-found',
     `No operator ${which.email ?? which.id} (or you may not change operators): see the list with \`pnpm roland operators list\`.`,
   )
 }
 
 function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value)
-  if (!parsed.success) throw new StoreError(`${parsed.error.issues[0]?.message ?? 'Invalid input'}.`)
+  if (!parsed.success) throw new OperatorError('invalid', `${parsed.error.issues[0]?.message ?? 'Invalid input'}.`)
   return parsed.data
 }
