@@ -175,6 +175,7 @@ export async function checkPassword(
   now: () => number = Date.now,
 ): Promise<SignInOutcome> {
   const email = input.email.trim().toLowerCase()
+  dummyHash ??= hashPassword(randomBytes(16).toString('hex'))
   const run = asServiceRole(db)
   const account = await run(async (tx) => {
     const { rows } = await tx.query<
@@ -185,7 +186,6 @@ export async function checkPassword(
     return rows[0]
   })
   if (!account || account.disabled || !account.password_hash) {
-    dummyHash ??= hashPassword(randomBytes(16).toString('hex'))
     await verify(await dummyHash, input.password).catch(() => false)
     return { kind: 'wrong' }
   }
