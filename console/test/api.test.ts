@@ -8,15 +8,19 @@ import type { Job } from '@roland/scripts/store/types'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startFirecrawlStandIn, type FirecrawlStandIn } from '../../scripts/test/crawl-firecrawl-stand-in.ts'
 import { startFixtureSite } from '../../scripts/test/crawl-fixture-server.ts'
+import type { EmbeddedStore } from '@roland/scripts/store/embedded'
 import { routes } from '../src/server/server.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
+  addTestOperator,
   call,
   openEvents,
   rolandText,
+  signIn,
   startHookReceiver,
   startTestConsole,
   tempDataDir,
+  testPassword,
   testSecret,
   waitFor,
   waitForJob,
@@ -57,6 +61,7 @@ beforeAll(async () => {
   hook = await startHookReceiver()
   firecrawl = await startFirecrawlStandIn({ apiKey: firecrawlKey })
   server = await start()
+  await addTestOperator(server, 'admin@example.org', 'admin')
 })
 
 afterAll(async () => {
@@ -107,13 +112,32 @@ describe('authentication', () => {
     expect((await api('/files/Roland.txt', { auth: 'none' })).status).toBe(401)
   })
 
-  test('signing in with the secret sets an HttpOnly, SameSite=Strict session cookie that opens the API until sign-out', async () => {
-    const wrong = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: 'not-the-secret' } })
+  test('signing in with an email and password sets an HttpOnly, SameSite=Strict session cookie that opens the API until sign-out', async () => {
+    const wrong = await api('/api/session', {
+      method: 'POST',
+      auth: 'none',
+      body: { email: 'admin@example.org', password: 'not the password at all' },
+    })
     expect(wrong.status).toBe(401)
     expect(wrong.headers.get('set-cookie')).toBeNull()
+    const unknown = await api('/api/session', {
+      method: 'POST',
+      auth: 'none',
+      body: { email: 'nobody@example.org', password: testPassword },
+    })
+    expect(unknown.status).toBe(401)
+    expect(unknown.json.error).toBe(wrong.json.error)
+    // The secret no longer signs a person in.
+    expect((await api('/api/session', { method: 'POST', auth: 'none', body: { secret: testSecret } })).status).toBe(400)
 
-    const right = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: testSecret } })
+    const right = await api('/api/session', {
+      method: 'POST',
+      auth: 'none',
+      body: { email: ' Admin@Example.org ', password: testPassword },
+    })
     expect(right.status).toBe(200)
+    expect(right.json).toEqual({ signedIn: true, email: 'admin@example.org', role: 'admin' })
+    expect(right.headers.get('set-cookie')).not.toMatch(/Secure/)
     const setCookie = right.headers.get('set-cookie')!
     expect(setCookie).toMatch(/^roland_console_session=[\w-]{40,};/)
     expect(setCookie).toMatch(/; HttpOnly/)
@@ -124,9 +148,41 @@ describe('authentication', () => {
     const jobs = await api('/api/jobs', { auth: 'none', headers: { cookie } })
     expect(jobs.status).toBe(200)
     expect(Array.isArray(jobs.json.jobs)).toBe(true)
+    expect((await api('/api/session', { auth: 'none', headers: { cookie } })).json).toEqual({
+      signedIn: true,
+      email: 'admin@example.org',
+      role: 'admin',
+    })
+
+    // Only the token's hash is stored: the database never holds a usable session.
+    const token = cookie.split('=')[1]!
+    const stored = await server.services.store.use(async (store) =>
+      JSON.stringify((await (store as EmbeddedStore).db.query('select * from operator_sessions')).rows),
+    )
+    expect(stored).not.toContain(token)
 
     expect((await api('/api/session', { method: 'DELETE', auth: 'none', headers: { cookie } })).status).toBe(200)
     expect((await api('/api/jobs', { auth: 'none', headers: { cookie } })).status).toBe(401)
+  })
+
+  test('a session survives a console restart; a new password ends it', async () => {
+    const cookie = await signIn(server, 'admin@example.org')
+    await server.close()
+    server = await start()
+    expect((await api('/api/jobs', { auth: 'none', headers: { cookie } })).status).toBe(200)
+    await addTestOperator(server, 'second-admin@example.org', 'admin')
+    const other = await signIn(server, 'second-admin@example.org')
+    const { json } = await api('/api/operators', { auth: 'none', headers: { cookie: other } })
+    const admin = json.operators.find((o: { email: string }) => o.email === 'admin@example.org')
+    const reset = await api(`/api/operators/${admin.id}/password`, {
+      method: 'POST',
+      auth: 'none',
+      headers: { cookie: other },
+      body: { password: testPassword },
+    })
+    expect(reset.status).toBe(200)
+    expect((await api('/api/jobs', { auth: 'none', headers: { cookie } })).status).toBe(401)
+    expect((await api('/api/jobs', { auth: 'none', headers: { cookie: other } })).status).toBe(200)
   })
 
   test('scripts may send the secret as a bearer token; a wrong one is refused', async () => {
@@ -157,7 +213,7 @@ describe('cross-site requests', () => {
       method: 'POST',
       auth: 'none',
       headers: { origin: 'http://evil.example' },
-      body: { secret: testSecret },
+      body: { email: 'admin@example.org', password: testPassword },
     })
     expect(signIn.status).toBe(403)
     expect(signIn.headers.get('set-cookie')).toBeNull()
@@ -522,17 +578,15 @@ describe('restarts', () => {
   })
 })
 
-describe('slowing down wrong secrets', () => {
+describe('slowing down wrong secrets and passwords', () => {
   // Last: the lockout applies to every caller from 127.0.0.1.
-  test('past three wrong secrets, sign-in answers 429 with Retry-After, even for the right secret', async () => {
-    for (let i = 0; i < 3; i++) {
-      expect((await api('/api/session', { method: 'POST', auth: 'none', body: { secret: `wrong-${i}` } })).status).toBe(
-        401,
-      )
-    }
-    const fourth = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: 'wrong-again' } })
+  test('past three wrong passwords, sign-in answers 429 with Retry-After, even for the right password', async () => {
+    const attempt = (email: string, password: string) =>
+      api('/api/session', { method: 'POST', auth: 'none', body: { email, password } })
+    for (let i = 0; i < 3; i++) expect((await attempt(`nobody-${i}@example.org`, `wrong-${i}`)).status).toBe(401)
+    const fourth = await attempt('nobody@example.org', 'wrong-again')
     expect(fourth.status).toBe(401)
-    const locked = await api('/api/session', { method: 'POST', auth: 'none', body: { secret: testSecret } })
+    const locked = await attempt('admin@example.org', testPassword)
     expect(locked.status).toBe(429)
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(locked.headers.get('set-cookie')).toBeNull()

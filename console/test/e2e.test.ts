@@ -13,7 +13,7 @@ import { launchBrowser } from '../../test/support/browser.ts'
 import { serveStatic } from '../../test/support/static-server.ts'
 import { distDir, ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { rolandText, startTestConsole, tempDataDir, testSecret, waitFor } from './support/console.ts'
+import { addTestOperator, rolandText, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
 
 // The console end to end: the built app in a real Chromium, the real server and embedded
 // Postgres, a fixture business website on 127.0.0.1, and a real local site build.
@@ -43,6 +43,7 @@ beforeAll(async () => {
     serveApp: true,
     env: { ROLAND_ALLOW_PRIVATE_NETWORK: '1', ROLAND_OUT_DIR: outDir, FIRECRAWL_API_URL: firecrawl.apiUrl },
   })
+  await addTestOperator(server, 'coordinator@example.org', 'admin')
   browser = await launchBrowser()
   context = await browser.newContext({ viewport: { width: 1200, height: 900 } })
   page = await context.newPage()
@@ -82,15 +83,17 @@ async function lastJob(kind: Job['kind']): Promise<Job | undefined> {
 const slow = { timeout: 240_000 }
 
 describe('the console in Chromium', () => {
-  test('signs in with the console secret', slow, async () => {
+  test('signs in with an operator’s email and password', slow, async () => {
     await page.goto(`${server.url}/migration`)
-    await page.getByLabel('Console secret').fill('not-the-secret')
+    await page.getByLabel('Email').fill('coordinator@example.org')
+    await page.getByLabel('Password').fill('not the password at all')
     await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByText('That is not the console secret').waitFor()
+    await page.getByText('Wrong email or password').waitFor()
 
-    await page.getByLabel('Console secret').fill(testSecret)
+    await page.getByLabel('Password').fill(testPassword)
     await page.getByRole('button', { name: 'Sign in' }).click()
     await page.getByRole('heading', { name: 'Database Migration' }).waitFor()
+    expect(await page.getByTestId('signed-in-as').textContent()).toBe('coordinator@example.org (admin)')
     const cookies = await context.cookies(server.url)
     expect(cookies).toEqual([
       expect.objectContaining({ name: 'roland_console_session', httpOnly: true, sameSite: 'Strict' }),
@@ -325,4 +328,39 @@ describe('the console in Chromium', () => {
       await page.getByRole('heading', { name: 'Setup Required' }).waitFor()
     },
   )
+})
+
+describe('operators in Chromium', () => {
+  test('an admin adds an editor on the Operators screen; the editor signs in and is not offered it', slow, async () => {
+    // A browser of its own: this test signs in and out without disturbing the others.
+    const own = await browser.newContext({ viewport: { width: 1200, height: 900 } })
+    const tab = await own.newPage()
+    tab.setDefaultTimeout(90_000)
+    const signInAs = async (email: string) => {
+      await tab.getByLabel('Email').fill(email)
+      await tab.getByLabel('Password').fill(testPassword)
+      await tab.getByRole('button', { name: 'Sign in' }).click()
+      await tab.getByTestId('signed-in-as').waitFor()
+    }
+    try {
+      await tab.goto(`${server.url}/operators`)
+      await signInAs('coordinator@example.org')
+      await tab.getByRole('heading', { name: 'Operators', exact: true }).waitFor()
+      await tab.getByLabel('Email').fill('volunteer@example.org')
+      await tab.getByLabel('Password').fill('short')
+      await tab.getByRole('button', { name: 'Add operator' }).click()
+      await tab.getByText('The password must be at least 12 characters').waitFor()
+      await tab.getByLabel('Password').fill(testPassword)
+      await tab.getByRole('button', { name: 'Add operator' }).click()
+      await tab.getByTestId('operator-row').filter({ hasText: 'volunteer@example.org' }).waitFor()
+
+      await tab.getByRole('button', { name: 'Sign out' }).click()
+      await signInAs('volunteer@example.org')
+      expect(await tab.getByTestId('signed-in-as').textContent()).toBe('volunteer@example.org (editor)')
+      await tab.getByRole('heading', { name: 'Database Migration' }).waitFor()
+      expect(await tab.getByRole('navigation', { name: 'Screens' }).getByText('Operators').count()).toBe(0)
+    } finally {
+      await own.close()
+    }
+  })
 })

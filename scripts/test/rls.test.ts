@@ -2,10 +2,37 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 
 // Row-level security and grants, cell by cell: every table × select/insert/update/delete as
-// anon, authenticated and service_role, against the real migrations in the embedded Postgres.
+// anon, a stranger who signed up on their own (authenticated, but no operator), an editor, an
+// admin and service_role, against the real migrations in the embedded Postgres. The claims are
+// set the way PostgREST sets them from a JWT, so these are the policies Supabase runs.
 
-type Role = 'anon' | 'authenticated' | 'service_role'
+type Role = 'anon' | 'stranger' | 'editor' | 'admin' | 'service_role'
 type Operation = 'select' | 'insert' | 'update' | 'delete'
+
+const adminId = '33333333-3333-4333-8333-333333333333'
+const editorId = '44444444-4444-4444-8444-444444444444'
+const disabledId = '55555555-5555-4555-8555-555555555555'
+const strangerId = '66666666-6666-4666-8666-666666666666'
+const authUserId = '77777777-7777-4777-8777-777777777777'
+const linkedId = '88888888-8888-4888-8888-888888888888'
+
+/** Each role's database role and request.jwt.claims. */
+const claimsOf: Record<Role, { dbRole: string; claims: Record<string, string> | null }> = {
+  anon: { dbRole: 'anon', claims: { role: 'anon' } },
+  stranger: {
+    dbRole: 'authenticated',
+    claims: { sub: strangerId, email: 'stranger@example.org', role: 'authenticated' },
+  },
+  editor: {
+    dbRole: 'authenticated',
+    claims: { sub: editorId, email: 'editor@example.org', role: 'authenticated', app_role: 'editor' },
+  },
+  admin: {
+    dbRole: 'authenticated',
+    claims: { sub: adminId, email: 'admin@example.org', role: 'authenticated', app_role: 'admin' },
+  },
+  service_role: { dbRole: 'service_role', claims: null },
+}
 
 const activeId = '11111111-1111-4111-8111-111111111111'
 const inactiveId = '22222222-2222-4222-8222-222222222222'
@@ -84,6 +111,14 @@ beforeAll(async () => {
     insert into business_hours (business_id, day_of_week, opens_at, closes_at) values
       ('${activeId}', 1, '07:00', '17:00'), ('${inactiveId}', 1, '07:00', '17:00');
     insert into jobs (kind) values ('migrate');
+    insert into auth.users (id, email) values ('${authUserId}', 'linked@example.org');
+    insert into operators (id, email, role, password_hash) values
+      ('${adminId}', 'admin@example.org', 'admin', '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA'),
+      ('${editorId}', 'editor@example.org', 'editor', null);
+    insert into operators (id, email, role, disabled) values ('${disabledId}', 'gone@example.org', 'admin', true);
+    insert into operators (id, user_id, email, role) values ('${linkedId}', '${authUserId}', 'linked@example.org', 'editor');
+    insert into operator_sessions (token_hash, operator_id, expires_at) values
+      (repeat('a', 64), '${adminId}', now() + interval '1 hour');
   `)
 })
 
@@ -95,8 +130,11 @@ afterAll(async () => {
 async function attempt(role: Role, sql: string): Promise<{ rows: number } | { error: string }> {
   const rollback = new Error('rollback')
   let outcome: { rows: number } | { error: string } = { error: 'not run' }
-  await store
-    .asRole(role, async (tx) => {
+  const { dbRole, claims } = claimsOf[role]
+  await store.db
+    .transaction(async (tx) => {
+      await tx.exec(`set local role ${dbRole}`)
+      if (claims) await tx.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)])
       try {
         const result = await tx.query(sql)
         outcome = { rows: result.affectedRows || result.rows.length }
@@ -115,33 +153,140 @@ async function attempt(role: Role, sql: string): Promise<{ rows: number } | { er
 const succeeded = (outcome: { rows: number } | { error: string }) => 'rows' in outcome && outcome.rows > 0
 
 describe.each(Object.entries(tables))('row-level security on %s', (table, cases) => {
-  test.each(['anon', 'authenticated'] as const)('%s reads only what a visitor may see', async (role) => {
+  test.each(['anon', 'stranger'] as const)('%s reads only what a visitor may see', async (role) => {
     const outcome = await attempt(role, `select * from ${table}`)
     if (cases.visible === 0) {
-      expect(outcome).toEqual({ error: expect.stringMatching(/permission denied/) })
+      // Refused outright (anon), or every row filtered out by the policies (a stranger).
+      expect([{ rows: 0 }, { error: expect.stringMatching(/permission denied/) }]).toContainEqual(outcome)
     } else {
       expect(outcome).toEqual({ rows: cases.visible })
     }
   })
 
-  test('service_role reads every row', async () => {
-    expect(await attempt('service_role', `select * from ${table}`)).toEqual({ rows: cases.total })
+  test.each(['service_role', 'editor', 'admin'] as const)('%s reads every row', async (role) => {
+    expect(await attempt(role, `select * from ${table}`)).toEqual({ rows: cases.total })
   })
 
   test.each(
-    (['anon', 'authenticated'] as const).flatMap((role) =>
+    (['anon', 'stranger'] as const).flatMap((role) =>
       (['insert', 'update', 'delete'] as Operation[]).map((op) => [role, op] as const),
     ),
   )('%s cannot %s', async (role, op) => {
     const sql = cases[op as 'insert' | 'update' | 'delete']
     const outcome = await attempt(role, sql)
     expect(succeeded(outcome), JSON.stringify(outcome)).toBe(false)
-    expect(outcome).toEqual({ error: expect.stringMatching(/permission denied|row-level security/) })
+    // Refused outright, or (a stranger's update or delete) the policies leave no row to touch.
+    if ('error' in outcome) expect(outcome.error).toMatch(/permission denied|row-level security/)
+    else expect(role === 'stranger' && op !== 'insert').toBe(true)
   })
 
-  test.each(['insert', 'update', 'delete'] as const)('service_role can %s', async (op) => {
-    const outcome = await attempt('service_role', cases[op])
-    expect(succeeded(outcome), JSON.stringify(outcome)).toBe(true)
+  const writers: Role[] = table === 'jobs' ? ['service_role'] : ['service_role', 'editor', 'admin']
+  test.each(writers.flatMap((role) => (['insert', 'update', 'delete'] as const).map((op) => [role, op] as const)))(
+    '%s can %s',
+    async (role, op) => {
+      const outcome = await attempt(role, cases[op])
+      expect(succeeded(outcome), JSON.stringify(outcome)).toBe(true)
+    },
+  )
+
+  if (table === 'jobs') {
+    test.each(
+      (['editor', 'admin'] as const).flatMap((role) =>
+        (['insert', 'update', 'delete'] as const).map((op) => [role, op]),
+      ),
+    )('%s cannot %s: jobs are written by the service role', async (role, op) => {
+      expect(succeeded(await attempt(role as Role, cases[op as 'insert']))).toBe(false)
+    })
+  }
+})
+
+describe('row-level security on operators and their sessions', () => {
+  const addOperator = `insert into operators (email, role) values ('new@example.org', 'editor')`
+  const promote = `update operators set role = 'admin' where id = '${editorId}'`
+  const removeEditor = `delete from operators where id = '${editorId}'`
+
+  test.each(['anon', 'stranger'] as const)('%s sees no operator and no session', async (role) => {
+    for (const table of ['operators', 'operator_sessions']) {
+      const outcome = await attempt(role, `select * from ${table}`)
+      expect(succeeded(outcome), `${table}: ${JSON.stringify(outcome)}`).toBe(false)
+    }
+    expect(succeeded(await attempt(role, 'select id, email from operators'))).toBe(false)
+  })
+
+  test.each(['anon', 'stranger', 'editor'] as const)('%s cannot add, change or remove an operator', async (role) => {
+    for (const sql of [addOperator, promote, removeEditor, `update operators set password_hash = null`]) {
+      expect(succeeded(await attempt(role, sql)), `${role}: ${sql}`).toBe(false)
+    }
+  })
+
+  test('an editor sees who the operators are, but never a password hash or a session', async () => {
+    expect(await attempt('editor', 'select id, email, role from operators')).toEqual({ rows: 4 })
+    expect(await attempt('editor', 'select password_hash from operators')).toEqual({
+      error: expect.stringMatching(/permission denied/),
+    })
+    expect(await attempt('editor', 'select * from operator_sessions')).toEqual({
+      error: expect.stringMatching(/permission denied/),
+    })
+  })
+
+  test('an admin adds, changes and removes operators, but reads no password hash or session either', async () => {
+    for (const sql of [addOperator, promote, removeEditor]) {
+      expect(succeeded(await attempt('admin', sql)), sql).toBe(true)
+    }
+    expect(await attempt('admin', 'select password_hash, failed_attempts from operators')).toEqual({
+      error: expect.stringMatching(/permission denied/),
+    })
+    expect(await attempt('admin', 'select * from operator_sessions')).toEqual({
+      error: expect.stringMatching(/permission denied/),
+    })
+  })
+
+  test('a disabled operator is nobody: is_operator() and is_admin() are false for them', async () => {
+    const claims = { sub: disabledId, email: 'gone@example.org', role: 'authenticated' }
+    const result = await store.db.transaction(async (tx) => {
+      await tx.exec('set local role authenticated')
+      await tx.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)])
+      return (
+        await tx.query<{ operator: boolean; admin: boolean }>('select is_operator() as operator, is_admin() as admin')
+      ).rows[0]
+    })
+    expect(result).toEqual({ operator: false, admin: false })
+  })
+
+  test('a Supabase Auth user linked by user_id is an operator; the claims’ app_role grants nothing by itself', async () => {
+    const ask = async (claims: Record<string, string>) =>
+      store.db.transaction(async (tx) => {
+        await tx.exec('set local role authenticated')
+        await tx.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claims)])
+        return (
+          await tx.query<{ operator: boolean; admin: boolean }>('select is_operator() as operator, is_admin() as admin')
+        ).rows[0]
+      })
+    expect(await ask({ sub: authUserId, role: 'authenticated' })).toEqual({ operator: true, admin: false })
+    expect(
+      await ask({ sub: strangerId, role: 'authenticated', app_role: 'admin', email: 'admin@example.org' }),
+    ).toEqual({ operator: false, admin: false })
+  })
+
+  test('the last admin who can sign in cannot be removed or demoted', async () => {
+    expect(await attempt('service_role', `delete from operators where id = '${adminId}'`)).toEqual({
+      error: expect.stringMatching(/last admin/),
+    })
+    expect(await attempt('admin', `update operators set role = 'editor' where id = '${adminId}'`)).toEqual({
+      error: expect.stringMatching(/last admin/),
+    })
+  })
+
+  test('a new password ends the operator’s sessions', async () => {
+    const sessions = await store.db.transaction(async (tx) => {
+      await tx.query(`update operators set password_hash = null where id = '${adminId}'`)
+      const { rows } = await tx.query<{ count: number }>(
+        `select count(*)::int as count from operator_sessions where operator_id = '${adminId}'`,
+      )
+      await tx.rollback()
+      return rows[0]?.count
+    })
+    expect(sessions).toBe(0)
   })
 })
 
@@ -155,8 +300,8 @@ describe('the public catalog', () => {
     expect(open!.hours_detail).toHaveLength(1)
   })
 
-  test('the import and status functions are not callable by visitors', async () => {
-    for (const role of ['anon', 'authenticated'] as const) {
+  test('the import and status functions are not callable by visitors or strangers', async () => {
+    for (const role of ['anon', 'stranger'] as const) {
       expect(await attempt(role, `select import_businesses('[]'::jsonb)`)).toEqual({
         error: expect.stringMatching(/permission denied/),
       })

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type MouseEvent } from 'react'
+import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react'
 import { api, errorMessage, onSignedOut } from './api.ts'
 import { RebuildPanel } from './components/RebuildPanel.tsx'
 import { useToast } from './components/Toaster.tsx'
@@ -7,13 +7,17 @@ import { Businesses } from './screens/Businesses.tsx'
 import { Crawler } from './screens/Crawler.tsx'
 import { Jobs } from './screens/Jobs.tsx'
 import { Migration } from './screens/Migration.tsx'
+import { Operators } from './screens/Operators.tsx'
 import { SignIn } from './screens/SignIn.tsx'
+import type { SessionView } from '../shared/api.ts'
 
-const screens = [
-  { path: '/migration', label: 'Migration', Screen: Migration },
-  { path: '/crawler', label: 'Crawler', Screen: Crawler },
-  { path: '/businesses', label: 'Businesses', Screen: Businesses },
-  { path: '/jobs', label: 'Jobs', Screen: Jobs },
+// Operators is for admins only: the server answers 403 to editors, and the app does not offer it.
+const allScreens = [
+  { path: '/migration', label: 'Migration', Screen: Migration, adminOnly: false },
+  { path: '/crawler', label: 'Crawler', Screen: Crawler, adminOnly: false },
+  { path: '/businesses', label: 'Businesses', Screen: Businesses, adminOnly: false },
+  { path: '/jobs', label: 'Jobs', Screen: Jobs, adminOnly: false },
+  { path: '/operators', label: 'Operators', Screen: Operators, adminOnly: true },
 ] as const
 
 /** Follows the address bar: each screen has its own path, history works. */
@@ -33,35 +37,35 @@ function usePath(): [string, (path: string) => void] {
 
 /** The console: sign-in, then the screens with the rebuild status above them. */
 export function App() {
-  const [signedIn, setSignedIn] = useState<boolean | null>(null)
-  const signOutLocally = useCallback(() => setSignedIn(false), [])
+  // undefined: still asking the server; null: signed out.
+  const [session, setSession] = useState<SessionView | null | undefined>(undefined)
+  const signOutLocally = useCallback(() => setSession(null), [])
 
   useEffect(() => {
-    api('/api/session').then(
-      () => setSignedIn(true),
-      () => setSignedIn(false),
-    )
+    api<SessionView>('/api/session').then(setSession, () => setSession(null))
     return onSignedOut(signOutLocally)
   }, [signOutLocally])
 
-  if (signedIn === null) return <p className="p-8 text-sm text-slate-500">Loading...</p>
-  if (!signedIn) return <SignIn onSignedIn={() => setSignedIn(true)} />
+  if (session === undefined) return <p className="p-8 text-sm text-slate-500">Loading...</p>
+  if (session === null) return <SignIn onSignedIn={setSession} />
   return (
     <LiveProvider onSessionLost={signOutLocally}>
-      <Shell onSignOut={signOutLocally} />
+      <Shell session={session} onSignOut={signOutLocally} />
     </LiveProvider>
   )
 }
 
-function Shell({ onSignOut }: { onSignOut: () => void }) {
+function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => void }) {
+  const isAdmin = session.role === 'admin'
+  const screens = useMemo(() => allScreens.filter((screen) => !screen.adminOnly || isAdmin), [isAdmin])
   const [path, navigate] = usePath()
   const toast = useToast()
   const { connected } = useLive()
-  const current = screens.find((screen) => screen.path === path) ?? screens[0]
+  const current = screens.find((screen) => screen.path === path) ?? allScreens[0]
 
   useEffect(() => {
     if (!screens.some((screen) => screen.path === path)) window.history.replaceState(null, '', current.path)
-  }, [path, current.path])
+  }, [path, current.path, screens])
 
   async function signOut() {
     try {
@@ -99,6 +103,9 @@ function Shell({ onSignOut }: { onSignOut: () => void }) {
           <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
             <span title={connected ? 'Live updates connected' : 'Reconnecting to live updates'}>
               {connected ? '● live' : '○ reconnecting'}
+            </span>
+            <span data-testid="signed-in-as">
+              {session.email} ({session.role})
             </span>
             <button type="button" className="underline hover:text-slate-800" onClick={() => void signOut()}>
               Sign out

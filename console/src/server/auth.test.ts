@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { bearerToken, parseCookies, secretMatches, sessionCookie, SessionStore, SignInLimiter } from './auth.ts'
+import { bearerToken, parseCookies, secretMatches, sessionCookie, SignInLimiter } from './auth.ts'
 
 describe('secretMatches', () => {
   test('accepts the secret and refuses anything else, whatever its length', () => {
@@ -33,22 +33,11 @@ describe('sessionCookie', () => {
     expect(sessionCookie('id1', 60)).toBe('roland_console_session=id1; Path=/; HttpOnly; SameSite=Strict; Max-Age=60')
     expect(sessionCookie(null, 0)).toBe('roland_console_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0')
   })
-})
 
-describe('SessionStore', () => {
-  test('knows its sessions until they expire or are deleted', () => {
-    let now = 1_000
-    const sessions = new SessionStore(100, () => now)
-    const a = sessions.create()
-    const b = sessions.create()
-    expect(a).not.toBe(b)
-    expect(sessions.valid(a)).toBe(true)
-    expect(sessions.valid('forged')).toBe(false)
-    expect(sessions.valid(undefined)).toBe(false)
-    sessions.delete(b)
-    expect(sessions.valid(b)).toBe(false)
-    now += 100
-    expect(sessions.valid(a)).toBe(false)
+  test('is Secure when the console is reached over HTTPS', () => {
+    expect(sessionCookie('id1', 60, { secure: true })).toBe(
+      'roland_console_session=id1; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=60',
+    )
   })
 })
 

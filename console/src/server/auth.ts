@@ -1,15 +1,14 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHash, timingSafeEqual } from 'node:crypto'
+import { defaultSignInLimits, lockoutMs, type SignInLimits } from '@roland/scripts/operators/lockout'
 
-// Operators sign in with the console secret and get a session cookie; scripts send the secret
-// as a bearer token. Sessions live in memory: a console restart signs everyone out.
+export { defaultSignInLimits, type SignInLimits }
+
+// Operators sign in with their email and password and get a session cookie (the sessions live in
+// the database: scripts/src/operators/accounts.ts); scripts and CI send the automation token
+// (CONSOLE_TOKEN) as a bearer token.
 
 /** The session cookie's name. */
 export const sessionCookieName = 'roland_console_session'
-
-/** Makes a new console secret (printed at start when CONSOLE_TOKEN is unset). */
-export function generateSecret(): string {
-  return randomBytes(24).toString('base64url')
-}
 
 /** Says whether a candidate equals the secret, in time that does not depend on where they differ. */
 export function secretMatches(candidate: string, secret: string): boolean {
@@ -36,64 +35,19 @@ export function parseCookies(header: string | undefined): Map<string, string> {
   return cookies
 }
 
-/** Writes the Set-Cookie value of a session (HttpOnly, SameSite=Strict, whole site), or of its removal. */
-export function sessionCookie(id: string | null, maxAgeSeconds: number): string {
-  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Strict']
+/**
+ * Writes the Set-Cookie value of a session (HttpOnly, SameSite=Strict, whole site), or of its removal;
+ * Secure when the console is reached over HTTPS (behind CONSOLE_PUBLIC_URL).
+ */
+export function sessionCookie(id: string | null, maxAgeSeconds: number, options: { secure?: boolean } = {}): string {
+  const attributes = ['Path=/', 'HttpOnly', 'SameSite=Strict', ...(options.secure ? ['Secure'] : [])]
   return id === null
     ? `${sessionCookieName}=; ${attributes.join('; ')}; Max-Age=0`
     : `${sessionCookieName}=${id}; ${attributes.join('; ')}; Max-Age=${maxAgeSeconds}`
 }
 
-/** The signed-in sessions, each expiring after a fixed time. */
-export class SessionStore {
-  readonly ttlMs: number
-  readonly #sessions = new Map<string, number>()
-  readonly #now: () => number
-
-  constructor(ttlMs: number, now: () => number = Date.now) {
-    this.ttlMs = ttlMs
-    this.#now = now
-  }
-
-  /** Starts a session and returns its id. */
-  create(): string {
-    const id = randomBytes(32).toString('base64url')
-    this.#sessions.set(id, this.#now() + this.ttlMs)
-    return id
-  }
-
-  /** Says whether an id is a live session, forgetting it when it has expired. */
-  valid(id: string | undefined): boolean {
-    if (!id) return false
-    const expires = this.#sessions.get(id)
-    if (expires === undefined) return false
-    if (expires <= this.#now()) {
-      this.#sessions.delete(id)
-      return false
-    }
-    return true
-  }
-
-  /** Ends a session. */
-  delete(id: string | undefined): void {
-    if (id) this.#sessions.delete(id)
-  }
-}
-
-/** How wrong secrets are slowed down. */
-export interface SignInLimits {
-  /** Wrong secrets allowed before a lockout starts. */
-  freeAttempts: number
-  /** The first lockout; each further wrong secret doubles it. */
-  baseLockoutMs: number
-  maxLockoutMs: number
-}
-
-/** Default limits: three free tries, then 1 s, 2 s, 4 s… up to 5 minutes. */
-export const defaultSignInLimits: SignInLimits = { freeAttempts: 3, baseLockoutMs: 1000, maxLockoutMs: 5 * 60_000 }
-
 /**
- * Counts wrong secrets per client and locks it out for a time that doubles with each one past the
+ * Counts wrong secrets and passwords per client and locks it out for a time that doubles with each one past the
  * free attempts. While locked out, every attempt is refused unchecked, the right secret included.
  */
 export class SignInLimiter {
@@ -116,11 +70,8 @@ export class SignInLimiter {
   fail(client: string): void {
     const state = this.#clients.get(client) ?? { failures: 0, lockedUntil: 0 }
     state.failures++
-    const over = state.failures - this.#limits.freeAttempts
-    if (over > 0) {
-      const lockout = Math.min(this.#limits.maxLockoutMs, this.#limits.baseLockoutMs * 2 ** Math.min(over - 1, 30))
-      state.lockedUntil = this.#now() + lockout
-    }
+    const lockout = lockoutMs(state.failures, this.#limits)
+    if (lockout > 0) state.lockedUntil = this.#now() + lockout
     this.#clients.set(client, state)
   }
 

@@ -18,6 +18,8 @@ const sources = [
   path.join(consoleDir, 'src', 'app'),
   path.join(consoleDir, 'src', 'shared'),
   path.join(consoleDir, 'vite.config.ts'),
+  // The operator rules the app shares with the CLI (minimum password length, roles).
+  path.join(consoleDir, '..', 'scripts', 'src', 'operators', 'schema.ts'),
 ]
 
 async function newestSourceMtime(): Promise<number> {

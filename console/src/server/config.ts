@@ -1,16 +1,18 @@
 import { dataDir } from '@roland/scripts/paths'
 import { z } from 'zod'
-import { generateSecret } from './auth.ts'
 
 /** The console's settings, from the environment (see .env.example). */
 export interface ConsoleConfig {
   host: '127.0.0.1'
   /** 0 picks a free port (tests). */
   port: number
-  /** The sign-in secret. */
-  secret: string
-  /** True when the secret was generated at start (and must be printed). */
-  secretGenerated: boolean
+  /** The automation token (CONSOLE_TOKEN) scripts and CI send as a bearer token; null: none accepted. */
+  secret: string | null
+  /**
+   * The console's public address behind an HTTPS reverse proxy (CONSOLE_PUBLIC_URL), or null: loopback
+   * only. When set, its Host and Origin are accepted too, X-Forwarded-Proto is trusted and cookies are Secure.
+   */
+  publicUrl: URL | null
   /** Where the embedded store and the console's saved key live. */
   dataDir: string
   /** The quiet window after a data-changing job before the rebuild starts. */
@@ -34,6 +36,17 @@ const envSchema = z.object({
     .string()
     .trim()
     .min(16, 'CONSOLE_TOKEN must be at least 16 characters: use a long random secret')
+    .optional(),
+  CONSOLE_PUBLIC_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: 'CONSOLE_PUBLIC_URL must be the address operators open, such as https://console.example.org',
+    })
+    .transform((value) => new URL(value))
+    .refine(
+      (url) => url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password,
+      'CONSOLE_PUBLIC_URL must be an origin only (https://console.example.org), without a path: the console lives at the root',
+    )
     .optional(),
   ROLAND_REBUILD_DEBOUNCE_MS: z
     .string()
@@ -61,12 +74,11 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     throw new Error(`${issue.message} (check ${issue.path.join('.')} in .env or the environment).`)
   }
   const settings = parsed.data
-  const secret = settings.CONSOLE_TOKEN ?? generateSecret()
   return {
     host: '127.0.0.1',
     port: settings.PORT ?? 4322,
-    secret,
-    secretGenerated: settings.CONSOLE_TOKEN === undefined,
+    secret: settings.CONSOLE_TOKEN ?? null,
+    publicUrl: settings.CONSOLE_PUBLIC_URL ?? null,
     dataDir: dataDir(env),
     rebuildDebounceMs: settings.ROLAND_REBUILD_DEBOUNCE_MS ?? 3000,
     pollMs: settings.ROLAND_JOBS_POLL_MS ?? 2000,

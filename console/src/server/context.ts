@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Actor } from '@roland/scripts/operators/schema'
 import type { LeasedStore } from '@roland/scripts/store/leased'
-import type { SessionStore, SignInLimiter } from './auth.ts'
+import type { SignInLimiter, SignInLimits } from './auth.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { EventHub } from './events.ts'
+import type { ConsoleOrigins } from './origin.ts'
 import type { ConsoleJobs } from './jobs.ts'
 import type { RebuildScheduler } from './rebuild-scheduler.ts'
 import type { FirecrawlKeyStore } from './secrets.ts'
@@ -15,8 +17,11 @@ export interface ConsoleServices {
   hub: EventHub
   scheduler: RebuildScheduler
   keys: FirecrawlKeyStore
-  sessions: SessionStore
+  /** Wrong secrets and passwords per client. */
   limiter: SignInLimiter
+  /** Wrong passwords per account (kept in the operators table). */
+  accountLimits: SignInLimits
+  origins: ConsoleOrigins
 }
 
 /** One request, as a handler sees it. */
@@ -26,10 +31,17 @@ export interface RouteContext {
   url: URL
   params: Record<string, string>
   services: ConsoleServices
-  /** The id of the caller's session, when it signed in with the cookie. */
-  sessionId: string | undefined
+  /** The token of the caller's session cookie, if it sent one. */
+  sessionToken: string | undefined
   /** Who is asking, for the sign-in limiter. */
   client: string
+  /**
+   * Who acts: the signed-in operator, or the automation token as the admin "automation". On the
+   * public sign-in route, nobody yet: `{ email: '', role: 'editor' }`.
+   */
+  actor: Actor
+  /** The request came over HTTPS through CONSOLE_PUBLIC_URL: cookies must be Secure. */
+  secure: boolean
 }
 
 /** A route of the API: method, path pattern (named groups become params) and handler. */
@@ -39,4 +51,6 @@ export interface Route {
   handler: (context: RouteContext) => Promise<void> | void
   /** Reachable without credentials (only signing in). */
   public?: boolean
+  /** Only admins may call it (operator management); editors get 403. */
+  adminOnly?: boolean
 }

@@ -1,21 +1,29 @@
 import { loadDotEnv } from '@roland/scripts/env'
+import { embeddedDb, operatorCount } from '@roland/scripts/operators/accounts'
 import { ensureAppBuilt } from './build-app.ts'
 import { readConsoleConfig } from './config.ts'
 import { startConsoleServer } from './server.ts'
 
 // `pnpm console`: builds the app when it is missing or stale, then serves the console on
-// 127.0.0.1 (PORT, default 4322). Errors end the process with one line saying what to fix.
+// 127.0.0.1 (PORT, default 4322). With no operator yet, it says how to create the first admin.
+// Errors end the process with one line saying what to fix.
 
 try {
   loadDotEnv()
   const config = readConsoleConfig()
   await ensureAppBuilt((message) => process.stdout.write(`${message}\n`))
   const server = await startConsoleServer({ config })
-  process.stdout.write(`Roland console: ${server.url}\n`)
-  if (config.secretGenerated) {
-    process.stdout.write(
-      `Console secret (generated for this run; set CONSOLE_TOKEN in .env to keep one): ${config.secret}\n`,
-    )
+  process.stdout.write(
+    `Roland console: ${server.url}${config.publicUrl ? ` (public address ${config.publicUrl.origin})` : ''}\n`,
+  )
+  if (server.services.store.kind === 'embedded') {
+    const operators = await server.services.store.use((store) => operatorCount(embeddedDb(store)))
+    if (operators === 0) {
+      process.stdout.write(
+        'No operators yet. Create the first admin (you will be asked for a password), then sign in:\n' +
+          '  pnpm roland operators add you@example.org --role admin\n',
+      )
+    }
   }
   let stopping = false
   const stop = () => {

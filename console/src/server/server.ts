@@ -6,11 +6,13 @@ import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/store/leased'
 import { runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
+import { embeddedDb, sessionOperator } from '@roland/scripts/operators/accounts'
+import { automationActor, type Actor } from '@roland/scripts/operators/schema'
 import {
   bearerToken,
+  defaultSignInLimits,
   parseCookies,
   secretMatches,
-  SessionStore,
   sessionCookieName,
   SignInLimiter,
   type SignInLimits,
@@ -22,12 +24,13 @@ import { EventHub } from './events.ts'
 import { alwaysDue, lockFileSignal } from './foreign-changes.ts'
 import { HttpError, securityHeaders, sendError } from './http.ts'
 import { consoleStarter, ConsoleJobs } from './jobs.ts'
-import { allowedHosts, crossSiteReason } from './origin.ts'
+import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
 import { businessRoutes } from './routes/businesses.ts'
 import { crawlerRoutes } from './routes/crawler.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { migrationRoutes } from './routes/migration.ts'
+import { operatorRoutes } from './routes/operators.ts'
 import { rebuildRoutes, rebuildState } from './routes/rebuild.ts'
 import { refuseWhileLockedOut, sessionRoutes } from './routes/session.ts'
 import { FirecrawlKeyStore } from './secrets.ts'
@@ -41,6 +44,7 @@ export const routes: Route[] = [
   ...crawlerRoutes,
   ...businessRoutes,
   ...rebuildRoutes,
+  ...operatorRoutes,
 ]
 
 /** Options of a console server. */
@@ -48,8 +52,10 @@ export interface ConsoleServerOptions {
   config: ConsoleConfig
   /** Serve the built app from console/dist (default true); API tests need only the API. */
   serveApp?: boolean
-  /** How wrong secrets are slowed down (tests make it quick). */
+  /** How wrong secrets and passwords are slowed down per client (tests make it quick). */
   signInLimits?: SignInLimits
+  /** How wrong passwords are slowed down per account (default as per client). */
+  accountLimits?: SignInLimits
   /** How long the database stays open after the last call (default 250 ms). */
   storeIdleMs?: number
 }
@@ -72,8 +78,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   // Circular by nature: jobs feed the scheduler, the scheduler runs a rebuild job.
   const services = { config, store } as ConsoleServices
   services.keys = new FirecrawlKeyStore(config.dataDir, config.env)
-  services.sessions = new SessionStore(config.sessionTtlMs)
   services.limiter = new SignInLimiter(options.signInLimits)
+  services.accountLimits = options.accountLimits ?? options.signInLimits ?? defaultSignInLimits
   services.hub = new EventHub({ onClientsChange: (count) => services.jobs.watch(count) })
   services.scheduler = new RebuildScheduler({
     debounceMs: config.rebuildDebounceMs,
@@ -102,16 +108,15 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   })
   await services.jobs.recover(isProcessAlive)
 
-  let hosts = new Set<string>()
   const server = createServer((req, res) => {
-    void handle(req, res, services, hosts, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
+    void handle(req, res, services, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
-  hosts = allowedHosts(port)
+  services.origins = consoleOrigins(port, config.publicUrl)
   return {
     url: `http://${config.host}:${port}`,
     port,
@@ -124,18 +129,18 @@ async function handle(
   req: IncomingMessage,
   res: ServerResponse,
   services: ConsoleServices,
-  hosts: Set<string>,
   serveApp: boolean,
 ): Promise<void> {
+  const { origins } = services
   const url = new URL(req.url ?? '/', 'http://127.0.0.1')
   const isApi = url.pathname === '/api' || url.pathname.startsWith('/api/')
   const isFile = url.pathname.startsWith('/files/')
   const host = req.headers.host?.toLowerCase()
-  if (!host || !hosts.has(host)) {
-    throw new HttpError(421, crossSiteReason(req.headers, hosts) ?? 'Unknown host')
+  if (!host || !origins.byHost.has(host)) {
+    throw new HttpError(421, crossSiteReason(req.headers, origins) ?? 'Unknown host')
   }
   if (isApi || isFile) {
-    const reason = crossSiteReason(req.headers, hosts)
+    const reason = crossSiteReason(req.headers, origins)
     if (reason) throw new HttpError(403, reason)
   }
   if (!isApi && !isFile) {
@@ -147,9 +152,12 @@ async function handle(
   }
 
   const client = req.socket.remoteAddress ?? 'unknown'
-  const sessionId = parseCookies(req.headers.cookie).get(sessionCookieName)
+  const sessionToken = parseCookies(req.headers.cookie).get(sessionCookieName)
   const { route, params, allowed } = match(req.method ?? 'GET', url.pathname)
-  if (!route?.public) authenticate(req, services, client, sessionId)
+  const actor = route?.public ? nobody : await authenticate(req, services, client, sessionToken)
+  if (route?.adminOnly && actor.role !== 'admin') {
+    throw new HttpError(403, `Only an admin may do this; ${actor.email} is an editor. Ask an admin.`)
+  }
   if (isFile) {
     await sendStorageFile(res, services, url.pathname)
     return
@@ -161,7 +169,8 @@ async function handle(
       })
     throw new HttpError(404, `No API route ${req.method} ${url.pathname}: see console/README.md for the routes.`)
   }
-  const context: RouteContext = { req, res, url, params, services, sessionId, client }
+  const secure = isHttps(req.headers, origins)
+  const context: RouteContext = { req, res, url, params, services, sessionToken, client, actor, secure }
   await route.handler(context)
 }
 
@@ -179,31 +188,43 @@ function match(
   return { route: undefined, params: {}, allowed }
 }
 
+// The public sign-in route acts for nobody yet.
+const nobody: Actor = { email: 'anonymous', role: 'editor' }
+
 /**
- * Lets a call through with a live session cookie or the console secret as a bearer token;
- * 401 otherwise. A wrong bearer secret counts as a wrong sign-in.
+ * Says who calls: the operator of a live session cookie, or the admin "automation" for the
+ * automation token (CONSOLE_TOKEN) as a bearer token; 401 otherwise. A wrong bearer token counts
+ * as a wrong sign-in of the client.
  */
-function authenticate(
+async function authenticate(
   req: IncomingMessage,
   services: ConsoleServices,
   client: string,
-  sessionId: string | undefined,
-): void {
+  sessionToken: string | undefined,
+): Promise<Actor> {
   const bearer = bearerToken(req.headers.authorization)
   if (bearer !== null) {
     refuseWhileLockedOut(services.limiter.retryAfterMs(client))
-    if (secretMatches(bearer, services.config.secret)) {
+    const secret = services.config.secret
+    if (secret !== null && secretMatches(bearer, secret)) {
       services.limiter.succeed(client)
-      return
+      return automationActor
     }
     services.limiter.fail(client)
-    throw unauthorized('The bearer token is not the console secret.')
+    throw unauthorized(
+      secret === null
+        ? 'This console takes no bearer token: set CONSOLE_TOKEN in .env to let scripts in, or sign in.'
+        : 'The bearer token is not the console’s CONSOLE_TOKEN.',
+    )
   }
-  if (services.sessions.valid(sessionId)) return
+  if (sessionToken && services.store.kind === 'embedded') {
+    const operator = await services.store.use(async (store) => sessionOperator(embeddedDb(store), sessionToken))
+    if (operator) return { email: operator.email, role: operator.role, id: operator.id }
+  }
   throw unauthorized(
-    sessionId
+    sessionToken
       ? 'Your session has ended: sign in again.'
-      : 'Sign in first (POST /api/session), or send Authorization: Bearer <console secret>.',
+      : 'Sign in first (POST /api/session), or send Authorization: Bearer <CONSOLE_TOKEN>.',
   )
 }
 

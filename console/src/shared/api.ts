@@ -1,17 +1,46 @@
+import {
+  operatorEmailSchema,
+  operatorPasswordSchema,
+  operatorRoleSchema,
+  type OperatorRole,
+} from '@roland/scripts/operators/schema'
 import { z } from 'zod'
 
 // The console API's inputs (validated on the server with these schemas) and outputs (types the
 // app imports). Jobs are the rows of the jobs table as scripts/src/store/types.ts declares them.
 
 export type { Job, JobKind, JobProgress, JobStatus } from '@roland/scripts/store/types'
+export type { OperatorRole, OperatorView } from '@roland/scripts/operators/schema'
+export { minPasswordLength } from '@roland/scripts/operators/schema'
 
 /** The largest upload the migration accepts, before base64 (as runMigration checks). */
 export const maxUploadBytes = 5 * 1024 * 1024
 
-/** Sign-in: the console secret. */
+/** Sign-in: an operator's email and password (the password rules apply when it is set, not here). */
 export const signInSchema = z.object({
-  secret: z.string().min(1, 'Enter the console secret').max(512, 'That is not a console secret: it is too long'),
+  email: z.string().trim().min(1, 'Enter your email address').max(254, 'That email address is too long'),
+  password: z.string().min(1, 'Enter your password').max(256, 'That is not your password: it is too long'),
 })
+
+/** Who is signed in (GET /api/session, and the answer of signing in). */
+export interface SessionView {
+  signedIn: true
+  email: string
+  role: OperatorRole
+}
+
+/** Adding an operator (admins only). */
+export const newOperatorSchema = z.object({
+  email: operatorEmailSchema,
+  role: operatorRoleSchema,
+  password: operatorPasswordSchema,
+})
+
+/** Setting an operator's password (admins only). */
+export const operatorPasswordRequestSchema = z.object({ password: operatorPasswordSchema })
+
+/** Changing an operator's role (admins only). */
+export const operatorRoleRequestSchema = z.object({ role: operatorRoleSchema })
 
 /** Where a migration reads Roland.txt: the 'files' bucket, or a file the operator uploads. */
 export const migrationSourceSchema = z.discriminatedUnion('kind', [

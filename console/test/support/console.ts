@@ -3,12 +3,17 @@ import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { addOperator, asServiceRole, embeddedDb } from '@roland/scripts/operators/accounts'
+import type { OperatorRole, OperatorView } from '@roland/scripts/operators/schema'
 import type { Job } from '@roland/scripts/store/types'
 import { readConsoleConfig } from '../../src/server/config.ts'
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from '../../src/server/server.ts'
 
-/** The console secret the tests sign in with. */
+/** The automation token (CONSOLE_TOKEN) the tests call the API with as a bearer token. */
 export const testSecret = 'test-console-secret-0123456789'
+
+/** The password of every operator the tests create. */
+export const testPassword = 'a long test password 4 operators'
 
 /** A temporary data folder for one test file's embedded database. */
 export async function tempDataDir(prefix = 'roland-console-'): Promise<{ dir: string; remove(): Promise<void> }> {
@@ -22,6 +27,7 @@ export async function startTestConsole(options: {
   env?: Record<string, string>
   serveApp?: boolean
   signInLimits?: ConsoleServerOptions['signInLimits']
+  accountLimits?: ConsoleServerOptions['accountLimits']
 }): Promise<ConsoleServer> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -37,7 +43,30 @@ export async function startTestConsole(options: {
     config: readConsoleConfig(env),
     serveApp: options.serveApp ?? false,
     signInLimits: options.signInLimits,
+    accountLimits: options.accountLimits,
   })
+}
+
+/** Adds an operator through the same function `roland operators add` calls, in the console's database. */
+export function addTestOperator(
+  server: Pick<ConsoleServer, 'services'>,
+  email: string,
+  role: OperatorRole,
+  password = testPassword,
+): Promise<OperatorView> {
+  return server.services.store.use((store) => addOperator(asServiceRole(embeddedDb(store)), { email, role, password }))
+}
+
+/** Signs in with an email and password; returns the Cookie header to send, or fails with the answer. */
+export async function signIn(
+  server: Pick<ConsoleServer, 'url'>,
+  email: string,
+  password = testPassword,
+): Promise<string> {
+  const answer = await call(server, '/api/session', { method: 'POST', auth: 'none', body: { email, password } })
+  const setCookie = answer.headers.get('set-cookie')
+  if (answer.status !== 200 || !setCookie) throw new Error(`Sign-in answered ${answer.status}: ${answer.text}`)
+  return setCookie.split(';')[0]!
 }
 
 /** Calls the console API as a script does, with the secret as a bearer token unless told otherwise. */

@@ -31,6 +31,15 @@ create or replace function auth.uid() returns uuid
 language sql stable
 as $$ select nullif(auth.jwt() ->> 'sub', '')::uuid $$;
 
+-- Supabase Auth's users, as far as the migrations refer to them (operators.user_id). The embedded
+-- store keeps no one here: its operators sign in with the password hash of their operators row.
+create table if not exists auth.users (
+  id uuid primary key default gen_random_uuid(),
+  email text,
+  created_at timestamptz not null default now()
+);
+revoke all on auth.users from anon, authenticated;
+
 -- Which migrations the embedded database has applied, so new ones apply on next open.
 create schema if not exists roland;
 create table if not exists roland.schema_migrations (

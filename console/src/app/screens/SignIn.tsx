@@ -1,25 +1,27 @@
 import { useState, type FormEvent } from 'react'
+import type { SessionView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { Button, Card, Field } from '../components/ui.tsx'
 
-/** The sign-in screen: the console secret, exchanged for a session cookie. */
-export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
-  const [secret, setSecret] = useState('')
+/** The sign-in screen: an operator's email and password, exchanged for a session cookie. */
+export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => void }) {
+  const [email, setEmail] = useState('')
+  const [password, setPassword] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
   async function submit(event: FormEvent) {
     event.preventDefault()
-    if (!secret.trim()) {
-      setError('Enter the console secret')
+    if (!email.trim() || !password) {
+      setError('Enter your email address and password')
       return
     }
     setBusy(true)
     setError(null)
     try {
-      await api('/api/session', { method: 'POST', body: { secret } })
-      setSecret('')
-      onSignedIn()
+      const session = await api<SessionView>('/api/session', { method: 'POST', body: { email, password } })
+      setPassword('')
+      onSignedIn(session)
     } catch (failure) {
       setError(errorMessage(failure))
     } finally {
@@ -32,18 +34,26 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       <h1 className="mb-6 text-center text-2xl font-bold tracking-tight">Roland Console</h1>
       <Card
         title="Sign in"
-        description="Enter the console secret: CONSOLE_TOKEN from .env, or the one printed when the console started."
+        description="With the email and password of your operator account. An admin creates accounts (pnpm roland operators add)."
       >
         <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
           <Field
-            label="Console secret"
-            name="secret"
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+            autoFocus
+          />
+          <Field
+            label="Password"
+            name="password"
             type="password"
             autoComplete="current-password"
-            value={secret}
-            onChange={(event) => setSecret(event.target.value)}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
             error={error}
-            autoFocus
           />
           <Button type="submit" disabled={busy}>
             {busy ? 'Signing in...' : 'Sign in'}

@@ -1,54 +1,74 @@
-import { signInSchema } from '../../shared/api.ts'
-import { secretMatches, sessionCookie } from '../auth.ts'
+import { checkPassword, createSession, deleteSession, embeddedDb } from '@roland/scripts/operators/accounts'
+import { signInSchema, type SessionView } from '../../shared/api.ts'
+import { sessionCookie } from '../auth.ts'
 import type { Route } from '../context.ts'
 import { HttpError, readJson, sendJson } from '../http.ts'
 
 /** Signing in and out. */
 export const sessionRoutes: Route[] = [
   {
-    // Sign in with the console secret; the answer sets the session cookie.
+    // Sign in with an email and password; the answer sets the session cookie.
     method: 'POST',
     path: /^\/api\/session$/,
     public: true,
-    async handler({ req, res, services, client }) {
-      const { limiter, sessions, config } = services
+    async handler({ req, res, services, client, secure }) {
+      const { limiter, config, store } = services
       refuseWhileLockedOut(limiter.retryAfterMs(client))
-      const { secret } = await readJson(req, signInSchema)
-      if (!secretMatches(secret, config.secret)) {
-        limiter.fail(client)
+      const input = await readJson(req, signInSchema)
+      if (store.kind !== 'embedded') {
         throw new HttpError(
-          401,
-          'That is not the console secret: use CONSOLE_TOKEN, or the secret the console printed when it started.',
+          501,
+          'With SUPABASE_URL set, operators sign in through Supabase Auth, which this console does not do yet: ' +
+            'run the console on the embedded store, or use CONSOLE_TOKEN as a bearer token.',
         )
       }
+      const outcome = await store.use((s) => checkPassword(embeddedDb(s), input, services.accountLimits))
+      if (outcome.kind === 'locked') throw lockedOut(outcome.retryAfterMs, 'wrong passwords for this account')
+      if (outcome.kind === 'wrong') {
+        limiter.fail(client)
+        // One answer for an unknown email and a wrong password: nobody learns who has an account.
+        throw new HttpError(401, 'Wrong email or password. Ask an admin to reset your password if you forgot it.')
+      }
       limiter.succeed(client)
-      const id = sessions.create()
-      sendJson(res, 200, { signedIn: true }, { 'set-cookie': sessionCookie(id, Math.floor(sessions.ttlMs / 1000)) })
+      const { operator } = outcome
+      const token = await store.use((s) => createSession(embeddedDb(s), operator.id, config.sessionTtlMs))
+      const body: SessionView = { signedIn: true, email: operator.email, role: operator.role }
+      sendJson(res, 200, body, {
+        'set-cookie': sessionCookie(token, Math.floor(config.sessionTtlMs / 1000), { secure }),
+      })
     },
   },
   {
-    // Whether the caller is signed in (the app asks on load).
+    // Who is signed in, and their role (the app asks on load).
     method: 'GET',
     path: /^\/api\/session$/,
-    handler({ res }) {
-      sendJson(res, 200, { signedIn: true })
+    handler({ res, actor }) {
+      sendJson(res, 200, { signedIn: true, email: actor.email, role: actor.role } satisfies SessionView)
     },
   },
   {
+    // Sign out: the session ends on the server, not only in this browser.
     method: 'DELETE',
     path: /^\/api\/session$/,
-    handler({ res, services, sessionId }) {
-      services.sessions.delete(sessionId)
-      sendJson(res, 200, { signedIn: false }, { 'set-cookie': sessionCookie(null, 0) })
+    async handler({ res, services, sessionToken, secure }) {
+      const { store } = services
+      if (sessionToken && store.kind === 'embedded') {
+        await store.use((s) => deleteSession(embeddedDb(s), sessionToken))
+      }
+      sendJson(res, 200, { signedIn: false }, { 'set-cookie': sessionCookie(null, 0, { secure }) })
     },
   },
 ]
 
-/** Refuses a sign-in while the client is locked out after wrong secrets (429 with Retry-After). */
+/** Refuses a sign-in while the client is locked out after wrong secrets or passwords. */
 export function refuseWhileLockedOut(retryAfterMs: number): void {
-  if (retryAfterMs <= 0) return
+  if (retryAfterMs > 0) throw lockedOut(retryAfterMs, 'wrong secrets or passwords')
+}
+
+/** The 429 answer of a lockout, with Retry-After. */
+function lockedOut(retryAfterMs: number, after: string): HttpError {
   const seconds = Math.ceil(retryAfterMs / 1000)
-  throw new HttpError(429, `Too many wrong secrets: wait ${seconds} s before trying again.`, {
+  return new HttpError(429, `Too many ${after}: wait ${seconds} s before trying again.`, {
     headers: { 'retry-after': String(seconds) },
   })
 }
