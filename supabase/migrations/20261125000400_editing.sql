@@ -275,7 +275,7 @@ end;
 $$;
 
 /** Puts a business's images in the order given (ids first to last), in one change. */
-create or replace function public.reorder_business_images(business uuid, image_ids uuid[], actor jsonb default null)
+create or replace function public.reorder_business_images(business uuid, image_ids jsonb, actor jsonb default null)
 returns jsonb
 language plpgsql
 security invoker
@@ -287,12 +287,12 @@ begin
     return jsonb_build_object('status', 'not_found');
   end if;
   if (select array_agg(id order by id) from public.business_images where business_id = business)
-     is distinct from (select array_agg(i order by i) from unnest(image_ids) i) then
+     is distinct from (select array_agg(i::uuid order by i::uuid) from jsonb_array_elements_text(image_ids) i) then
     return public.invalid_outcome('List every image of the business exactly once: the photos changed since they were loaded', null);
   end if;
   update public.business_images i set sort_order = o.n - 1
-    from unnest(image_ids) with ordinality as o(id, n)
-   where i.id = o.id and i.sort_order <> o.n - 1;
+    from jsonb_array_elements_text(image_ids) with ordinality as o(id, n)
+   where i.id = o.id::uuid and i.sort_order <> o.n - 1;
   return jsonb_build_object('status', 'ok', 'row', public.content_row('businesses', business::text));
 end;
 $$;
@@ -384,7 +384,7 @@ begin
   foreach f in array array['act_as(jsonb)', 'editable_columns(text, boolean)', 'replace_business_children(uuid, jsonb)',
     'content_row(text, text)', 'content_rows(text)', 'invalid_outcome(text, text)', 'create_row(text, jsonb, jsonb)',
     'edit_row(text, text, jsonb, timestamptz, jsonb)', 'delete_row(text, text, timestamptz, jsonb)',
-    'reorder_business_images(uuid, uuid[], jsonb)', 'undo_change(bigint, jsonb)',
+    'reorder_business_images(uuid, jsonb, jsonb)', 'undo_change(bigint, jsonb)',
     'audit_entries(text, text, integer)'] loop
     execute format('revoke all on function public.%s from public, anon, authenticated', f);
     execute format('grant execute on function public.%s to service_role', f);

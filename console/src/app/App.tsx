@@ -3,8 +3,10 @@ import { api, errorMessage, onSignedOut } from './api.ts'
 import { RebuildPanel } from './components/RebuildPanel.tsx'
 import { useToast } from './components/Toaster.tsx'
 import { LiveProvider, useLive } from './live.tsx'
+import { Attractions } from './screens/Attractions.tsx'
 import { Businesses } from './screens/Businesses.tsx'
 import { Crawler } from './screens/Crawler.tsx'
+import { Events } from './screens/Events.tsx'
 import { Jobs } from './screens/Jobs.tsx'
 import { Migration } from './screens/Migration.tsx'
 import { SignIn } from './screens/SignIn.tsx'
@@ -13,6 +15,8 @@ const screens = [
   { path: '/migration', label: 'Migration', Screen: Migration },
   { path: '/crawler', label: 'Crawler', Screen: Crawler },
   { path: '/businesses', label: 'Businesses', Screen: Businesses },
+  { path: '/events', label: 'Events', Screen: Events },
+  { path: '/attractions', label: 'Attractions', Screen: Attractions },
   { path: '/jobs', label: 'Jobs', Screen: Jobs },
 ] as const
 

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Actor } from '@roland/scripts/content/edit'
 import type { LeasedStore } from '@roland/scripts/store/leased'
 import type { SessionStore, SignInLimiter } from './auth.ts'
 import type { ConsoleConfig } from './config.ts'
@@ -30,11 +31,13 @@ export interface RouteContext {
   sessionId: string | undefined
   /** Who is asking, for the sign-in limiter. */
   client: string
+  /** The operator the credentials name: the audit trail records their edits under it. */
+  actor: Actor
 }
 
 /** A route of the API: method, path pattern (named groups become params) and handler. */
 export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   path: RegExp
   handler: (context: RouteContext) => Promise<void> | void
   /** Reachable without credentials (only signing in). */

@@ -6,6 +6,7 @@ import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/store/leased'
 import { runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
+import type { Actor } from '@roland/scripts/content/edit'
 import {
   bearerToken,
   parseCookies,
@@ -25,6 +26,7 @@ import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { allowedHosts, crossSiteReason } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
 import { businessRoutes } from './routes/businesses.ts'
+import { contentRoutes } from './routes/content.ts'
 import { crawlerRoutes } from './routes/crawler.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { migrationRoutes } from './routes/migration.ts'
@@ -39,6 +41,7 @@ export const routes: Route[] = [
   ...jobRoutes,
   ...migrationRoutes,
   ...crawlerRoutes,
+  ...contentRoutes,
   ...businessRoutes,
   ...rebuildRoutes,
 ]
@@ -149,7 +152,7 @@ async function handle(
   const client = req.socket.remoteAddress ?? 'unknown'
   const sessionId = parseCookies(req.headers.cookie).get(sessionCookieName)
   const { route, params, allowed } = match(req.method ?? 'GET', url.pathname)
-  if (!route?.public) authenticate(req, services, client, sessionId)
+  const actor = route?.public ? anonymous : authenticate(req, services, client, sessionId)
   if (isFile) {
     await sendStorageFile(res, services, url.pathname)
     return
@@ -161,7 +164,7 @@ async function handle(
       })
     throw new HttpError(404, `No API route ${req.method} ${url.pathname}: see console/README.md for the routes.`)
   }
-  const context: RouteContext = { req, res, url, params, services, sessionId, client }
+  const context: RouteContext = { req, res, url, params, services, sessionId, client, actor }
   await route.handler(context)
 }
 
@@ -179,27 +182,34 @@ function match(
   return { route: undefined, params: {}, allowed }
 }
 
+// Who acts, for the audit trail. The console secret (bearer or the session it signed in) is one
+// shared credential, so it is the admin "automation" (DESIGN.md, "Operators"); named operator
+// accounts will name themselves here instead.
+const automation: Actor = { email: 'automation', role: 'admin' }
+// The actor of the public routes (signing in), which edit nothing.
+const anonymous: Actor = { email: 'anonymous', role: 'editor' }
+
 /**
- * Lets a call through with a live session cookie or the console secret as a bearer token;
- * 401 otherwise. A wrong bearer secret counts as a wrong sign-in.
+ * Lets a call through with a live session cookie or the console secret as a bearer token, and
+ * says who is acting; 401 otherwise. A wrong bearer secret counts as a wrong sign-in.
  */
 function authenticate(
   req: IncomingMessage,
   services: ConsoleServices,
   client: string,
   sessionId: string | undefined,
-): void {
+): Actor {
   const bearer = bearerToken(req.headers.authorization)
   if (bearer !== null) {
     refuseWhileLockedOut(services.limiter.retryAfterMs(client))
     if (secretMatches(bearer, services.config.secret)) {
       services.limiter.succeed(client)
-      return
+      return automation
     }
     services.limiter.fail(client)
     throw unauthorized('The bearer token is not the console secret.')
   }
-  if (services.sessions.valid(sessionId)) return
+  if (services.sessions.valid(sessionId)) return automation
   throw unauthorized(
     sessionId
       ? 'Your session has ended: sign in again.'

@@ -99,25 +99,7 @@ export interface CrawlerSettingsView {
   keySource: 'environment' | 'console' | null
 }
 
-/** An image of a business, as the console shows it. */
-export interface BusinessImageView {
-  id: string
-  url: string
-  type: string
-  isPrimary: boolean
-  source: string | null
-}
-
-/** A business with its images, for the businesses screen. */
-export interface BusinessView {
-  id: string
-  slug: string
-  name: string
-  category: string
-  website: string | null
-  isActive: boolean
-  images: BusinessImageView[]
-}
+export type { BusinessImageRow, BusinessRow } from './content.ts'
 
 /** The crawled image result (SPEC §3) a crawl job returns, as far as the console reads it. */
 export interface CrawlResultView {
@@ -139,6 +121,8 @@ export interface RebuildStateView {
   running: boolean
   /** Jobs that changed data and are still running; the rebuild waits for them. */
   waitingFor: number
+  /** Edits saved since the last rebuild started: the console offers to publish them. */
+  unpublishedEdits: number
 }
 
 /** An API error body: what went wrong and how to fix it. */
