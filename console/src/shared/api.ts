@@ -31,6 +31,10 @@ export const migrationSourceSchema = z.discriminatedUnion('kind', [
 export const migrationRequestSchema = z.object({
   source: migrationSourceSchema,
   reset: z.boolean().default(false).describe('delete every business first (clear and reload), still atomically'),
+  overwriteEdits: z
+    .boolean()
+    .default(false)
+    .describe('replace fields operators edited in the console with the file’s values'),
 })
 export type MigrationRequest = z.input<typeof migrationRequestSchema>
 
@@ -79,8 +83,11 @@ export interface MigrationStatusView {
 
 /** What a migration would change, or changed. */
 export interface MigrationSummaryView {
-  summary: { added: number; updated: number; unchanged: number; deactivated: number }
+  summary: { added: number; updated: number; unchanged: number; deactivated: number; conflicts: number }
   deactivated: string[]
+  /** Fields operators edited that the file would change: kept unless overwriteEdits. */
+  conflicts: Array<{ slug: string; name: string; field: string; current: unknown; incoming: unknown }>
+  overwriteEdits: boolean
   businesses: Array<{
     name: string
     slug: string
