@@ -494,10 +494,10 @@ describe('crawls and images', () => {
       (await api('/api/businesses')).json.businesses as Array<{
         id: string
         slug: string
-        isActive: boolean
+        is_active: boolean
         images: unknown[]
       }>
-    ).find((b) => b.isActive)!
+    ).find((b) => b.is_active)!
     const started = await api(`/api/businesses/${business.id}/generate-image`, { method: 'POST' })
     expect(started.status).toBe(202)
     const finished = await waitForJob(server, started.json.job.id)
@@ -510,12 +510,12 @@ describe('crawls and images', () => {
     const after = (
       (await api('/api/businesses')).json.businesses as Array<{
         id: string
-        images: Array<{ type: string; url: string }>
+        images: Array<{ image_type: string; image_url: string }>
       }>
     ).find((b) => b.id === business.id)!
     expect(after.images).toHaveLength(business.images.length + 1)
-    const image = after.images.find((i) => i.type === 'hero')!
-    const file = await call(server, image.url)
+    const image = after.images.find((i) => i.image_type === 'hero')!
+    const file = await call(server, image.image_url)
     expect(file.status).toBe(200)
     expect(file.headers.get('content-type')).toBe('image/png')
     await waitFor(() => hook.calls.length === callsBefore + 1, 'the rebuild after the image')

@@ -89,7 +89,7 @@ describe('roland migrate', () => {
   test('--json prints the result object', async () => {
     const { code, stdout } = await roland('migrate', '--file', fixture, '--json')
     expect(code).toBe(0)
-    expect(JSON.parse(stdout).summary).toEqual({ added: 0, updated: 0, unchanged: 4, deactivated: 0 })
+    expect(JSON.parse(stdout).summary).toEqual({ added: 0, updated: 0, unchanged: 4, deactivated: 0, conflicts: 0 })
   })
 
   test('a missing file exits non-zero with one line on stderr and changes nothing', async () => {

@@ -42,7 +42,7 @@ async function snapshot() {
 describe('runMigration', () => {
   test('imports every business with its services, hours and provenance', async () => {
     const result = await migrate(text)
-    expect(result.summary).toEqual({ added: 4, updated: 0, unchanged: 0, deactivated: 0 })
+    expect(result.summary).toEqual({ added: 4, updated: 0, unchanged: 0, deactivated: 0, conflicts: 0 })
     expect(result.businessCount).toBe(4)
     const catalog = await store.loadCatalog()
     const coffee = catalog.businesses.find((b) => b.name === 'Big Rock Coffee House')!
@@ -86,7 +86,7 @@ describe('runMigration', () => {
       metadata: { sourceUrl: 'https://www.bigrockcoffee.example/hero.jpg' },
     })
     const again = await migrate(text)
-    expect(again.summary).toEqual({ added: 0, updated: 0, unchanged: 4, deactivated: 0 })
+    expect(again.summary).toEqual({ added: 0, updated: 0, unchanged: 4, deactivated: 0, conflicts: 0 })
     expect(again.businesses.every((b) => b.status === 'unchanged')).toBe(true)
     const after = await store.db.query<{ id: string; slug: string }>(`select id, slug from businesses order by slug`)
     expect(after.rows).toEqual(before.rows)
@@ -100,7 +100,7 @@ describe('runMigration', () => {
       .rows[0]!.id
     const changed = text.replace('501.555.0103', '501.555.0199').replace('Fishing licences\n', 'Boat storage\n')
     const result = await migrate(changed)
-    expect(result.summary).toEqual({ added: 0, updated: 1, unchanged: 3, deactivated: 0 })
+    expect(result.summary).toEqual({ added: 0, updated: 1, unchanged: 3, deactivated: 0, conflicts: 0 })
     const marina = (await store.loadCatalog()).businesses.find((b) => b.slug === 'lakeview-marina')!
     const after = await store.db.query<{ id: string }>(`select id from businesses where slug = 'lakeview-marina'`)
     expect(after.rows[0]!.id).toBe(id)
@@ -127,7 +127,7 @@ describe('runMigration', () => {
     await store.db.query(`insert into business_images (business_id, image_url) values ($1, '/files/x.png')`, [coffeeId])
     const withoutInsurance = text.slice(0, text.indexOf('Pinnacle Insurance Agency'))
     const result = await migrate(withoutInsurance, { reset: true })
-    expect(result.summary).toEqual({ added: 3, updated: 0, unchanged: 0, deactivated: 0 })
+    expect(result.summary).toEqual({ added: 3, updated: 0, unchanged: 0, deactivated: 0, conflicts: 0 })
     const counts = await store.db.query<{ businesses: number; images: number }>(
       `select (select count(*)::int from businesses) as businesses, (select count(*)::int from business_images) as images`,
     )
@@ -160,7 +160,7 @@ describe('runMigration', () => {
       },
     )
     expect(result.dryRun).toBe(true)
-    expect(result.summary).toEqual({ added: 1, updated: 1, unchanged: 3, deactivated: 0 })
+    expect(result.summary).toEqual({ added: 1, updated: 1, unchanged: 3, deactivated: 0, conflicts: 0 })
     expect(await snapshot()).toEqual(before)
     expect((await store.jobs.list()).length).toBe(jobs)
   })

@@ -311,3 +311,45 @@ describe('the public catalog', () => {
     }
   })
 })
+
+describe('the audit trail', () => {
+  const writes = {
+    insert: `insert into audit_log (actor, table_name, row_id, action, after) values ('me', 'businesses', 'x', 'insert', '{}')`,
+    update: `update audit_log set actor = 'someone else'`,
+    delete: `delete from audit_log`,
+  }
+
+  test.each(['anon', 'stranger', 'editor'] as const)('%s cannot read it', async (role) => {
+    expect(await attempt(role, 'select * from audit_log')).toEqual({
+      error: expect.stringMatching(/permission denied/),
+    })
+  })
+
+  test('service_role reads the changes the setup made', async () => {
+    expect(succeeded(await attempt('service_role', 'select * from audit_log'))).toBe(true)
+  })
+
+  test.each(
+    (['anon', 'stranger', 'editor', 'admin', 'service_role'] as const).flatMap((role) =>
+      (['insert', 'update', 'delete'] as const).map((op) => [role, op] as const),
+    ),
+  )('%s cannot %s it: only the trigger writes the trail', async (role, op) => {
+    const outcome = await attempt(role, writes[op])
+    expect(outcome).toEqual({ error: expect.stringMatching(/permission denied|row-level security/) })
+  })
+
+  test('a visitor cannot call the editing functions', async () => {
+    for (const role of ['anon', 'stranger', 'editor'] as const) {
+      for (const call of [
+        `select create_row('businesses', '{"slug": "x", "name": "X"}')`,
+        `select edit_row('businesses', '${activeId}', '{"name": "X"}')`,
+        `select delete_row('businesses', '${activeId}')`,
+        `select undo_change(1)`,
+        `select audit_entries()`,
+        `select content_rows('businesses')`,
+      ]) {
+        expect(await attempt(role, call), call).toEqual({ error: expect.stringMatching(/permission denied/) })
+      }
+    }
+  })
+})

@@ -88,6 +88,14 @@ describe('calendarEvent', () => {
     expect(event.url).toBe('https://roland-ar.example:8443/events#community-garden-planning-meeting')
   })
 
+  test('marks a cancelled event STATUS:CANCELLED, so subscribed calendars show it called off', () => {
+    const cancelled = calendarEvent({ ...garden, is_cancelled: true }, site)
+    expect(icsCalendar({ name: 'Roland', events: [cancelled], stamp: new Date(0) })).toContain('STATUS:CANCELLED\r\n')
+    expect(icsCalendar({ name: 'Roland', events: [calendarEvent(garden, site)], stamp: new Date(0) })).not.toContain(
+      'STATUS:',
+    )
+  })
+
   test('keeps the same UID from one build to the next', () => {
     expect(calendarEvent(garden, site).uid).toBe(calendarEvent({ ...garden, title: 'Renamed' }, site).uid)
   })

@@ -17,6 +17,8 @@ export interface IcsEvent {
   location: string | null
   url: string
   categories: string | null
+  /** Called off: calendars that subscribed show it cancelled rather than silently dropping it. */
+  cancelled?: boolean
 }
 
 /** Escapes a TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks. */
@@ -78,6 +80,7 @@ export function icsCalendar(options: { name: string; events: readonly IcsEvent[]
       ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
       ...(event.categories ? [`CATEGORIES:${escapeText(event.categories)}`] : []),
       `URL:${event.url}`,
+      ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
       'END:VEVENT',
     ]),
     'END:VCALENDAR',
@@ -110,6 +113,7 @@ export function calendarEvent(event: CommunityEvent, site: URL): IcsEvent {
       : null,
     url: new URL(`/events#${event.slug}`, site).href,
     categories: event.event_type,
+    cancelled: event.is_cancelled ?? false,
   }
 }
 

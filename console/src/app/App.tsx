@@ -3,8 +3,10 @@ import { api, errorMessage, onSignedOut } from './api.ts'
 import { RebuildPanel } from './components/RebuildPanel.tsx'
 import { useToast } from './components/Toaster.tsx'
 import { LiveProvider, useLive } from './live.tsx'
+import { Attractions } from './screens/Attractions.tsx'
 import { Businesses } from './screens/Businesses.tsx'
 import { Crawler } from './screens/Crawler.tsx'
+import { Events } from './screens/Events.tsx'
 import { Jobs } from './screens/Jobs.tsx'
 import { Migration } from './screens/Migration.tsx'
 import { Operators } from './screens/Operators.tsx'
@@ -16,6 +18,8 @@ const allScreens = [
   { path: '/migration', label: 'Migration', Screen: Migration, adminOnly: false },
   { path: '/crawler', label: 'Crawler', Screen: Crawler, adminOnly: false },
   { path: '/businesses', label: 'Businesses', Screen: Businesses, adminOnly: false },
+  { path: '/events', label: 'Events', Screen: Events, adminOnly: false },
+  { path: '/attractions', label: 'Attractions', Screen: Attractions, adminOnly: false },
   { path: '/jobs', label: 'Jobs', Screen: Jobs, adminOnly: false },
   { path: '/operators', label: 'Operators', Screen: Operators, adminOnly: true },
 ] as const

@@ -4,10 +4,13 @@ import type { ApiErrorBody } from '../shared/api.ts'
 export class ApiError extends Error {
   override name = 'ApiError'
   readonly status: number
+  /** The fields the server refused (a 400), each with what is wrong. */
+  readonly issues: NonNullable<ApiErrorBody['issues']>
 
-  constructor(status: number, message: string) {
+  constructor(status: number, message: string, issues: ApiErrorBody['issues'] = []) {
     super(message)
     this.status = status
+    this.issues = issues
   }
 }
 
@@ -21,14 +24,18 @@ export function onSignedOut(listener: Listener): () => void {
 }
 
 /** Calls the console API with the session cookie; throws ApiError with the server's message. */
-export async function api<T>(path: string, options: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  options: { method?: string; body?: unknown; form?: FormData } = {},
+): Promise<T> {
   let response: Response
   try {
     response = await fetch(path, {
       method: options.method ?? 'GET',
       credentials: 'same-origin',
+      // A form (a photo upload) sets its own multipart type; everything else is JSON.
       headers: options.body === undefined ? {} : { 'content-type': 'application/json' },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.form ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     })
   } catch {
     throw new ApiError(0, 'The console server is not answering: is `pnpm console` still running?')
@@ -41,9 +48,10 @@ export async function api<T>(path: string, options: { method?: string; body?: un
     data = null
   }
   if (!response.ok) {
-    const message = (data as ApiErrorBody | null)?.error ?? `Unknown error occurred (HTTP ${response.status})`
+    const body = data as ApiErrorBody | null
+    const message = body?.error ?? `Unknown error occurred (HTTP ${response.status})`
     if (response.status === 401 && path !== '/api/session') signedOutListeners.forEach((listener) => listener())
-    throw new ApiError(response.status, message)
+    throw new ApiError(response.status, message, body?.issues ?? [])
   }
   return data as T
 }
@@ -60,4 +68,16 @@ export async function fileToBase64(file: File): Promise<string> {
 /** The message of any error, for toasts and alerts. */
 export function errorMessage(error: unknown): string {
   return error instanceof Error && error.message ? error.message : 'Unknown error occurred'
+}
+
+/** The first message per field of a refused save, for showing beside each field. */
+export function issuesByField(
+  issues: ReadonlyArray<{ path: PropertyKey[] | string; message: string }>,
+): Record<string, string> {
+  const byField: Record<string, string> = {}
+  for (const issue of issues) {
+    const field = typeof issue.path === 'string' ? issue.path.split('.')[0]! : String(issue.path[0] ?? '')
+    byField[field] ??= issue.message
+  }
+  return byField
 }

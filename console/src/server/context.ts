@@ -46,7 +46,7 @@ export interface RouteContext {
 
 /** A route of the API: method, path pattern (named groups become params) and handler. */
 export interface Route {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   path: RegExp
   handler: (context: RouteContext) => Promise<void> | void
   /** Reachable without credentials (only signing in). */

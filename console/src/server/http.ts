@@ -8,16 +8,23 @@ export class HttpError extends Error {
   readonly status: number
   readonly issues: ApiErrorBody['issues']
   readonly headers: Record<string, string>
+  /** More of the answer, beside the error (a 409 carries the row as it is now). */
+  readonly body: Record<string, unknown>
 
   constructor(
     status: number,
     message: string,
-    details: { issues?: ApiErrorBody['issues']; headers?: Record<string, string> } = {},
+    details: {
+      issues?: ApiErrorBody['issues']
+      headers?: Record<string, string>
+      body?: Record<string, unknown>
+    } = {},
   ) {
     super(message)
     this.status = status
     this.issues = details.issues
     this.headers = details.headers ?? {}
+    this.body = details.body ?? {}
   }
 }
 
@@ -55,7 +62,11 @@ export function sendError(res: ServerResponse, error: unknown): void {
     return
   }
   if (error instanceof HttpError) {
-    const body: ApiErrorBody = { error: error.message, ...(error.issues ? { issues: error.issues } : {}) }
+    const body: ApiErrorBody = {
+      ...error.body,
+      error: error.message,
+      ...(error.issues ? { issues: error.issues } : {}),
+    }
     sendJson(res, error.status, body, error.headers)
     return
   }

@@ -14,6 +14,8 @@ export interface RebuildSchedulerState {
   pending: boolean
   running: boolean
   waitingFor: number
+  /** Edits saved in the console since the last rebuild started: not on the site yet. */
+  unpublishedEdits: number
 }
 
 /** Options: the rebuild to run, the quiet window, and who to tell when the state changes. */
@@ -33,6 +35,7 @@ export class RebuildScheduler {
   #running: Promise<void> | null = null
   #timer: NodeJS.Timeout | undefined
   #closed = false
+  #edits = 0
 
   constructor(options: RebuildSchedulerOptions) {
     this.#options = options
@@ -40,7 +43,12 @@ export class RebuildScheduler {
 
   /** The current state. */
   get state(): RebuildSchedulerState {
-    return { pending: this.#pending, running: this.#running !== null, waitingFor: this.#holds }
+    return {
+      pending: this.#pending,
+      running: this.#running !== null,
+      waitingFor: this.#holds,
+      unpublishedEdits: this.#edits,
+    }
   }
 
   /** Notes that a job that may change data has started: a due rebuild waits for it. */
@@ -57,6 +65,12 @@ export class RebuildScheduler {
       if (options.jobId) this.#pendingJobs.push(options.jobId)
     }
     this.#schedule(this.#options.debounceMs)
+    this.#changed()
+  }
+
+  /** Notes an edit saved in the console: the console offers a rebuild rather than starting one per keystroke. */
+  noteEdit(): void {
+    this.#edits++
     this.#changed()
   }
 
@@ -96,6 +110,7 @@ export class RebuildScheduler {
     this.#pending = false
     this.#manual = false
     this.#pendingJobs = []
+    this.#edits = 0
     this.#running = this.#options
       .run(trigger)
       .then(

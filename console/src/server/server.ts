@@ -27,6 +27,7 @@ import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
 import { businessRoutes } from './routes/businesses.ts'
+import { contentRoutes } from './routes/content.ts'
 import { crawlerRoutes } from './routes/crawler.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { migrationRoutes } from './routes/migration.ts'
@@ -42,6 +43,7 @@ export const routes: Route[] = [
   ...jobRoutes,
   ...migrationRoutes,
   ...crawlerRoutes,
+  ...contentRoutes,
   ...businessRoutes,
   ...rebuildRoutes,
   ...operatorRoutes,

@@ -60,6 +60,10 @@ export const migrationSourceSchema = z.discriminatedUnion('kind', [
 export const migrationRequestSchema = z.object({
   source: migrationSourceSchema,
   reset: z.boolean().default(false).describe('delete every business first (clear and reload), still atomically'),
+  overwriteEdits: z
+    .boolean()
+    .default(false)
+    .describe('replace fields operators edited in the console with the file’s values'),
 })
 export type MigrationRequest = z.input<typeof migrationRequestSchema>
 
@@ -108,8 +112,11 @@ export interface MigrationStatusView {
 
 /** What a migration would change, or changed. */
 export interface MigrationSummaryView {
-  summary: { added: number; updated: number; unchanged: number; deactivated: number }
+  summary: { added: number; updated: number; unchanged: number; deactivated: number; conflicts: number }
   deactivated: string[]
+  /** Fields operators edited that the file would change: kept unless overwriteEdits. */
+  conflicts: Array<{ slug: string; name: string; field: string; current: unknown; incoming: unknown }>
+  overwriteEdits: boolean
   businesses: Array<{
     name: string
     slug: string
@@ -128,25 +135,7 @@ export interface CrawlerSettingsView {
   keySource: 'environment' | 'console' | null
 }
 
-/** An image of a business, as the console shows it. */
-export interface BusinessImageView {
-  id: string
-  url: string
-  type: string
-  isPrimary: boolean
-  source: string | null
-}
-
-/** A business with its images, for the businesses screen. */
-export interface BusinessView {
-  id: string
-  slug: string
-  name: string
-  category: string
-  website: string | null
-  isActive: boolean
-  images: BusinessImageView[]
-}
+export type { BusinessImageRow, BusinessRow } from './content.ts'
 
 /** The crawled image result (SPEC §3) a crawl job returns, as far as the console reads it. */
 export interface CrawlResultView {
@@ -168,6 +157,8 @@ export interface RebuildStateView {
   running: boolean
   /** Jobs that changed data and are still running; the rebuild waits for them. */
   waitingFor: number
+  /** Edits saved since the last rebuild started: the console offers to publish them. */
+  unpublishedEdits: number
 }
 
 /** An API error body: what went wrong and how to fix it. */

@@ -121,6 +121,8 @@ export const communityEventSchema = z.object({
   ends_at: text,
   location: z.string(),
   event_type: z.string(),
+  /** Called off by the coordinator: still listed, marked cancelled (optional: older fixtures lack it). */
+  is_cancelled: z.boolean().optional(),
 })
 
 export const catalogSchema = z.object({

@@ -9,6 +9,7 @@ interface MigrateFlags {
   file?: string
   reset?: boolean
   dryRun?: boolean
+  overwriteEdits?: boolean
   json?: boolean
 }
 
@@ -19,7 +20,8 @@ export function register(program: Command): void {
     .description('import Roland.txt into the database in one transaction (from --file, else the files bucket)')
     .option('--file <path>', 'read this file instead of Roland.txt in the files bucket')
     .option('--reset', 'delete every business first (clear and reload), still atomically')
-    .option('--dry-run', 'show what would change and change nothing')
+    .option('--dry-run', 'show what would change and change nothing, including edits the file conflicts with')
+    .option('--overwrite-edits', 'replace fields operators edited in the console with the file’s values')
     .option('--json', 'print the result as one JSON object')
     .action(async (flags: MigrateFlags) => {
       const store = await openStore({ onCreate: loadSampleData })
@@ -30,6 +32,7 @@ export function register(program: Command): void {
           source: flags.file ? { file: path.resolve(flags.file) } : { bucket: true },
           reset: flags.reset ?? false,
           dryRun: flags.dryRun ?? false,
+          overwriteEdits: flags.overwriteEdits ?? false,
           onEvent: flags.json ? undefined : progress,
         })
         progress.done()
@@ -79,6 +82,8 @@ function toJson(result: MigrationResult) {
     })),
     summary: result.summary,
     deactivated: result.deactivated,
+    conflicts: result.conflicts,
+    overwriteEdits: result.overwriteEdits,
     businessCount: result.businessCount,
     dryRun: result.dryRun,
   }
@@ -97,5 +102,23 @@ function describe(result: MigrationResult): string {
   }
   if (result.deactivated.length)
     lines.push(`  ${result.dryRun ? 'would deactivate' : 'deactivated'}: ${result.deactivated.join(', ')}`)
+  if (result.conflicts.length) {
+    const verb = result.overwriteEdits
+      ? result.dryRun
+        ? 'would replace'
+        : 'replaced'
+      : result.dryRun
+        ? 'would keep'
+        : 'kept'
+    lines.push(
+      `  ${result.conflicts.length} edited field(s) differ from the file (${verb} the edit${result.overwriteEdits ? ' with the file' : ''}` +
+        `${result.overwriteEdits ? '' : '; --overwrite-edits replaces them'}):`,
+    )
+    for (const c of result.conflicts) {
+      lines.push(
+        `  conflict: ${c.name} (${c.slug}) ${c.field}: edited ${JSON.stringify(c.current)}, file ${JSON.stringify(c.incoming)}`,
+      )
+    }
+  }
   return `${lines.join('\n')}\n`
 }

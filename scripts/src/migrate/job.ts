@@ -15,11 +15,23 @@ export type MigrationSource = { file: string } | { bytes: Uint8Array; name?: str
 /** How one business fared. */
 export type MigrationStatus = 'added' | 'updated' | 'unchanged'
 
+/** A field an operator edited that the file would change: kept unless overwriting edits. */
+export interface ImportConflict {
+  slug: string
+  name: string
+  field: string
+  current: unknown
+  incoming: unknown
+}
+
 /** What a migration did (or, for a dry run, would do). */
 export interface MigrationResult {
   businesses: Array<ParsedBusiness & { status: MigrationStatus }>
-  summary: { added: number; updated: number; unchanged: number; deactivated: number }
+  summary: { added: number; updated: number; unchanged: number; deactivated: number; conflicts: number }
   deactivated: string[]
+  /** Edited fields the file disagrees with: kept, or replaced when overwriteEdits was set. */
+  conflicts: ImportConflict[]
+  overwriteEdits: boolean
   businessCount: number
   dryRun: boolean
 }
@@ -32,6 +44,8 @@ export interface MigrationOptions {
   reset?: boolean
   /** Work out what would change, change nothing, record no job. */
   dryRun?: boolean
+  /** Replace fields operators edited with the file's values (by default the edits are kept). */
+  overwriteEdits?: boolean
   startedBy?: string
   onEvent?: JobListener
 }
@@ -45,6 +59,8 @@ interface ImportOutcome {
   summary: MigrationResult['summary']
   businesses: Array<{ slug: string; status: MigrationStatus }>
   deactivated: string[]
+  conflicts: ImportConflict[]
+  overwriteEdits: boolean
   businessCount: number
   dryRun: boolean
 }
@@ -64,7 +80,11 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     {
       store: options.store,
       kind: 'migrate',
-      params: { source: describeSource(options.source), reset: options.reset ?? false },
+      params: {
+        source: describeSource(options.source),
+        reset: options.reset ?? false,
+        overwriteEdits: options.overwriteEdits ?? false,
+      },
       startedBy: options.startedBy ?? 'cli',
       onEvent: options.onEvent,
       record: recordedResult,
@@ -113,6 +133,7 @@ export function recordedResult(result: MigrationResult) {
   return {
     summary: result.summary,
     deactivated: result.deactivated,
+    conflicts: result.conflicts.slice(0, 200),
     businessCount: result.businessCount,
     warnings: result.businesses
       .filter((b) => b.warnings.length > 0)
@@ -143,21 +164,30 @@ async function migrate(options: MigrationOptions, reporter: JobReporter): Promis
       entries,
       reset: options.reset ?? false,
       dry_run: options.dryRun ?? false,
+      overwrite_edits: options.overwriteEdits ?? false,
     })
   } catch (error) {
     throw new MigrationError(`Failed to insert businesses: ${(error as Error).message}`)
   }
   const statusBySlug = new Map(outcome.businesses.map((b) => [b.slug, b.status]))
-  const { added, updated, unchanged, deactivated } = outcome.summary
+  const { added, updated, unchanged, deactivated, conflicts } = outcome.summary
   reporter.log(
     `${options.dryRun ? 'Would add' : 'Added'} ${added}, ${options.dryRun ? 'update' : 'updated'} ${updated}, ` +
       `${unchanged} unchanged, ${options.dryRun ? 'deactivate' : 'deactivated'} ${deactivated}.`,
   )
+  if (conflicts > 0) {
+    reporter.log(
+      `${conflicts} field(s) edited by operators differ from the file: ` +
+        (outcome.overwriteEdits ? 'replaced with the file’s values.' : 'kept (use --overwrite-edits to replace them).'),
+    )
+  }
   reporter.progress({ phase: 'done', done: 3, total: 3 })
   return {
     businesses: parsed.map((b) => ({ ...b, status: statusBySlug.get(b.slug) ?? 'unchanged' })),
     summary: outcome.summary,
     deactivated: outcome.deactivated,
+    conflicts: outcome.conflicts,
+    overwriteEdits: outcome.overwriteEdits,
     businessCount: outcome.businessCount,
     dryRun: outcome.dryRun,
   }

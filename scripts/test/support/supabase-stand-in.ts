@@ -101,7 +101,7 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
           })
         }
         try {
-          return send(200, fn((body ?? {}) as Record<string, unknown>, role))
+          return send(200, await fn((body ?? {}) as Record<string, unknown>, role))
         } catch (error) {
           return send(400, { code: 'P0001', message: (error as Error).message, details: null, hint: null })
         }

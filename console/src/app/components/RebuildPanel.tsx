@@ -48,6 +48,11 @@ export function RebuildPanel() {
         <span className="text-slate-500">not rebuilt from the console yet</span>
       )}
       {state ? <span className="text-amber-800">{state}</span> : null}
+      {rebuild?.unpublishedEdits ? (
+        <span className="text-amber-800" data-testid="unpublished-edits">
+          {rebuild.unpublishedEdits} edit(s) not on the site yet: rebuild to publish them
+        </span>
+      ) : null}
       <Button variant="secondary" className="px-3 py-1" onClick={() => void rebuildNow()} disabled={asking}>
         Rebuild site
       </Button>

@@ -1,12 +1,34 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import type { BusinessView, Job } from '../../shared/api.ts'
-import { api, errorMessage } from '../api.ts'
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
+import type { Job } from '../../shared/api.ts'
+import { businessCategories, businessCreateSchema, type BusinessRow } from '../../shared/content.ts'
+import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
+import { BusinessEditor } from '../components/BusinessEditor.tsx'
+import { Select } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
-import { Badge, Button, Card, Progress, SafeImage, StatusBadge } from '../components/ui.tsx'
+import { Badge, Button, Card, Field, Progress, SafeImage, StatusBadge } from '../components/ui.tsx'
 import { isActive, percentOf, useLive } from '../live.tsx'
 
 interface BusinessesAnswer {
-  businesses: BusinessView[]
+  businesses: BusinessRow[]
+}
+
+const statuses = ['All', 'Active', 'Inactive', 'Featured'] as const
+
+/** Whether a business matches the search text (name, descriptions, address, phone) and the filters. */
+function matches(business: BusinessRow, search: string, category: string, status: string): boolean {
+  const text = search.trim().toLowerCase()
+  const found =
+    !text ||
+    [business.name, business.short_description, business.full_description, business.address, business.phone].some(
+      (value) => value?.toLowerCase().includes(text),
+    )
+  const inCategory = category === 'All' || business.category === category
+  const inStatus =
+    status === 'All' ||
+    (status === 'Active' && business.is_active) ||
+    (status === 'Inactive' && !business.is_active) ||
+    (status === 'Featured' && business.is_featured)
+  return found && inCategory && inStatus
 }
 
 /** The business a crawl or images job is about: crawl jobs name its id, images jobs its slug. */
@@ -17,12 +39,19 @@ function businessOf(job: Job, bySlug: Map<string, string>): string | undefined {
   return undefined
 }
 
-/** Every business with its images, and per business: crawl photos, generate an image. */
+/** Every business with search and filters; per business: edit, crawl photos, generate an image; and new ones. */
 export function Businesses() {
   const toast = useToast()
   const live = useLive()
   const [answer, setAnswer] = useState<BusinessesAnswer | null>(null)
   const [filter, setFilter] = useState('')
+  const [category, setCategory] = useState('All')
+  const [status, setStatus] = useState('All')
+  const [editing, setEditing] = useState<string | null>(null)
+  const [creating, setCreating] = useState(false)
+
+  const replace = (business: BusinessRow) =>
+    setAnswer((a) => a && { businesses: a.businesses.map((b) => (b.id === business.id ? business : b)) })
 
   const load = useCallback(async () => {
     try {
@@ -60,7 +89,7 @@ export function Businesses() {
     if (reload) void load()
   }, [latestJob, answer, load])
 
-  async function start(business: BusinessView, action: 'crawl' | 'generate-image') {
+  async function start(business: BusinessRow, action: 'crawl' | 'generate-image') {
     try {
       const { job } = await api<{ job: Job }>(`/api/businesses/${business.id}/${action}`, { method: 'POST' })
       live.add(job)
@@ -69,7 +98,9 @@ export function Businesses() {
     }
   }
 
-  const shown = (answer?.businesses ?? []).filter((b) => b.name.toLowerCase().includes(filter.trim().toLowerCase()))
+  const all = answer?.businesses ?? []
+  const shown = all.filter((b) => matches(b, filter, category, status))
+  const categories = ['All', ...new Set([...businessCategories, ...all.map((b) => b.category)])]
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-wrap items-end justify-between gap-3">
@@ -77,27 +108,69 @@ export function Businesses() {
           <h1 className="text-2xl font-bold tracking-tight">Businesses</h1>
           <p className="mt-1 text-sm text-slate-600">
             {answer
-              ? `${answer.businesses.length} businesses (${answer.businesses.filter((b) => b.isActive).length} active)`
+              ? `${answer.businesses.length} businesses (${answer.businesses.filter((b) => b.is_active).length} active)`
               : 'Loading businesses...'}
           </p>
         </div>
-        <input
-          type="search"
-          aria-label="Filter businesses"
-          placeholder="Filter by name..."
-          value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-          className="rounded-md border border-slate-300 px-3 py-2 text-sm"
-        />
+        <div className="flex flex-wrap items-end gap-2">
+          <input
+            type="search"
+            aria-label="Filter businesses"
+            placeholder="Search businesses..."
+            value={filter}
+            onChange={(event) => setFilter(event.target.value)}
+            className="rounded-md border border-slate-300 px-3 py-2 text-sm"
+          />
+          <Select
+            id="filter-category"
+            label="Category"
+            value={category}
+            onChange={(event) => setCategory(event.target.value)}
+            options={categories}
+          />
+          <Select
+            id="filter-status"
+            label="Status"
+            value={status}
+            onChange={(event) => setStatus(event.target.value)}
+            options={statuses}
+          />
+          <Button onClick={() => setCreating(true)} disabled={creating}>
+            New business
+          </Button>
+        </div>
       </header>
+      {creating ? (
+        <NewBusiness
+          onCancel={() => setCreating(false)}
+          onCreated={(business) => {
+            setCreating(false)
+            setAnswer((a) => ({ businesses: [business, ...(a?.businesses ?? [])] }))
+            setEditing(business.id)
+          }}
+        />
+      ) : null}
       <ul className="flex flex-col gap-3" aria-label="Businesses">
         {shown.map((business) => (
-          <li key={business.id}>
-            <BusinessRow
+          <li key={business.id} className="flex flex-col gap-2">
+            <BusinessItem
               business={business}
               job={latestJob.get(business.id)}
               onAction={(action) => void start(business, action)}
+              onEdit={() => setEditing(editing === business.id ? null : business.id)}
             />
+            {editing === business.id ? (
+              <BusinessEditor
+                key={business.id}
+                business={business}
+                onSaved={replace}
+                onClose={() => setEditing(null)}
+                onDeleted={() => {
+                  setEditing(null)
+                  setAnswer((a) => a && { businesses: a.businesses.filter((b) => b.id !== business.id) })
+                }}
+              />
+            ) : null}
           </li>
         ))}
       </ul>
@@ -106,14 +179,67 @@ export function Businesses() {
   )
 }
 
-function BusinessRow({
+/** The form of a new business: a name and a category; the editor opens for the rest. */
+function NewBusiness({ onCreated, onCancel }: { onCreated: (business: BusinessRow) => void; onCancel: () => void }) {
+  const toast = useToast()
+  const [name, setName] = useState('')
+  const [category, setCategory] = useState<string>('Business')
+  const [errors, setErrors] = useState<Record<string, string>>({})
+
+  async function create(event: FormEvent) {
+    event.preventDefault()
+    const body = { name, category }
+    const checked = businessCreateSchema.safeParse(body)
+    if (!checked.success) {
+      setErrors(issuesByField(checked.error.issues))
+      return
+    }
+    try {
+      const { business } = await api<{ business: BusinessRow }>('/api/businesses', { method: 'POST', body })
+      toast.success(`Added ${business.name}`)
+      onCreated(business)
+    } catch (error) {
+      if (error instanceof ApiError && error.issues.length) setErrors(issuesByField(error.issues))
+      else toast.error(errorMessage(error))
+    }
+  }
+
+  return (
+    <Card title="New business">
+      <form className="flex flex-wrap items-end gap-3" onSubmit={(event) => void create(event)} noValidate>
+        <Field
+          id="new-business-name"
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={errors.name}
+        />
+        <Select
+          id="new-business-category"
+          label="Category"
+          value={category}
+          onChange={(e) => setCategory(e.target.value)}
+          options={businessCategories}
+        />
+        <Button type="submit">Add business</Button>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+      </form>
+    </Card>
+  )
+}
+
+function BusinessItem({
   business,
   job,
   onAction,
+  onEdit,
 }: {
-  business: BusinessView
+  business: BusinessRow
   job: Job | undefined
   onAction: (action: 'crawl' | 'generate-image') => void
+  onEdit: () => void
 }) {
   const running = isActive(job)
   return (
@@ -121,7 +247,8 @@ function BusinessRow({
       <div className="flex flex-wrap items-center gap-2">
         <h2 className="font-semibold">{business.name}</h2>
         <Badge>{business.category}</Badge>
-        {business.isActive ? null : <Badge tone="pending">inactive</Badge>}
+        {business.is_featured ? <Badge tone="success">featured</Badge> : null}
+        {business.is_active ? null : <Badge tone="pending">inactive</Badge>}
         <span className="text-xs text-slate-500">{business.images.length} image(s)</span>
         {business.website ? (
           <a
@@ -136,6 +263,9 @@ function BusinessRow({
           <span className="text-xs text-slate-400">no website</span>
         )}
         <div className="ml-auto flex gap-2">
+          <Button className="px-3 py-1" onClick={onEdit}>
+            Edit
+          </Button>
           <Button
             variant="secondary"
             className="px-3 py-1"
@@ -160,10 +290,14 @@ function BusinessRow({
         <div className="mt-3 flex gap-2 overflow-x-auto">
           {business.images.map((image) => (
             <figure key={image.id} className="w-24 shrink-0">
-              <SafeImage src={image.url} alt={`${business.name} ${image.type}`} className="h-16 w-24 rounded-md" />
+              <SafeImage
+                src={image.image_url}
+                alt={`${business.name} ${image.image_type}`}
+                className="h-16 w-24 rounded-md"
+              />
               <figcaption className="mt-0.5 truncate text-[11px] text-slate-500">
-                {image.type}
-                {image.isPrimary ? ' · primary' : ''}
+                {image.image_type}
+                {image.is_primary ? ' · primary' : ''}
               </figcaption>
             </figure>
           ))}

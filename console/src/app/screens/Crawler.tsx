@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import {
   crawlRequestSchema,
-  type BusinessView,
+  type BusinessRow,
   type CrawlerSettingsView,
   type CrawlResultView,
   type Job,
@@ -49,11 +49,11 @@ export function Crawler() {
   const job = jobId ? live.byId.get(jobId) : undefined
   const crawling = starting || isActive(job)
 
-  const [businesses, setBusinesses] = useState<BusinessView[] | null>(null)
+  const [businesses, setBusinesses] = useState<BusinessRow[] | null>(null)
 
   useEffect(() => {
     api<CrawlerSettingsView>('/api/crawler').then(setSettings, (error: unknown) => toast.error(errorMessage(error)))
-    api<{ businesses: BusinessView[] }>('/api/businesses').then(
+    api<{ businesses: BusinessRow[] }>('/api/businesses').then(
       (answer) => setBusinesses(answer.businesses),
       (error: unknown) => toast.error(errorMessage(error)),
     )
@@ -237,7 +237,7 @@ export function Crawler() {
   )
 }
 
-function CrawlResultCard({ job, businesses }: { job: Job; businesses: BusinessView[] | null }) {
+function CrawlResultCard({ job, businesses }: { job: Job; businesses: BusinessRow[] | null }) {
   const params = job.params as { businessName?: string; websiteUrl?: string }
   const result = job.status === 'succeeded' ? (job.result as CrawlResultView) : null
   const images = result
@@ -292,7 +292,7 @@ function AttachForm({
 }: {
   job: Job
   result: CrawlResultView
-  businesses: BusinessView[] | null
+  businesses: BusinessRow[] | null
 }) {
   const toast = useToast()
   const live = useLive()

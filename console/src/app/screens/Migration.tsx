@@ -18,6 +18,7 @@ export function Migration() {
   const [sourceKind, setSourceKind] = useState<'bucket' | 'upload'>('bucket')
   const [file, setFile] = useState<File | null>(null)
   const [reset, setReset] = useState(false)
+  const [overwriteEdits, setOverwriteEdits] = useState(false)
   const [preview, setPreview] = useState<MigrationSummaryView | null>(null)
   const [previewing, setPreviewing] = useState(false)
   const [starting, setStarting] = useState(false)
@@ -54,12 +55,16 @@ export function Migration() {
   }, [job, toast, checkStatus])
 
   async function request(): Promise<MigrationRequest | null> {
-    if (sourceKind === 'bucket') return { source: { kind: 'bucket' }, reset }
+    if (sourceKind === 'bucket') return { source: { kind: 'bucket' }, reset, overwriteEdits }
     if (!file) {
       toast.error('Choose a Roland.txt file to upload, or use the one in the files bucket.')
       return null
     }
-    return { source: { kind: 'upload', name: file.name, base64: await fileToBase64(file) }, reset }
+    return {
+      source: { kind: 'upload', name: file.name, base64: await fileToBase64(file) },
+      reset,
+      overwriteEdits,
+    }
   }
 
   async function runPreview() {
@@ -182,6 +187,17 @@ export function Migration() {
             />
             Clear and reload: delete every business first (still in one transaction)
           </label>
+          <label className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={overwriteEdits}
+              onChange={(event) => {
+                setOverwriteEdits(event.target.checked)
+                setPreview(null)
+              }}
+            />
+            Overwrite edits: replace fields edited in the console with the file&apos;s values
+          </label>
         </fieldset>
         <div className="mt-4 flex flex-wrap gap-3">
           <Button variant="secondary" onClick={() => void runPreview()} disabled={previewing || migrating}>
@@ -256,6 +272,21 @@ function PreviewPanel({ preview }: { preview: MigrationSummaryView }) {
         </ul>
       ) : null}
       {preview.deactivated.length ? <p className="mt-3">Would deactivate: {preview.deactivated.join(', ')}</p> : null}
+      {preview.conflicts.length ? (
+        <div className="mt-3" data-testid="migration-conflicts">
+          <p className="font-medium">
+            Edited in the console, different in the file (
+            {preview.overwriteEdits ? 'the file’s value would replace the edit' : 'the edit would be kept'}):
+          </p>
+          <ul className="mt-1 list-disc pl-5">
+            {preview.conflicts.map((c) => (
+              <li key={`${c.slug}-${c.field}`}>
+                {c.name}: {c.field}: edited {JSON.stringify(c.current)}, file {JSON.stringify(c.incoming)}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {warned.length ? (
         <div className="mt-3">
           <p className="font-medium">Warnings</p>

@@ -1,39 +1,10 @@
-import type { BusinessRecord } from '@roland/scripts/store/types'
-import type { BusinessView } from '../../shared/api.ts'
 import { z } from 'zod'
 import type { Route } from '../context.ts'
 import { startBusinessCrawlJob, startImageJob } from '../crawl-jobs.ts'
 import { HttpError, sendJson } from '../http.ts'
 
-/** Shapes a business for the businesses screen. */
-export function businessView(business: BusinessRecord): BusinessView {
-  return {
-    id: business.id,
-    slug: business.slug,
-    name: business.name,
-    category: business.category,
-    website: business.website,
-    isActive: business.is_active,
-    images: business.images.map((image) => ({
-      id: image.id,
-      url: image.image_url,
-      type: image.image_type,
-      isPrimary: image.is_primary,
-      source: typeof image.metadata?.source === 'string' ? image.metadata.source : null,
-    })),
-  }
-}
-
-/** The businesses screen: every business with its images. */
+/** The businesses screen's jobs: crawling photos and generating a store image (the list is in content.ts). */
 export const businessRoutes: Route[] = [
-  {
-    method: 'GET',
-    path: /^\/api\/businesses$/,
-    async handler({ res, services }) {
-      const businesses = await services.store.listBusinesses()
-      sendJson(res, 200, { businesses: businesses.map(businessView) })
-    },
-  },
   {
     // 'Crawl photos': crawl the business's website and store the images found, as a job.
     method: 'POST',

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import type { Route } from '../context.ts'
 import { HttpError, sendJson } from '../http.ts'
+import { sendEventList } from './content.ts'
 import { rebuildState } from './rebuild.ts'
 
 const limitSchema = z.coerce.number().int().min(1).max(500).default(100)
@@ -30,10 +31,13 @@ export const jobRoutes: Route[] = [
   },
   {
     // Live updates (Server-Sent Events): job rows as they change, progress and log lines as they
-    // happen, and the rebuild state.
+    // happen, and the rebuild state. Asked for as JSON (no `Accept: text/event-stream`, which an
+    // EventSource always sends), the same path lists the community events.
     method: 'GET',
     path: /^\/api\/events$/,
-    handler({ req, res, services }) {
+    async handler(context) {
+      const { req, res, services } = context
+      if (!/\btext\/event-stream\b/i.test(req.headers.accept ?? '')) return sendEventList(context)
       services.hub.open(req, res, [{ event: 'rebuild', data: rebuildState(services) }])
     },
   },

@@ -43,6 +43,7 @@ export const migrationRoutes: Route[] = [
           store: services.store,
           source: toSource(request.source),
           reset: request.reset,
+          overwriteEdits: request.overwriteEdits,
           dryRun: true,
         })
         sendJson(res, 200, summaryView(result))
@@ -64,6 +65,7 @@ export const migrationRoutes: Route[] = [
             store: services.store,
             source: toSource(request.source),
             reset: request.reset,
+            overwriteEdits: request.overwriteEdits,
             startedBy: consoleStarter(),
             onEvent,
           }),
@@ -90,6 +92,8 @@ export function summaryView(result: MigrationResult): MigrationSummaryView {
   return {
     summary: result.summary,
     deactivated: result.deactivated,
+    conflicts: result.conflicts,
+    overwriteEdits: result.overwriteEdits,
     businesses: result.businesses.map((b) => ({
       name: b.name,
       slug: b.slug,

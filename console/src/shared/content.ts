@@ -1,0 +1,289 @@
+import { z } from 'zod'
+
+// The content an operator edits (issue 18): one set of schemas, used by the console's forms to
+// show a mistake beside its field and by the API to refuse it with 400. Field names are the SQL
+// column names, so a script can PATCH exactly what GET returns. The SQL constraints repeat only
+// the rules that protect the site (http(s) websites, non-empty names); the messages live here.
+
+/** A business category the site knows (SPEC §3), or the default. */
+export const businessCategories = [
+  'Dining & Refreshments',
+  'Shopping & Convenience',
+  'Professional Services',
+  'Recreation',
+  'Business',
+] as const
+
+/** The kinds of community event the site shows. */
+export const eventTypes = ['Planning', 'Social', 'Business', 'Community', 'Recreation'] as const
+
+/** The attraction categories of the recreation pages. */
+export const attractionCategories = ['Natural Attractions', 'Sports & Recreation', 'Premium Destinations'] as const
+
+/** The town's time zone: the console shows and takes event times in it; the database keeps UTC. */
+export const townTimeZone = 'America/Chicago'
+
+// Optional text: blank means none (null), so clearing a field in a form clears the column.
+const optionalText = (label: string, max: number) =>
+  z
+    .string(`${label} must be text`)
+    .trim()
+    .max(max, `${label} is too long: at most ${max} characters`)
+    .nullable()
+    .transform((value) => (value ? value : null))
+
+const requiredText = (label: string, max: number) =>
+  z
+    .string(`${label} is required`)
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} is too long: at most ${max} characters`)
+
+/** A web address a visitor's browser may follow: http(s) only, so `javascript:` and the like never reach a page. */
+export const webAddress = (label: string) =>
+  optionalText(label, 2000).refine((value) => {
+    if (value === null) return true
+    try {
+      const url = new URL(value)
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0
+    } catch {
+      return false
+    }
+  }, `${label} must be an http:// or https:// address, such as https://example.com`)
+
+const rating = z
+  .number('Rating must be a number from 0 to 5')
+  .min(0, 'Rating must be from 0 to 5')
+  .max(5, 'Rating must be from 0 to 5')
+  .multipleOf(0.1, 'Rating takes one decimal, such as 4.5')
+  .nullable()
+
+/** The version of a row the operator loaded; a save from an older one is refused with 409. */
+export const updatedAtSchema = z
+  .string('updated_at must be the updated_at of the row as loaded')
+  .min(1)
+  .max(64)
+  .refine((value) => !Number.isNaN(Date.parse(value)), 'updated_at must be the updated_at of the row as loaded')
+
+/** One service of a business ("Services & Features"); the first is featured. */
+export const serviceSchema = z.object({
+  service_name: requiredText('Service name', 200),
+  description: optionalText('Service description', 1000).optional(),
+})
+
+/** Every field of a business the site shows, as an operator sets them. */
+export const businessFieldsSchema = z.object({
+  name: requiredText('Name', 200),
+  category: requiredText('Category', 100),
+  short_description: optionalText('Short description', 300),
+  full_description: optionalText('Description', 5000),
+  address: optionalText('Address', 300),
+  phone: optionalText('Phone', 50),
+  email: optionalText('Email', 254).refine(
+    (value) => value === null || z.email().safeParse(value).success,
+    'Email must be an address such as owner@example.com',
+  ),
+  website: webAddress('Website'),
+  hours: optionalText('Hours', 99),
+  is_featured: z.boolean('Featured must be true or false'),
+  is_active: z.boolean('Active must be true or false'),
+  rating,
+  price_range: z
+    .string()
+    .regex(/^\$\$?\$?\$?$/, 'Price range is $ to $$$$')
+    .nullable()
+    .or(z.literal('').transform(() => null)),
+  services: z.array(serviceSchema).max(50, 'At most 50 services'),
+})
+export type BusinessFields = z.input<typeof businessFieldsSchema>
+
+/** PATCH /api/businesses/{id}: any subset of the fields, and the updated_at the operator loaded. */
+export const businessPatchSchema = businessFieldsSchema
+  .partial()
+  .extend({ updated_at: updatedAtSchema.optional() })
+  .strict()
+
+/** POST /api/businesses: a new business needs a name; the rest may follow. */
+export const businessCreateSchema = businessFieldsSchema.partial().required({ name: true }).strict()
+
+/** A photo's own fields: its alt text, whether it is the primary one, its type. */
+export const imagePatchSchema = z
+  .object({
+    alt_text: optionalText('Alt text', 300),
+    is_primary: z.boolean('Primary must be true or false'),
+    image_type: z.enum(
+      ['hero', 'logo', 'thumbnail', 'gallery', 'interior', 'exterior', 'product'],
+      'Unknown image type',
+    ),
+    updated_at: updatedAtSchema,
+  })
+  .partial()
+  .strict()
+
+/** The new order of a business's photos: every photo id, first to last. */
+export const imageOrderSchema = z.object({
+  image_ids: z.array(z.uuid('Photo ids are UUIDs')).min(1, 'List the photos in their new order'),
+})
+
+const instant = (label: string) =>
+  z.iso.datetime({
+    offset: true,
+    message: `${label} must be an ISO 8601 date and time, such as 2027-07-04T21:00:00-05:00`,
+  })
+
+/** A community event's fields; times are ISO 8601 instants (the console sends them from America/Chicago). */
+export const eventFieldsSchema = z.object({
+  title: requiredText('Title', 200),
+  description: optionalText('Description', 5000),
+  starts_at: instant('Start'),
+  ends_at: instant('End').nullable(),
+  location: requiredText('Location', 300),
+  event_type: z.enum(eventTypes, `Type must be one of ${eventTypes.join(', ')}`),
+  is_cancelled: z.boolean('Cancelled must be true or false'),
+})
+
+const endsAfterStart = (event: { starts_at?: string | undefined; ends_at?: string | null | undefined }) =>
+  !event.starts_at || !event.ends_at || Date.parse(event.ends_at) >= Date.parse(event.starts_at)
+const endsAfterStartIssue = { message: 'The end must not be before the start', path: ['ends_at'] }
+
+/** POST /api/events. */
+export const eventCreateSchema = eventFieldsSchema
+  .partial({ description: true, ends_at: true, is_cancelled: true })
+  .strict()
+  .refine(endsAfterStart, endsAfterStartIssue)
+
+/** PATCH /api/events/{id}. */
+export const eventPatchSchema = eventFieldsSchema
+  .partial()
+  .extend({ updated_at: updatedAtSchema.optional() })
+  .strict()
+  .refine(endsAfterStart, endsAfterStartIssue)
+
+/** An attraction's fields (the recreation pages and /attraction/{id}). */
+export const attractionFieldsSchema = z.object({
+  name: requiredText('Name', 200),
+  category: z.enum(attractionCategories, `Category must be one of ${attractionCategories.join(', ')}`),
+  description: requiredText('Description', 5000),
+  badge: optionalText('Badge', 60),
+  rating,
+  distance: optionalText('Distance', 60),
+  address: optionalText('Address', 300),
+  website: webAddress('Website'),
+  is_featured: z.boolean('Featured must be true or false'),
+  is_active: z.boolean('Active must be true or false'),
+  sort_order: z.number().int('Order is a whole number'),
+})
+
+/** POST /api/attractions. */
+export const attractionCreateSchema = attractionFieldsSchema
+  .partial()
+  .required({ name: true, category: true, description: true })
+  .strict()
+
+/** PATCH /api/attractions/{id}. */
+export const attractionPatchSchema = attractionFieldsSchema
+  .partial()
+  .extend({ updated_at: updatedAtSchema.optional() })
+  .strict()
+
+/** A service of a business as the API answers it. */
+export interface ServiceRow {
+  service_name: string
+  description: string | null
+}
+
+/** A photo of a business as the API answers it (the business_images row). */
+export interface BusinessImageRow {
+  id: string
+  business_id: string
+  image_url: string
+  alt_text: string | null
+  image_type: string
+  is_primary: boolean
+  sort_order: number
+  metadata: Record<string, unknown>
+  width: number | null
+  height: number | null
+  updated_at: string
+}
+
+/** A business as GET /api/businesses answers it: the row, its services and photos. */
+export interface BusinessRow {
+  id: string
+  slug: string
+  name: string
+  category: string
+  short_description: string | null
+  full_description: string | null
+  address: string | null
+  phone: string | null
+  email: string | null
+  website: string | null
+  hours: string | null
+  is_featured: boolean
+  is_active: boolean
+  rating: number | null
+  price_range: string | null
+  metadata: Record<string, unknown>
+  created_at: string
+  updated_at: string
+  services: ServiceRow[]
+  images: BusinessImageRow[]
+}
+
+/** A community event as the API answers it. */
+export interface EventRow {
+  id: string
+  slug: string
+  title: string
+  description: string | null
+  starts_at: string
+  ends_at: string | null
+  location: string
+  event_type: (typeof eventTypes)[number]
+  is_active: boolean
+  is_cancelled: boolean
+  updated_at: string
+}
+
+/** An attraction as the API answers it. */
+export interface AttractionRow {
+  id: string
+  name: string
+  category: (typeof attractionCategories)[number]
+  description: string
+  badge: string | null
+  rating: number | null
+  distance: string | null
+  address: string | null
+  website: string | null
+  image_url: string | null
+  is_featured: boolean
+  is_active: boolean
+  sort_order: number
+  updated_at: string
+}
+
+/** An entry of the audit trail, as GET /api/audit answers it. */
+export interface AuditEntryView {
+  id: number
+  at: string
+  actor: string
+  table: string
+  row_id: string
+  action: 'insert' | 'update' | 'delete'
+  before: Record<string, unknown> | null
+  after: Record<string, unknown> | null
+  txid: number
+}
+
+/** The columns whose values differ between an entry's before and after (all of them for an insert or delete). */
+export function changedFields(entry: Pick<AuditEntryView, 'before' | 'after'>): string[] {
+  const keys = new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])
+  return [...keys].filter(
+    (key) =>
+      key !== 'updated_at' &&
+      key !== 'created_at' &&
+      JSON.stringify(entry.before?.[key] ?? null) !== JSON.stringify(entry.after?.[key] ?? null),
+  )
+}

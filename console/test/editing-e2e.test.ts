@@ -1,0 +1,135 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import os from 'node:os'
+import path from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { launchBrowser } from '../../test/support/browser.ts'
+import { ensureAppBuilt } from '../src/server/build-app.ts'
+import type { ConsoleServer } from '../src/server/server.ts'
+import { addTestOperator, call, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
+
+// Editing content in the console's screens (issue 18): the built app in a real Chromium, the real
+// server and embedded Postgres (with the sample Roland.txt), and a real local site build.
+
+let data: Awaited<ReturnType<typeof tempDataDir>>
+let outDir: string
+let server: ConsoleServer
+let browser: Browser
+let page: Page
+
+beforeAll(async () => {
+  await ensureAppBuilt()
+  data = await tempDataDir('roland-console-editing-')
+  outDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'roland-editing-site-')), 'dist')
+  server = await startTestConsole({ dataDir: data.dir, serveApp: true, env: { ROLAND_OUT_DIR: outDir } })
+  // A volunteer with an editor's account: content, jobs and rebuilds are theirs.
+  await addTestOperator(server, 'volunteer@example.org', 'editor')
+  browser = await launchBrowser()
+  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
+  page.setDefaultTimeout(90_000)
+  await page.goto(`${server.url}/businesses`)
+  await page.getByLabel('Email').fill('volunteer@example.org')
+  await page.getByLabel('Password').fill(testPassword)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Businesses', level: 1 }).waitFor()
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await data?.remove()
+  if (outDir) await rm(path.dirname(outDir), { recursive: true, force: true })
+})
+
+// Chromium, the console and a local site build share the machine with other suites: generous limits, never asserted.
+const slow = { timeout: 240_000 }
+
+/** The business the tests edit: the last one by name, so featuring it must move it to the front. */
+async function target(): Promise<{ id: string; name: string; slug: string }> {
+  const { json } = await call(server, '/api/businesses')
+  return json.businesses.filter((b: { is_active: boolean }) => b.is_active).at(-1)
+}
+
+describe('editing in the console, in Chromium', () => {
+  test(
+    'searches, edits a business, shows its history, and refuses a stale save with a clear message',
+    slow,
+    async () => {
+      const business = await target()
+      await page.getByLabel('Filter businesses').fill(business.name)
+      const item = page.locator(`article[data-business="${business.slug}"]`)
+      await item.getByRole('button', { name: 'Edit' }).click()
+      const editor = page.getByTestId('business-editor')
+      await editor.getByLabel('Phone').fill('(501) 555-0142')
+      await editor.getByLabel('Website').fill('javascript:alert(1)')
+      await editor.getByRole('button', { name: 'Save changes' }).click()
+      await editor.getByText('Website must be an http:// or https:// address').waitFor()
+
+      await editor.getByLabel('Website').fill('https://vet.example')
+      await editor.getByLabel('Featured (first on the home page)').check()
+      await editor.getByRole('button', { name: 'Save changes' }).click()
+      await page.getByText(`Saved ${business.name}`).waitFor()
+      await editor.getByTestId('history').getByText('phone: ').first().waitFor()
+      expect(await editor.getByTestId('history').textContent()).toContain('volunteer@example.org')
+      await page.getByTestId('unpublished-edits').waitFor()
+
+      // Someone else saves the business meanwhile; this copy is now stale.
+      const other = await call(server, `/api/businesses/${business.id}`, {
+        method: 'PATCH',
+        body: { address: '1 Other St' },
+      })
+      expect(other.status).toBe(200)
+      await editor.getByLabel('Phone').fill('(501) 555-0143')
+      await editor.getByRole('button', { name: 'Save changes' }).click()
+      await editor.getByTestId('stale-alert').getByText('someone else changed this business').waitFor()
+      const { json } = await call(server, `/api/businesses/${business.id}`)
+      expect(json.business).toMatchObject({ phone: '(501) 555-0142', address: '1 Other St', is_featured: true })
+      await editor.getByRole('button', { name: 'Reload' }).click()
+      await editor.getByTestId('stale-alert').waitFor({ state: 'detached' })
+      expect(await editor.getByLabel('Address').inputValue()).toBe('1 Other St')
+    },
+  )
+
+  test('adds an event in Roland time, stored in UTC', slow, async () => {
+    await page.getByRole('link', { name: 'Events' }).click()
+    await page.getByRole('button', { name: 'New event' }).click()
+    const editor = page.getByTestId('event-editor')
+    await editor.getByLabel('Title').fill('Fourth of July Fireworks')
+    await editor.getByLabel('Location').fill('Lake Maumelle, Vista Point')
+    await editor.getByLabel('Starts (Roland time)').fill('2027-07-04T21:00')
+    await editor.getByLabel('Ends (Roland time)').fill('2027-07-04T22:00')
+    await editor.getByRole('button', { name: 'Add event' }).click()
+    await page
+      .locator('article[data-event="fourth-of-july-fireworks-2027-07-04"]')
+      .getByText('Sun, Jul 4, 2027, 9:00')
+      .waitFor()
+    const { json } = await call(server, '/api/events')
+    const event = json.events.find((e: { title: string }) => e.title === 'Fourth of July Fireworks')
+    expect(new Date(event.starts_at).toISOString()).toBe('2027-07-05T02:00:00.000Z')
+  })
+
+  test(
+    'after a rebuild, the featured business leads the home page and the event is on /events',
+    { timeout: 500_000 },
+    async () => {
+      const business = await target()
+      await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
+      await waitFor(
+        () => !server.services.scheduler.state.pending && !server.services.scheduler.state.running,
+        'the rebuild',
+        400_000,
+      )
+      const rebuild = (await server.services.jobs.list(20)).find((job) => job.kind === 'rebuild')
+      expect(rebuild).toMatchObject({ status: 'succeeded' })
+      const home = await readFile(path.join(outDir, 'index.html'), 'utf8')
+      const featured = home.slice(home.indexOf('id="featured-businesses"'))
+      const firstCard = featured.match(/href="\/business\/([a-z0-9-]+)"/)
+      expect(firstCard?.[1]).toBe(business.slug)
+      const events = await readFile(path.join(outDir, 'events', 'index.html'), 'utf8')
+      expect(events).toContain('Fourth of July Fireworks')
+      const ics = await readFile(path.join(outDir, 'events.ics'), 'utf8')
+      expect(ics).toContain('SUMMARY:Fourth of July Fireworks')
+      expect(ics).toContain('DTSTART:20270705T020000Z')
+    },
+  )
+})
