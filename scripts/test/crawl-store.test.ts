@@ -314,7 +314,7 @@ describe('storeCrawledImages', () => {
         $$ begin raise exception 'disk quota exceeded'; end $$;
       create trigger fail_on_image before insert on business_images for each row execute function fail_on_image();`)
     await expect(storeFor('big-rock-coffee-house', result)).rejects.toThrow(
-      /^Failed to record the hero image of Big Rock Coffee House: .*disk quota exceeded.*\. The downloaded file was removed; run the crawl again$/,
+      /^Failed to record the hero image of Big Rock Coffee House: .*disk quota exceeded.*\. The downloaded file and its derivatives were removed; run the crawl again$/,
     )
     expect(await filesOnDisk()).toEqual([])
     expect(await rows('big-rock-coffee-house')).toEqual([])

@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import sharp, { type Metadata, type Sharp } from 'sharp'
 import { rgbaToThumbHash } from 'thumbhash'
 import type { ImageVariant, ImageVariantFormat } from '../catalog/types.ts'
 import { MAX_IMAGE_BYTES, sniffImageType } from '../crawl/download-image.ts'
@@ -95,11 +95,14 @@ export async function makeDerivatives(bytes: Uint8Array, options: DerivativesOpt
         sharp(resized.data, {
           raw: { width: resized.info.width, height: resized.info.height, channels: resized.info.channels },
         })
-      const opaque = (image: sharp.Sharp) => (hasAlpha || channels === 3 ? image : image.removeAlpha())
+      const opaque = (image: Sharp) => (hasAlpha || channels === 3 ? image : image.removeAlpha())
+      // Efforts measured on a 2400×1600 photo: AVIF effort 2 is as small as 3 in half the time (4 takes
+      // four times longer to save 5%). The JPEG is only the fallback of browsers without AVIF and WebP,
+      // so it skips mozjpeg's slow trellis search.
       const outputs: Record<ImageVariantFormat, () => Promise<Buffer>> = {
-        avif: () => opaque(frame()).avif({ quality: 50, effort: 3 }).toBuffer(),
+        avif: () => opaque(frame()).avif({ quality: 50, effort: 2 }).toBuffer(),
         webp: () => opaque(frame()).webp({ quality: 72, effort: 4 }).toBuffer(),
-        jpeg: () => opaque(frame()).jpeg({ quality: 76, mozjpeg: true }).toBuffer(),
+        jpeg: () => opaque(frame()).jpeg({ quality: 76, progressive: true }).toBuffer(),
         png: () => frame().png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer(),
       }
       for (const format of ['avif', 'webp', fallback] as const) {
@@ -181,7 +184,7 @@ async function decodePhoto(bytes: Uint8Array, options: DerivativesOptions): Prom
   }
   // One frame only (pages: 1): an animated GIF or WebP gives its first frame.
   const input = () => sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', autoOrient: true, pages: 1 })
-  let header: sharp.Metadata
+  let header: Metadata
   try {
     // The header alone, without the pixel limit, so a picture over it is refused below saying its size.
     header = await sharp(bytes, { limitInputPixels: false, failOn: 'error', pages: 1 }).metadata()
