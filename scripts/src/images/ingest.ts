@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { imageSize } from '../crawl/image-size.ts'
 import type { ImageDerivativesRecord, NewBusinessImage, Store } from '../store/types.ts'
+import { BadImageError } from './bad-image-error.ts'
 import { derivativesMetadata, makeDerivatives, removeFiles, type Derivatives } from './derivatives.ts'
 
 // Every way a picture enters (a crawl, an upload, a generated store image) ends the same way: the
@@ -58,8 +59,15 @@ export async function ingestImage(options: IngestImageOptions): Promise<Ingested
     // A vector logo (cleaned of scripts by the caller) is served as is: no raster derivatives, its size from its own header when it says one.
     size = imageSize(bytes, contentType) ?? null
   } else {
-    // Throws a BadImageError, having written nothing, when the picture is no usable photo.
-    derivatives = await makeDerivatives(bytes, { files: store.files, name, basePath: derivativesBasePath(path) })
+    try {
+      // Throws a BadImageError, having written nothing, when the picture is no usable photo.
+      derivatives = await makeDerivatives(bytes, { files: store.files, name, basePath: derivativesBasePath(path) })
+    } catch (error) {
+      if (error instanceof BadImageError) throw error
+      throw new IngestError('upload', `Failed to upload the derivatives of ${name}: ${messageOf(error)}`, {
+        cause: error,
+      })
+    }
     size = { width: derivatives.width, height: derivatives.height }
   }
 
