@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startFirecrawlStandIn, type FirecrawlStandIn } from '../../scripts/test/crawl-firecrawl-stand-in.ts'
 import { startFixtureSite } from '../../scripts/test/crawl-fixture-server.ts'
 import type { EmbeddedStore } from '@roland/scripts/store/embedded'
+import { photoJpeg } from '../../scripts/test/support/image-fixtures.ts'
 import { routes } from '../src/server/server.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
@@ -521,6 +522,43 @@ describe('crawls and images', () => {
     await waitFor(() => hook.calls.length === callsBefore + 1, 'the rebuild after the image')
     expect((await api(`/api/businesses/${business.id}/generate-image`, { method: 'GET' })).status).toBe(405)
     expect((await api('/api/businesses/not-a-uuid/crawl', { method: 'POST' })).status).toBe(400)
+  })
+
+  test("'Optimize photos' makes the missing derivatives as a job, then finds nothing to do", async () => {
+    // A photo stored before the pipeline: its original in the bucket, its row without derivatives.
+    const photo = await photoJpeg(500, 300)
+    const business = ((await api('/api/businesses')).json.businesses as Array<{ id: string }>)[0]!
+    await server.services.store.use(async (store) => {
+      await store.files.put('business-images/before-the-pipeline.jpg', photo, {
+        contentType: 'image/jpeg',
+        upsert: true,
+      })
+      await store.addImage({
+        business_id: business.id,
+        image_url: store.files.publicUrl('business-images/before-the-pipeline.jpg'),
+        alt_text: null,
+        image_type: 'gallery',
+        is_primary: false,
+        sort_order: 9,
+        metadata: {},
+      })
+    })
+    const started = await api('/api/jobs/optimize-images', { method: 'POST' })
+    expect(started.status).toBe(202)
+    const finished = await waitForJob(server, started.json.job.id)
+    expect(finished).toMatchObject({
+      kind: 'images',
+      status: 'succeeded',
+      params: { action: 'optimize', target: 'missing' },
+      result: { summary: { optimized: 1, failed: 0 } },
+    })
+    const again = await waitForJob(server, (await api('/api/jobs/optimize-images', { method: 'POST' })).json.job.id)
+    expect(again.result).toMatchObject({ summary: { optimized: 0, unchanged: 0, failed: 0 } })
+    expect(again.log.map((line) => line.message)).toContain(
+      'Optimized 0, unchanged 0, skipped ' +
+        String((again.result as { summary: { skipped: number } }).summary.skipped) +
+        ', failed 0.',
+    )
   })
 })
 

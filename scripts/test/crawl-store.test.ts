@@ -9,6 +9,7 @@ import type { JobProgress } from '../src/store/types.ts'
 import { runMigration } from '../src/migrate/job.ts'
 import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 import { startFirecrawlStandIn } from './crawl-firecrawl-stand-in.ts'
+import { photoJpeg } from './support/image-fixtures.ts'
 import {
   closedPort,
   FIXTURE_SITES,
@@ -51,6 +52,7 @@ beforeEach(async () => {
     delete from jobs;
     update businesses set website = null, is_active = true;`)
   await rm(filesDir, { recursive: true, force: true })
+  await rm(path.join(dir, 'storage', 'files', 'variants'), { recursive: true, force: true })
 })
 
 async function site(name: string, routes: Record<string, FixtureRoute> = {}): Promise<FixtureSite> {
@@ -160,6 +162,58 @@ describe('storeCrawledImages', () => {
       sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     })
     expect(recorded.every((row) => row.alt_text && row.alt_text.length > 2)).toBe(true)
+  })
+
+  test('stores AVIF, WebP and JPEG derivatives of a 2400×1600 photo with a placeholder, in the row it inserts', async () => {
+    const bakery = await site('wordpress-bakery', { [HERO]: serve('image/jpeg', await photoJpeg(2400, 1600)) })
+    const outcome = await storeFor('big-rock-coffee-house', await crawl(bakery))
+    const hero = outcome.stored.find((image) => image.role === 'hero')!
+    expect(hero).toMatchObject({ created: true, width: 2400, height: 1600 })
+
+    const { rows: recorded } = await store.db.query<{
+      width: number
+      height: number
+      placeholder: string | null
+      variants: Array<{ format: string; width: number; height: number; url: string; bytes: number }>
+    }>('select width, height, placeholder, variants from business_images where image_url = $1', [hero.imageUrl])
+    const row = recorded[0]!
+    expect([row.width, row.height]).toEqual([2400, 1600])
+    expect(row.placeholder).toMatch(/^[A-Za-z0-9+/]{20,}=*$/)
+    expect(row.variants.map((v) => `${v.format} ${v.width}×${v.height}`)).toEqual([
+      'avif 320×213',
+      'webp 320×213',
+      'jpeg 320×213',
+      'avif 640×427',
+      'webp 640×427',
+      'jpeg 640×427',
+      'avif 960×640',
+      'webp 960×640',
+      'jpeg 960×640',
+      'avif 1440×960',
+      'webp 1440×960',
+      'jpeg 1440×960',
+    ])
+    for (const variant of row.variants) {
+      const file = await readFile(path.join(dir, 'storage', 'files', variant.url.replace(/^\/files\//, '')))
+      expect(file.byteLength).toBe(variant.bytes)
+    }
+  })
+
+  test('skips a corrupt photo with its URL and writes nothing for it', async () => {
+    const whole = await photoJpeg(1200, 800)
+    const bakery = await site('wordpress-bakery', { [HERO]: serve('image/jpeg', whole.subarray(0, 3000)) })
+    const outcome = await storeFor('big-rock-coffee-house', await crawl(bakery))
+    expect(outcome.skipped).toEqual([
+      {
+        role: 'hero',
+        url: bakery.url(HERO),
+        reason: expect.stringMatching(new RegExp(`^${bakery.url(HERO)} is a damaged JPG file`)),
+      },
+    ])
+    expect(outcome.stored.map((image) => image.role)).toEqual(['thumbnail', 'logo'])
+    expect(await filesOnDisk()).toHaveLength(2)
+    const variants = await readdir(path.join(dir, 'storage', 'files', 'variants', 'business-images'))
+    expect(variants.filter((name) => name.includes('-hero-'))).toEqual([])
   })
 
   test('shows our copies only: no row points at the business website', async () => {
@@ -314,7 +368,7 @@ describe('storeCrawledImages', () => {
         $$ begin raise exception 'disk quota exceeded'; end $$;
       create trigger fail_on_image before insert on business_images for each row execute function fail_on_image();`)
     await expect(storeFor('big-rock-coffee-house', result)).rejects.toThrow(
-      /^Failed to record the hero image of Big Rock Coffee House: .*disk quota exceeded.*\. The downloaded file was removed; run the crawl again$/,
+      /^Failed to record the hero image of Big Rock Coffee House: .*disk quota exceeded.*\. The downloaded file and its derivatives were removed; run the crawl again$/,
     )
     expect(await filesOnDisk()).toEqual([])
     expect(await rows('big-rock-coffee-house')).toEqual([])

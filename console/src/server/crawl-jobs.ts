@@ -2,6 +2,7 @@ import { runCrawl, type CrawlRunResult, type EngineSettings } from '@roland/scri
 import { storeCrawledImages, type StoreCrawledImagesResult } from '@roland/scripts/crawl/store-images'
 import type { CrawlResult } from '@roland/scripts/crawl/crawl'
 import { generateStoreImages, type GenerateStoreImagesResult } from '@roland/scripts/images/job'
+import { optimizeImages, type OptimizeImagesResult } from '@roland/scripts/images/optimize'
 import { chooseImageProvider } from '@roland/scripts/images/providers'
 import { runJob } from '@roland/scripts/jobs/run-job'
 import type { BusinessRecord, Job } from '@roland/scripts/store/types'
@@ -147,5 +148,13 @@ export async function startImageJob(services: ConsoleServices, businessId: strin
         onEvent,
       }),
     { mayChangeData: true, changedData: (result: GenerateStoreImagesResult) => result.summary.generated > 0 },
+  )
+}
+
+/** Starts 'Optimize photos': the derivatives backfill of `roland images optimize --missing`, as a job. */
+export function startOptimizeJob(services: ConsoleServices): Promise<Job> {
+  return services.jobs.launch(
+    (onEvent) => optimizeImages({ store: services.store, missing: true, startedBy: consoleStarter(), onEvent }),
+    { mayChangeData: true, changedData: (result: OptimizeImagesResult) => result.summary.optimized > 0 },
   )
 }

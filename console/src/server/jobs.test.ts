@@ -31,6 +31,16 @@ describe('recordedJobChangedData', () => {
     expect(recordedJobChangedData(images(0))).toBe(false)
   })
 
+  test('an optimize job changed data when it gave photos their derivatives', () => {
+    const optimize = (optimized: number) => ({
+      kind: 'images' as const,
+      status: 'succeeded' as const,
+      result: { summary: { optimized, unchanged: 2, skipped: 1, failed: 0 } },
+    })
+    expect(recordedJobChangedData(optimize(1))).toBe(true)
+    expect(recordedJobChangedData(optimize(0))).toBe(false)
+  })
+
   test('failed jobs and rebuilds never call for a rebuild', () => {
     expect(recordedJobChangedData({ kind: 'migrate', status: 'failed', result: null })).toBe(false)
     expect(recordedJobChangedData({ kind: 'rebuild', status: 'succeeded', result: { mode: 'hook' } })).toBe(false)

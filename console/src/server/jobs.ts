@@ -17,12 +17,12 @@ export function consoleStarter(pid = process.pid): string {
 /**
  * Tells from a finished job's recorded result whether it changed what the public site shows, for
  * jobs the console did not run itself (the CLI's): a migration that added, updated or deactivated
- * businesses, a crawl that stored a new image, an image job that generated one.
+ * businesses, a crawl that stored a new image, an image job that generated one or optimized photos.
  */
 export function recordedJobChangedData(job: Pick<Job, 'kind' | 'status' | 'result'>): boolean {
   if (job.status !== 'succeeded') return false
   const result = (job.result ?? {}) as {
-    summary?: { added?: number; updated?: number; deactivated?: number; generated?: number }
+    summary?: { added?: number; updated?: number; deactivated?: number; generated?: number; optimized?: number }
     stored?: number | Array<{ created?: boolean }>
   }
   switch (job.kind) {
@@ -35,7 +35,8 @@ export function recordedJobChangedData(job: Pick<Job, 'kind' | 'status' | 'resul
         ? result.stored.some((image) => image.created === true)
         : (result.stored ?? 0) > 0
     case 'images':
-      return (result.summary?.generated ?? 0) > 0
+      // A store image generated, or photos given their derivatives (the optimize backfill).
+      return (result.summary?.generated ?? 0) + (result.summary?.optimized ?? 0) > 0
     default:
       return false
   }

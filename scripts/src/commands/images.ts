@@ -7,6 +7,7 @@ import {
   type GenerateStoreImagesResult,
   type SkippedBusiness,
 } from '../images/job.ts'
+import { optimizeImages, type OptimizeImagesResult } from '../images/optimize.ts'
 import { chooseImageProvider, imageProviderNames, type ImageProviderName } from '../images/providers.ts'
 import { loadSampleData } from '../migrate/sample.ts'
 import { dataDir } from '../paths.ts'
@@ -21,11 +22,41 @@ interface GenerateFlags {
   json?: boolean
 }
 
-/** Adds `roland images generate --business SLUG | --missing [--provider …] [--json]`. */
+/** Adds `roland images generate --business SLUG | --missing [--provider …] [--json]` and `roland images optimize`. */
 export function register(program: Command): void {
   const images = program
     .command('images')
-    .description('store images for businesses without photos (SPEC §2, Generate Store Image)')
+    .description('store images for businesses without photos (SPEC §2, Generate Store Image), and photo derivatives')
+
+  images
+    .command('optimize')
+    .description(
+      'make the responsive derivatives (AVIF, WebP, JPEG at phone-sized widths, a placeholder) of stored photos ' +
+        'that lack them; a crawl or upload makes them at once, so this is for photos stored before',
+    )
+    .option('--missing', 'only photos without derivatives (the default)')
+    .option('--all', 'make them again for every photo (after a change of the pipeline)')
+    .option('--json', 'print the result as one JSON object')
+    .action(async (flags: { missing?: boolean; all?: boolean; json?: boolean }) => {
+      if (flags.missing && flags.all) {
+        throw new ImageError('invalid-input', 'Choose one: --missing (photos without derivatives) or --all.')
+      }
+      const store = await openStore({ onCreate: loadSampleData })
+      const progress = terminalProgress()
+      try {
+        const result = await optimizeImages({
+          store,
+          missing: !flags.all,
+          onEvent: flags.json ? undefined : progress,
+        })
+        progress.done()
+        process.stdout.write(flags.json ? `${JSON.stringify(result)}\n` : describeOptimize(result))
+        if (result.failed.length) process.exitCode = 1
+      } finally {
+        progress.done()
+        await store.close()
+      }
+    })
 
   images
     .command('generate')
@@ -129,4 +160,33 @@ function skipReasons(skipped: SkippedBusiness[]): string {
   return [hasImage ? `${hasImage} already with an image` : '', inactive ? `${inactive} inactive` : '']
     .filter(Boolean)
     .join(', ')
+}
+
+function describeOptimize(result: OptimizeImagesResult): string {
+  const { summary } = result
+  const lines: string[] = []
+  const hasDerivatives = result.skipped.filter((skip) => skip.reason === 'has-derivatives').length
+  const others = summary.skipped - hasDerivatives
+  if (summary.optimized === 0 && summary.failed === 0) {
+    lines.push(
+      `Every photo already has its derivatives: nothing changed (${hasDerivatives + summary.unchanged} with derivatives` +
+        `${others ? `, ${others} not photos in our storage` : ''}).`,
+    )
+  } else {
+    lines.push(
+      `Made the derivatives of ${summary.optimized} photo${summary.optimized === 1 ? '' : 's'}` +
+        (hasDerivatives + summary.unchanged ? `; ${hasDerivatives + summary.unchanged} already had them` : '') +
+        (others ? `; skipped ${others} (SVG logos, pictures outside our storage)` : '') +
+        (summary.failed ? `; ${summary.failed} failed` : '') +
+        '.',
+    )
+  }
+  for (const image of result.optimized) {
+    lines.push(
+      `  ${image.businessName}: ${image.imageUrl} (${image.width}×${image.height}, ${image.variants} derivatives)`,
+    )
+  }
+  for (const failure of result.failed) lines.push(`  failed: ${failure.businessName}: ${failure.error}`)
+  if (summary.optimized > 0) lines.push('Rebuild the site to use them: pnpm roland rebuild.')
+  return `${lines.join('\n')}\n`
 }

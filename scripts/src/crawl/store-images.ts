@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { ImageType } from '../catalog/types.ts'
+import { BadImageError } from '../images/bad-image-error.ts'
+import { ingestImage, IngestError, sha256, type IngestedImage } from '../images/ingest.ts'
 import type { BusinessRecord, Store } from '../store/types.ts'
 import type { AcceptedImage, ImageRole } from './choose.ts'
 import { CrawlError } from './crawl-error.ts'
@@ -154,7 +155,13 @@ export async function storeCrawledImages(options: StoreCrawledImagesOptions): Pr
   const stored: StoredImage[] = []
   report({ phase: 'storing images', done: 0, total: prepared.length })
   for (const [index, image] of prepared.entries()) {
-    stored.push(await storeOne(store, business, result, image, existing))
+    try {
+      stored.push(await storeOne(store, business, result, image, existing))
+    } catch (error) {
+      // A picture its derivatives refused (corrupt, too many pixels…) is skipped; a storage failure stops the run.
+      if (!(error instanceof CrawlError) || error.code !== 'not-an-image') throw error
+      skipped.push({ role: image.role, url: image.sourceUrl, reason: error.message })
+    }
     report({ phase: 'storing images', done: index + 1, total: prepared.length })
   }
   return { stored, skipped }
@@ -242,7 +249,7 @@ async function prepare(
     bytes,
     contentType: downloaded.contentType,
     extension: downloaded.extension,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: sha256(bytes),
     width: size?.width ?? image?.width ?? null,
     height: size?.height ?? image?.height ?? null,
     sanitized,
@@ -256,18 +263,14 @@ async function storeOne(
   image: Prepared,
   existing: Existing[],
 ): Promise<StoredImage> {
-  const base = {
-    role: image.role,
-    sourceUrl: image.sourceUrl,
-    contentType: image.contentType,
-    width: image.width,
-    height: image.height,
-  }
+  const baseOf = { role: image.role, sourceUrl: image.sourceUrl, contentType: image.contentType }
   // The same picture stored by an earlier crawl, perhaps in another role: keep that row, add nothing.
   const known = existing.find((row) => row.metadata?.sha256 === image.sha256)
   if (known) {
     return {
-      ...base,
+      ...baseOf,
+      width: image.width,
+      height: image.height,
       imageId: known.id,
       imageUrl: known.image_url,
       path: pathOf(known.image_url),
@@ -277,8 +280,6 @@ async function storeOne(
   }
 
   const path = crawledImagePath(business.id, image.role, image.sha256, image.extension)
-  const wrote = await putOnce(store, path, image)
-  const imageUrl = store.files.publicUrl(path)
   const type: ImageType = image.role
   const primary = existing.find((row) => row.image_type === type && row.is_primary)
   // One primary per type (SPEC §4): a crawl takes it from an earlier crawl, never from an image a person chose.
@@ -298,29 +299,47 @@ async function storeOne(
     sha256: image.sha256,
     ...(image.sanitized ? { sanitized: image.sanitized } : {}),
   }
-  let row: { id: string; created: boolean }
+  let row: IngestedImage
   try {
-    row = await store.addImage({
-      business_id: business.id,
-      image_url: imageUrl,
-      alt_text: altText(image.image?.alt, image.role, business.name),
-      image_type: type,
-      is_primary: isPrimary,
-      // Hero, thumbnail, logo after what the business already has: a card shows the hero first.
-      sort_order: existing.length,
-      metadata: { ...metadata },
+    // Derivatives first, then the file, then the row with them: a picture that fails leaves nothing behind.
+    row = await ingestImage({
+      store,
+      path,
+      bytes: image.bytes,
+      contentType: image.contentType,
+      name: image.finalUrl,
+      row: {
+        business_id: business.id,
+        alt_text: altText(image.image?.alt, image.role, business.name),
+        image_type: type,
+        is_primary: isPrimary,
+        // Hero, thumbnail, logo after what the business already has: a card shows the hero first.
+        sort_order: existing.length,
+        metadata: { ...metadata },
+      },
     })
   } catch (error) {
-    // A file nobody refers to is litter; the next crawl writes it again with its row.
-    if (wrote) await store.files.remove(path).catch(() => {})
-    const reason = error instanceof Error ? error.message : String(error)
+    if (error instanceof BadImageError) {
+      throw new CrawlError('not-an-image', error.message, { url: image.finalUrl, cause: error })
+    }
+    const cause = error instanceof IngestError ? error.cause : error
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    if (error instanceof IngestError && error.step === 'upload') {
+      throw new CrawlError('storage-failed', `Failed to upload image: ${reason}`, {
+        url: image.sourceUrl,
+        cause: error,
+      })
+    }
+    // A file nobody refers to is litter: ingestImage removed what it wrote; the next crawl writes it again.
     throw new CrawlError(
       'storage-failed',
-      `Failed to record the ${image.role} image of ${business.name}: ${reason}` +
-        `${wrote ? '. The downloaded file was removed' : ''}; run the crawl again`,
+      `Failed to record the ${image.role} image of ${business.name}: ${reason}. ` +
+        'The downloaded file and its derivatives were removed; run the crawl again',
       { url: image.sourceUrl, cause: error },
     )
   }
+  const imageUrl = row.imageUrl
+  const base = { ...baseOf, width: row.width ?? image.width, height: row.height ?? image.height }
   if (!row.created) {
     // The row was there already (same business, same URL): it keeps its flags.
     const same = existing.find((other) => other.image_url === imageUrl)
@@ -330,25 +349,6 @@ async function storeOne(
   if (isPrimary) for (const other of existing) if (other.image_type === type) other.is_primary = false
   existing.push({ id: row.id, image_url: imageUrl, image_type: type, is_primary: isPrimary, metadata: { ...metadata } })
   return { ...base, imageId: row.id, imageUrl, path, created: true, isPrimary }
-}
-
-/** Writes a file unless the same bytes are already there; says whether it wrote. */
-async function putOnce(store: Store, path: string, image: Prepared): Promise<boolean> {
-  try {
-    await store.files.put(path, image.bytes, { contentType: image.contentType, upsert: false })
-    return true
-  } catch (error) {
-    const current = await store.files.get(path).catch(() => null)
-    // Named by its hash: a file already at this path is this picture, stored by an earlier crawl.
-    if (current && createHash('sha256').update(current).digest('hex') === image.sha256) return false
-    if (current) {
-      // Same name, other bytes: a write cut short. Replace it; no row can rely on broken bytes.
-      await store.files.put(path, image.bytes, { contentType: image.contentType, upsert: true })
-      return false
-    }
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new CrawlError('storage-failed', `Failed to upload image: ${reason}`, { url: image.sourceUrl, cause: error })
-  }
 }
 
 /** Find the bucket path in a public URL: /files/business-images/… or Supabase's …/public/files/business-images/…. */

@@ -1,9 +1,11 @@
 import { PNG } from 'pngjs'
 import { runJob, type JobListener, type JobReporter } from '../jobs/run-job.ts'
 import type { BusinessRecord, Store } from '../store/types.ts'
+import { BadImageError } from './bad-image-error.ts'
 import { categoryStyle, type CategoryStyle } from './category-style.ts'
 import { generatedAltText, hasNoImage, storeImagePrompt, type GeneratedImageMetadata } from './generated.ts'
 import { ImageError } from './image-error.ts'
+import { ingestImage, IngestError, type IngestedImage } from './ingest.ts'
 import type { ImageProvider, ImageProviderName } from './providers.ts'
 
 /** Which businesses get a store image: one by slug, or every active business with no image at all. */
@@ -182,19 +184,6 @@ async function generateOne(
   }
 
   const path = storeImagePath(business.id, (options.now ?? Date.now)())
-  try {
-    await store.files.put(path, image.bytes, { contentType: 'image/png', upsert: false })
-  } catch (error) {
-    throw new ImageError(
-      'upload-failed',
-      `Failed to upload image: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        fatal: true,
-        cause: error,
-      },
-    )
-  }
-  const imageUrl = store.files.publicUrl(path)
   const metadata: GeneratedImageMetadata = {
     generated: true,
     provider: provider.name,
@@ -204,29 +193,43 @@ async function generateOne(
     height: size.height,
     generatedAt: new Date().toISOString(),
   }
-  let row: { id: string }
+  let row: IngestedImage
   try {
-    row = await store.addImage({
-      business_id: business.id,
-      image_url: imageUrl,
-      alt_text: generatedAltText(business.name, provider.name),
-      image_type: 'hero',
-      // Not primary: SPEC §4 already puts a generated image first on the detail page, and the
-      // primary image doubles as the header logo, which a storefront picture should not become.
-      is_primary: false,
-      sort_order: business.images.length,
-      metadata: { ...metadata },
+    row = await ingestImage({
+      store,
+      path,
+      bytes: image.bytes,
+      contentType: 'image/png',
+      name: `the store image of ${business.name} from ${provider.label}`,
+      // No upsert: a file already at this path is someone else's.
+      exclusive: true,
+      row: {
+        business_id: business.id,
+        alt_text: generatedAltText(business.name, provider.name),
+        image_type: 'hero',
+        // Not primary: SPEC §4 already puts a generated image first on the detail page, and the
+        // primary image doubles as the header logo, which a storefront picture should not become.
+        is_primary: false,
+        sort_order: business.images.length,
+        metadata: { ...metadata },
+      },
     })
   } catch (error) {
-    // Leave no orphan file behind: the run failed, so storage is as it was.
-    await store.files.remove(path).catch(() => {})
-    throw new ImageError(
-      'record-failed',
-      `Failed to record the store image of ${business.name}: ${error instanceof Error ? error.message : String(error)}. ` +
-        'The uploaded file was removed; run the command again.',
-      { cause: error },
-    )
+    if (error instanceof BadImageError) throw new ImageError('no-image-data', error.message, { cause: error })
+    const cause = error instanceof IngestError ? error.cause : error
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    if (error instanceof IngestError && error.step === 'record') {
+      // ingestImage left no orphan file behind: the run failed, so storage is as it was.
+      throw new ImageError(
+        'record-failed',
+        `Failed to record the store image of ${business.name}: ${reason}. ` +
+          'The uploaded file was removed; run the command again.',
+        { cause: error },
+      )
+    }
+    throw new ImageError('upload-failed', `Failed to upload image: ${reason}`, { fatal: true, cause: error })
   }
+  const imageUrl = row.imageUrl
   return {
     businessId: business.id,
     businessName: business.name,

@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto'
 import { createRow, type Actor, type ContentRow } from '../content/edit.ts'
 import { MAX_IMAGE_BYTES, sniffImageType } from '../crawl/download-image.ts'
-import { imageSize } from '../crawl/image-size.ts'
 import { CRAWLED_IMAGES_FOLDER } from '../crawl/store-images.ts'
 import type { Store } from '../store/types.ts'
+import { BadImageError } from './bad-image-error.ts'
+import { derivativesMetadata, makeDerivatives, removeFiles } from './derivatives.ts'
 import { ImageError } from './image-error.ts'
+import { derivativesBasePath } from './ingest.ts'
 
 // A photo an operator uploads from the console (issue 18). Its bytes decide what it is, never its
-// name or the type the browser claimed. The file and its business_images row are written together:
-// when the row cannot be added, the file is removed again, so nothing is left half-written.
+// name or the type the browser claimed. It goes through the image pipeline (derivatives.ts) like a
+// crawled photo: refused before anything is written when it is no usable picture, else its AVIF,
+// WebP and JPEG widths are written first. The row goes in through create_row, so the audit trail
+// names the operator; when it cannot be added, every file written is removed again.
 
 /** The formats an uploaded photo may have: those every browser shows (no SVG: it can carry scripts). */
 const UPLOAD_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'])
@@ -36,13 +40,27 @@ export async function addUploadedImage(store: Store, upload: UploadedImage): Pro
       `${upload.fileName || 'The file'} is ${sniffed ? sniffed.contentType : 'not an image'}: upload a JPEG, PNG, WebP, GIF or AVIF photo.`,
     )
   }
-  const size = imageSize(upload.bytes, sniffed.contentType)
   const sha256 = createHash('sha256').update(upload.bytes).digest('hex')
   const path = `${CRAWLED_IMAGES_FOLDER}/${upload.businessId}-upload-${sha256.slice(0, 16)}.${sniffed.extension}`
-  // The same photo gets the same name: when it is there already (kept for an undo), leave it be.
+  const name = upload.fileName || 'the uploaded photo'
+  // The same photo gets the same names: when it is there already (kept for an undo, or still in use),
+  // its files are rewritten with the same bytes and never removed here.
   const wrote = (await store.files.get(path)) === null
-  if (wrote) await store.files.put(path, upload.bytes, { contentType: sniffed.contentType, upsert: true })
-  const removeWritten = () => (wrote ? store.files.remove(path).catch(() => {}) : Promise.resolve())
+  let derivatives
+  try {
+    derivatives = await makeDerivatives(upload.bytes, { files: store.files, name, basePath: derivativesBasePath(path) })
+  } catch (error) {
+    if (error instanceof BadImageError) throw new ImageError('invalid-input', error.message, { cause: error })
+    throw error
+  }
+  const written = wrote ? [...derivatives.files, path] : []
+  try {
+    if (wrote) await store.files.put(path, upload.bytes, { contentType: sniffed.contentType, upsert: true })
+  } catch (error) {
+    await removeFiles(store.files, written).catch(() => {})
+    throw new ImageError('record-failed', `${name} could not be stored: ${(error as Error).message}`, { cause: error })
+  }
+  const removeWritten = () => removeFiles(store.files, written).catch(() => {})
   let outcome
   try {
     outcome = await createRow(
@@ -55,9 +73,16 @@ export async function addUploadedImage(store: Store, upload: UploadedImage): Pro
         image_type: 'gallery',
         is_primary: false,
         sort_order: 1000,
-        width: size?.width ?? null,
-        height: size?.height ?? null,
-        metadata: { source: 'upload', fileName: upload.fileName.slice(0, 200), sha256 },
+        width: derivatives.width,
+        height: derivatives.height,
+        placeholder: derivatives.placeholder,
+        variants: derivatives.variants,
+        metadata: {
+          source: 'upload',
+          fileName: upload.fileName.slice(0, 200),
+          sha256,
+          ...derivativesMetadata(derivatives),
+        },
       },
       upload.actor,
     )

@@ -10,11 +10,13 @@ import {
   StoreError,
   type BusinessRecord,
   type FileStorage,
+  type ImageDerivativesRecord,
   type Job,
   type JobStore,
   type JobUpdate,
   type NewBusinessImage,
   type Store,
+  type StoredBusinessImage,
 } from './types.ts'
 
 const shimUrl = new URL('./embedded-shim.sql', import.meta.url)
@@ -210,8 +212,9 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
         if (existing.rows[0]) return { id: existing.rows[0].id, created: false }
         const { rows } = await tx.query<{ id: string }>(
           `insert into public.business_images
-             (business_id, image_url, alt_text, image_type, is_primary, sort_order, metadata)
-           values ($1, $2, $3, $4, $5, $6, $7) returning id`,
+             (business_id, image_url, alt_text, image_type, is_primary, sort_order, metadata,
+              width, height, placeholder, variants)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
           [
             image.business_id,
             image.image_url,
@@ -220,9 +223,33 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
             image.is_primary,
             image.sort_order,
             JSON.stringify(image.metadata),
+            image.width ?? null,
+            image.height ?? null,
+            image.placeholder ?? null,
+            JSON.stringify(image.variants ?? []),
           ],
         )
         return { id: rows[0]!.id, created: true }
+      })
+    },
+    async listImages(): Promise<StoredBusinessImage[]> {
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<StoredBusinessImage>(`
+          select i.id, i.business_id, b.slug as business_slug, b.name as business_name, i.image_url, i.image_type,
+            i.metadata, i.width, i.height, i.placeholder, i.variants
+          from public.business_images i join public.businesses b on b.id = i.business_id
+          order by i.created_at, i.id`)
+        return rows
+      })
+    },
+    async recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void> {
+      await asRole('service_role', async (tx) => {
+        const { rows } = await tx.query(
+          `update public.business_images set width = $2, height = $3, placeholder = $4, variants = $5
+           where id = $1 returning id`,
+          [imageId, record.width, record.height, record.placeholder, JSON.stringify(record.variants)],
+        )
+        if (!rows[0]) throw new StoreError(`No business image with id ${imageId}: it may have been deleted`)
       })
     },
     files,

@@ -4,10 +4,12 @@ import {
   StoreError,
   type BusinessRecord,
   type FileStorage,
+  type ImageDerivativesRecord,
   type Job,
   type JobStore,
   type NewBusinessImage,
   type Store,
+  type StoredBusinessImage,
 } from './types.ts'
 
 /** Where the Supabase project is and the keys it takes. */
@@ -20,6 +22,8 @@ export interface SupabaseSettings {
 }
 
 const bucket = 'files'
+/** Rows read per request when a table may hold more than PostgREST's max-rows. */
+const pageSize = 1000
 
 const catalogSelect = '*, services:business_services(*), images:business_images(*), hours_detail:business_hours(*)'
 
@@ -154,6 +158,51 @@ export function openSupabaseStore(settings: SupabaseSettings): Store {
       const { data, error } = await admin().from('business_images').insert(image).select('id').single()
       if (error) return fail('add the image', error)
       return { id: (data as { id: string }).id, created: true }
+    },
+    async listImages(): Promise<StoredBusinessImage[]> {
+      // PostgREST answers at most max-rows (1000 by default) a request: read the table page by page.
+      const images: Array<Omit<StoredBusinessImage, 'business_slug' | 'business_name'>> = []
+      for (let from = 0; ; from += pageSize) {
+        const { data, error } = await admin()
+          .from('business_images')
+          .select('id, business_id, image_url, image_type, metadata, width, height, placeholder, variants')
+          .order('id')
+          .range(from, from + pageSize - 1)
+        if (error) return fail('list the business images', error)
+        images.push(...(data as typeof images))
+        if (data.length < pageSize) break
+      }
+      const names = new Map<string, { slug: string; name: string }>()
+      for (let from = 0; ; from += pageSize) {
+        const { data, error } = await admin()
+          .from('businesses')
+          .select('id, slug, name')
+          .order('id')
+          .range(from, from + pageSize - 1)
+        if (error) return fail('list businesses', error)
+        for (const row of data as Array<{ id: string; slug: string; name: string }>) names.set(row.id, row)
+        if (data.length < pageSize) break
+      }
+      return images.map((image) => ({
+        ...image,
+        business_slug: names.get(image.business_id)?.slug ?? '',
+        business_name: names.get(image.business_id)?.name ?? image.business_id,
+      }))
+    },
+    async recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void> {
+      const { data, error } = await admin()
+        .from('business_images')
+        .update({
+          width: record.width,
+          height: record.height,
+          placeholder: record.placeholder,
+          variants: record.variants,
+        })
+        .eq('id', imageId)
+        .select('id')
+      if (error) return fail(`record the derivatives of image ${imageId}`, error)
+      if (!data.length)
+        throw new StoreError(`No business image with id ${imageId} (${location}): it may have been deleted`)
     },
     files,
     jobs,

@@ -1,4 +1,4 @@
-import type { Catalog, ImageType } from '../catalog/types.ts'
+import type { Catalog, ImageType, ImageVariant } from '../catalog/types.ts'
 
 /** Which database a store talks to. */
 export type StoreKind = 'embedded' | 'supabase'
@@ -20,14 +20,33 @@ export interface BusinessRecord {
   }>
 }
 
-/** A business_images row to add. */
-export interface NewBusinessImage {
+/** A photo's processed form, as a business_images row records it (see images/derivatives.ts). */
+export interface ImageDerivativesRecord {
+  width: number | null
+  height: number | null
+  placeholder: string | null
+  variants: ImageVariant[]
+}
+
+/** A business_images row to add; its derivatives are recorded with it when it has them. */
+export interface NewBusinessImage extends Partial<ImageDerivativesRecord> {
   business_id: string
   image_url: string
   alt_text: string | null
   image_type: ImageType
   is_primary: boolean
   sort_order: number
+  metadata: Record<string, unknown>
+}
+
+/** A business_images row with its business's name, as the derivatives backfill goes through them. */
+export interface StoredBusinessImage extends ImageDerivativesRecord {
+  id: string
+  business_id: string
+  business_slug: string
+  business_name: string
+  image_url: string
+  image_type: ImageType
   metadata: Record<string, unknown>
 }
 
@@ -99,6 +118,10 @@ export interface Store {
   call<T>(fn: string, args: Record<string, unknown>): Promise<T>
   /** Adds a business image, or returns the existing row for the same business and URL. */
   addImage(image: NewBusinessImage): Promise<{ id: string; created: boolean }>
+  /** Lists every business image, of active businesses or not, in a stable order (service role). */
+  listImages(): Promise<StoredBusinessImage[]>
+  /** Records the derivatives of an existing business image; fails when there is no such row. */
+  recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void>
   readonly files: FileStorage
   readonly jobs: JobStore
   /** Releases the connection; the store is unusable afterwards. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 
 // A stand-in for the parts of a hosted Supabase project we cannot reach from here, speaking
 // their protocol on 127.0.0.1: PostgREST under /rest/v1 (tables, filters, ordering, rpc) and
-// Storage under /storage/v1 (object upload and download). Keys decide the role, as on Supabase.
+// Storage under /storage/v1 (object upload, download and delete). Keys decide the role, as on Supabase.
 
 /** One request the stand-in received, for assertions. */
 export interface RecordedRequest {
@@ -139,6 +139,19 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       }
     }
 
+    // Storage's bulk delete: DELETE /storage/v1/object/<bucket> with {prefixes: [paths]}.
+    const bulkDelete = url.pathname.match(/^\/storage\/v1\/object\/([a-z0-9_-]+)$/)
+    if (bulkDelete && req.method === 'DELETE') {
+      if (role !== 'service_role')
+        return send(400, { statusCode: '403', error: 'Unauthorized', message: 'not allowed' })
+      const prefixes = ((body ?? {}) as { prefixes?: string[] }).prefixes ?? []
+      const removed = prefixes.filter((path) => objects.delete(`${bulkDelete[1]}/${path}`))
+      return send(
+        200,
+        removed.map((name) => ({ name })),
+      )
+    }
+
     const storage = url.pathname.match(/^\/storage\/v1\/object\/(?:(public|authenticated)\/)?([a-z0-9_-]+)\/(.+)$/)
     if (storage) {
       const [, , bucket, objectPath] = storage as unknown as [string, string | undefined, string, string]
@@ -211,7 +224,7 @@ function order(rows: Row[], query: URLSearchParams): Row[] {
     sorted.sort((a, b) => String(a[column]).localeCompare(String(b[column]), 'en', { numeric: true }))
     if (direction === 'desc') sorted.reverse()
   }
+  const offset = Number(query.get('offset') ?? 0)
   const limit = query.get('limit')
-  if (limit) sorted = sorted.slice(0, Number(limit))
-  return sorted
+  return sorted.slice(offset, limit ? offset + Number(limit) : undefined)
 }

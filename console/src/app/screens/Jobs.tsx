@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react'
 import type { Job } from '../../shared/api.ts'
-import { Badge, Card, Progress, StatusBadge } from '../components/ui.tsx'
+import { api, errorMessage } from '../api.ts'
+import { useToast } from '../components/Toaster.tsx'
+import { Badge, Button, Card, Progress, StatusBadge } from '../components/ui.tsx'
 import { durationOf, isActive, percentOf, useLive } from '../live.tsx'
 
 /** Re-renders every second while something runs, so durations count up. */
@@ -46,6 +48,17 @@ export function summaryOf(job: Job): string | null {
       return parts.join('; ') || null
     }
     case 'images': {
+      if ((job.params as { action?: unknown }).action === 'optimize') {
+        const done = result.summary as
+          { optimized: number; unchanged: number; skipped: number; failed: number } | undefined
+        const failed = Array.isArray(result.failed) ? (result.failed as Array<{ imageUrl: string }>) : []
+        if (!done) return null
+        if (done.optimized === 0 && done.failed === 0) return 'Every photo already has its derivatives: nothing changed'
+        return (
+          `${done.optimized} photo(s) optimized` +
+          (failed.length ? `; failed: ${failed.map((failure) => failure.imageUrl).join(', ')}` : '')
+        )
+      }
       const summary = result.summary as { generated: number; failed: number } | undefined
       return summary
         ? `${summary.generated} store image(s) generated${summary.failed ? `, ${summary.failed} failed` : ''}`
@@ -69,6 +82,7 @@ export function subjectOf(job: Job): string {
     return `${String(params.businessName ?? '')} ${params.attach ? '(attach images)' : params.websiteUrl ? `— ${String(params.websiteUrl)}` : ''}`
   if (job.kind === 'rebuild')
     return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${String(params.trigger ?? '')})`
+  if (job.kind === 'images' && params.action === 'optimize') return `optimize photos (${String(params.target ?? '')})`
   if (job.kind === 'images') return String(params.target ?? '')
   return ''
 }
@@ -77,13 +91,34 @@ export function subjectOf(job: Job): string {
 export function Jobs() {
   const { jobs } = useLive()
   const now = useTicker(jobs.some(isActive))
+  const toast = useToast()
+  const [asking, setAsking] = useState(false)
+
+  // The derivatives backfill (roland images optimize): photos stored before the pipeline get theirs.
+  async function optimizePhotos() {
+    setAsking(true)
+    try {
+      await api<{ job: Job }>('/api/jobs/optimize-images', { method: 'POST' })
+      toast.success('Optimizing photos: the job is below')
+    } catch (error) {
+      toast.error(errorMessage(error))
+    } finally {
+      setAsking(false)
+    }
+  }
+
   return (
     <div className="flex flex-col gap-6">
-      <header>
-        <h1 className="text-2xl font-bold tracking-tight">Jobs</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Every migration, crawl, image and rebuild, from the console or the CLI, updated live.
-        </p>
+      <header className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Jobs</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            Every migration, crawl, image and rebuild, from the console or the CLI, updated live.
+          </p>
+        </div>
+        <Button variant="secondary" onClick={() => void optimizePhotos()} disabled={asking}>
+          Optimize photos
+        </Button>
       </header>
       {jobs.length === 0 ? <Card description="No jobs yet." /> : null}
       <ul className="flex flex-col gap-3" aria-label="Job history">

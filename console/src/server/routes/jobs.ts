@@ -2,6 +2,7 @@ import { z } from 'zod'
 import type { Route } from '../context.ts'
 import { HttpError, sendJson } from '../http.ts'
 import { sendEventList } from './content.ts'
+import { startOptimizeJob } from '../crawl-jobs.ts'
 import { rebuildState } from './rebuild.ts'
 
 const limitSchema = z.coerce.number().int().min(1).max(500).default(100)
@@ -27,6 +28,14 @@ export const jobRoutes: Route[] = [
       const job = await services.store.jobs.get(params.id!)
       if (!job) throw new HttpError(404, `No job with id ${params.id}: it may belong to another database.`)
       sendJson(res, 200, { job })
+    },
+  },
+  {
+    // 'Optimize photos': make the missing derivatives of stored photos, as a job (202 with the job).
+    method: 'POST',
+    path: /^\/api\/jobs\/optimize-images$/,
+    async handler({ res, services }) {
+      sendJson(res, 202, { job: await startOptimizeJob(services) })
     },
   },
   {

@@ -1,0 +1,275 @@
+import sharp, { type Metadata, type Sharp } from 'sharp'
+import { rgbaToThumbHash } from 'thumbhash'
+import type { ImageVariant, ImageVariantFormat } from '../catalog/types.ts'
+import { MAX_IMAGE_BYTES, sniffImageType } from '../crawl/download-image.ts'
+import type { FileStorage } from '../store/types.ts'
+import { BadImageError } from './bad-image-error.ts'
+
+// DESIGN.md, "Images": a photo is processed once, when it enters (crawl, upload, generated store
+// image, backfill), never at build time. Its bytes are proven to be a raster photo, its header is
+// checked against a pixel limit before a single pixel is decoded, and it is decoded once, into 8-bit
+// sRGB with its EXIF orientation applied. Every width and format is cut from those decoded pixels,
+// so no derivative carries the original's metadata (GPS, camera, comments): they are new images.
+
+/** The widths a photo is served in; a narrower original gets its own width instead of the wider ones. */
+export const PHOTO_WIDTHS = [320, 640, 960, 1440] as const
+
+/** Most pixels a photo may have: 40 megapixels is more than a phone or a common camera takes. */
+export const MAX_PHOTO_PIXELS = 40_000_000
+
+/** Largest photo file taken, the same bound as a crawl's downloads. */
+export const MAX_PHOTO_BYTES = MAX_IMAGE_BYTES
+
+/** The raster formats a photo may arrive in. */
+const PHOTO_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif', 'image/avif'])
+
+const FORMATS: Record<ImageVariantFormat, { contentType: string; extension: string }> = {
+  avif: { contentType: 'image/avif', extension: 'avif' },
+  webp: { contentType: 'image/webp', extension: 'webp' },
+  jpeg: { contentType: 'image/jpeg', extension: 'jpg' },
+  png: { contentType: 'image/png', extension: 'png' },
+}
+
+/** Where a photo's derivatives go, and the bounds it must keep. */
+export interface DerivativesOptions {
+  files: FileStorage
+  /** The URL or file name of the picture, for messages. */
+  name: string
+  /** The bucket path the derivatives' names start with, e.g. 'business-images/<id>-hero-<hash>' (no extension). */
+  basePath: string
+  maxBytes?: number
+  maxPixels?: number
+}
+
+/** A photo's intrinsic size, placeholder and responsive derivatives, as written to storage. */
+export interface Derivatives {
+  /** Width and height after EXIF orientation. */
+  width: number
+  height: number
+  /** A ThumbHash of the picture, base64. */
+  placeholder: string
+  variants: ImageVariant[]
+  /** Every file written, by bucket path (the caller removes them if its row cannot be recorded). */
+  files: string[]
+  /** True when the picture has transparency (its fallback is PNG, not JPEG). */
+  hasAlpha: boolean
+  /** Frames in the original: more than 1 for an animation, of which only the first is kept. */
+  frames: number
+}
+
+/** Choose a photo's widths: the standard ones it is not narrower than, plus its own width when under the widest. */
+export function derivativeWidths(originalWidth: number): number[] {
+  const widths: number[] = PHOTO_WIDTHS.filter((width) => width <= originalWidth)
+  const widest = PHOTO_WIDTHS[PHOTO_WIDTHS.length - 1]!
+  if (originalWidth < widest && !widths.includes(originalWidth)) widths.push(originalWidth)
+  return widths
+}
+
+/** Say what a derivative set means for a business_images row's metadata (an animation keeps its first frame). */
+export function derivativesMetadata(derivatives: Pick<Derivatives, 'frames'>): Record<string, unknown> {
+  return derivatives.frames > 1 ? { firstFrameOf: derivatives.frames } : {}
+}
+
+/**
+ * Validate a photo, decode it once, and write its derivatives (every width in AVIF, WebP and a JPEG
+ * or, with transparency, PNG fallback) through files. A picture that is not a usable photo is
+ * refused with a BadImageError naming it; on any failure the files already written are removed.
+ */
+export async function makeDerivatives(bytes: Uint8Array, options: DerivativesOptions): Promise<Derivatives> {
+  const { name } = options
+  const decoded = await decodePhoto(bytes, options)
+  const { width, height, channels } = decoded.info
+  const hasAlpha = channels === 4 && hasTransparency(decoded.data)
+  const pixels = () =>
+    sharp(decoded.data, { raw: { width, height, channels } }).pipelineColourspace('srgb').toColourspace('srgb')
+  const fallback: ImageVariantFormat = hasAlpha ? 'png' : 'jpeg'
+
+  const encoded: Array<{ variant: Omit<ImageVariant, 'url'>; path: string; bytes: Buffer }> = []
+  try {
+    for (const targetWidth of derivativeWidths(width)) {
+      const resized = await pixels()
+        .resize({ width: targetWidth, withoutEnlargement: true })
+        .raw()
+        .toBuffer({ resolveWithObject: true })
+      const frame = () =>
+        sharp(resized.data, {
+          raw: { width: resized.info.width, height: resized.info.height, channels: resized.info.channels },
+        })
+      const opaque = (image: Sharp) => (hasAlpha || channels === 3 ? image : image.removeAlpha())
+      // Efforts measured on a 2400×1600 photo: AVIF effort 2 is as small as 3 in half the time (4 takes
+      // four times longer to save 5%). The JPEG is only the fallback of browsers without AVIF and WebP,
+      // so it skips mozjpeg's slow trellis search.
+      const outputs: Record<ImageVariantFormat, () => Promise<Buffer>> = {
+        avif: () => opaque(frame()).avif({ quality: 50, effort: 2 }).toBuffer(),
+        webp: () => opaque(frame()).webp({ quality: 72, effort: 4 }).toBuffer(),
+        jpeg: () => opaque(frame()).jpeg({ quality: 76, progressive: true }).toBuffer(),
+        png: () => frame().png({ compressionLevel: 9, adaptiveFiltering: true }).toBuffer(),
+      }
+      for (const format of ['avif', 'webp', fallback] as const) {
+        const output = await outputs[format]()
+        encoded.push({
+          variant: {
+            format,
+            width: resized.info.width,
+            height: resized.info.height,
+            bytes: output.byteLength,
+          },
+          path: `${options.basePath}-${resized.info.width}.${FORMATS[format].extension}`,
+          bytes: output,
+        })
+      }
+    }
+  } catch (error) {
+    throw new BadImageError('corrupt', name, `${name} could not be converted: ${messageOf(error)}`, { cause: error })
+  }
+  const placeholder = await thumbHash(decoded.data, width, height, channels)
+
+  const files: string[] = []
+  try {
+    for (const item of encoded) {
+      await options.files.put(item.path, item.bytes, {
+        contentType: FORMATS[item.variant.format].contentType,
+        upsert: true,
+      })
+      files.push(item.path)
+    }
+  } catch (error) {
+    await removeFiles(options.files, files)
+    throw error
+  }
+  const variants = encoded.map((item) => ({ ...item.variant, url: options.files.publicUrl(item.path) }))
+  return { width, height, placeholder, variants, files, hasAlpha, frames: decoded.frames }
+}
+
+/** Remove files a failed ingest wrote, ignoring any already gone, so nothing is left half-written. */
+export async function removeFiles(files: FileStorage, paths: readonly string[]): Promise<void> {
+  await Promise.all(paths.map((path) => files.remove(path).catch(() => {})))
+}
+
+interface Decoded {
+  data: Buffer
+  info: { width: number; height: number; channels: 3 | 4 }
+  frames: number
+}
+
+/** Prove the bytes are a raster photo within bounds, then decode them once into oriented 8-bit sRGB pixels. */
+async function decodePhoto(bytes: Uint8Array, options: DerivativesOptions): Promise<Decoded> {
+  const { name } = options
+  const maxBytes = options.maxBytes ?? MAX_PHOTO_BYTES
+  const maxPixels = options.maxPixels ?? MAX_PHOTO_PIXELS
+  if (bytes.byteLength === 0) throw new BadImageError('empty', name, `${name} is an empty file (0 bytes): no picture`)
+  if (bytes.byteLength > maxBytes) {
+    throw new BadImageError(
+      'too-large',
+      name,
+      `${name} is ${megabytes(bytes.byteLength)}, over the ${megabytes(maxBytes)} limit for a photo: ` +
+        'export it smaller (a photo for the site needs no more than 2400 pixels across)',
+    )
+  }
+  const type = sniffImageType(bytes)
+  if (type?.contentType === 'image/svg+xml') {
+    throw new BadImageError(
+      'svg-photo',
+      name,
+      `${name} is an SVG drawing, not a photo: an SVG is kept only as a logo, where it is cleaned of scripts`,
+    )
+  }
+  if (!type || !PHOTO_TYPES.has(type.contentType)) {
+    throw new BadImageError(
+      type ? 'unsupported-format' : 'not-an-image',
+      name,
+      `${name} is ${type ? `an image of type ${type.contentType}` : describeNonImage(bytes)}, ` +
+        'not a photo: use a JPEG, PNG, WebP, GIF or AVIF file',
+    )
+  }
+  // One frame only (pages: 1): an animated GIF or WebP gives its first frame.
+  const input = () => sharp(bytes, { limitInputPixels: maxPixels, failOn: 'error', autoOrient: true, pages: 1 })
+  let header: Metadata
+  try {
+    // The header alone, without the pixel limit, so a picture over it is refused below saying its size.
+    header = await sharp(bytes, { limitInputPixels: false, failOn: 'error', pages: 1 }).metadata()
+  } catch (error) {
+    throw new BadImageError(
+      'corrupt',
+      name,
+      `${name} is a damaged ${type.extension.toUpperCase()} file: ${messageOf(error)}`,
+      {
+        cause: error,
+      },
+    )
+  }
+  // Checked from the header, before decoding: a small file can claim billions of pixels (a decompression bomb).
+  if (header.width * header.height > maxPixels) {
+    throw new BadImageError(
+      'too-many-pixels',
+      name,
+      `${name} is ${header.width}×${header.height} pixels, over the limit of ${(maxPixels / 1e6).toFixed(0)} megapixels: ` +
+        'it was refused before decoding; export it at a normal size',
+    )
+  }
+  try {
+    const { data, info } = await input()
+      .toColourspace('srgb')
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true })
+    if (info.channels !== 3 && info.channels !== 4)
+      throw new Error(`${info.channels} channels after conversion to sRGB`)
+    return {
+      data,
+      info: { width: info.width, height: info.height, channels: info.channels },
+      frames: header.pages ?? 1,
+    }
+  } catch (error) {
+    const limit = /pixel limit/i.test(messageOf(error))
+    throw new BadImageError(
+      limit ? 'too-many-pixels' : 'corrupt',
+      name,
+      limit
+        ? `${name} has more pixels than the limit of ${(maxPixels / 1e6).toFixed(0)} megapixels: export it at a normal size`
+        : `${name} is a damaged ${type.extension.toUpperCase()} file: ${messageOf(error)}`,
+      { cause: error },
+    )
+  }
+}
+
+/** Tell a person what some bytes that are no image look like: an HTML page, text, or unknown data. */
+function describeNonImage(bytes: Uint8Array): string {
+  const head = new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes.subarray(0, 512))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+  if (/^<(?:!doctype html|html|head|body)\b/i.test(head)) return 'an HTML page'
+  if (/^</.test(head)) return 'an XML or HTML document'
+  const ftyp = String.fromCharCode(...bytes.subarray(4, 12))
+  if (/^ftyp(?:heic|heix|hevc|mif1|msf1)/.test(ftyp))
+    return 'a HEIC photo (the format of iPhones), which browsers cannot show'
+  if (/^%PDF/.test(head)) return 'a PDF document'
+  // Printable text: no control characters but tabs and line breaks.
+  if (!/[\x00-\x08\x0e-\x1f]/.test(head)) return 'a text file'
+  return 'not an image (its bytes match no image format)'
+}
+
+function hasTransparency(rgba: Buffer): boolean {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i]! < 255) return true
+  return false
+}
+
+/** Make the ThumbHash of decoded pixels (it takes at most 100×100 RGBA). */
+async function thumbHash(data: Buffer, width: number, height: number, channels: 3 | 4): Promise<string> {
+  const small = await sharp(data, { raw: { width, height, channels } })
+    .resize({ width: 100, height: 100, fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+  return Buffer.from(rgbaToThumbHash(small.info.width, small.info.height, small.data)).toString('base64')
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
+function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error)
+  // libvips repeats its complaint line by line; the first line says it.
+  return message.split('\n')[0]!.trim()
+}
