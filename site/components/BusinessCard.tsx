@@ -17,15 +17,15 @@ interface Props {
 export default function BusinessCard({ business, headingLevel = 3 }: Props) {
   const Heading = `h${headingLevel}` as const
   const headingId = `business-${business.slug}`
-  const fallback = useImageFallback()
+  const { ref, failed, onError } = useImageFallback()
   return (
     <article className="card flex h-full flex-col overflow-hidden" data-business={business.slug}>
       <div className="relative flex aspect-[16/9] items-center justify-center bg-forest-50 text-forest-600">
         <Icon name="building" className="size-12" />
-        {business.image && !fallback.failed && (
+        {business.image && !failed && (
           <img
-            ref={fallback.ref}
-            onError={fallback.onError}
+            ref={ref}
+            onError={onError}
             src={business.image.url}
             alt={business.image.alt}
             width={640}

@@ -24,13 +24,11 @@ export function Businesses() {
   const [answer, setAnswer] = useState<BusinessesAnswer | null>(null)
   const [filter, setFilter] = useState('')
 
-  const load = useCallback(async () => {
-    try {
-      setAnswer(await api<BusinessesAnswer>('/api/businesses'))
-    } catch (error) {
-      toast.error(errorMessage(error))
-    }
-  }, [toast])
+  const load = useCallback(
+    () =>
+      api<BusinessesAnswer>('/api/businesses').then(setAnswer, (error: unknown) => toast.error(errorMessage(error))),
+    [toast],
+  )
 
   useEffect(() => {
     void load()

@@ -34,7 +34,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         title="Sign in"
         description="Enter the console secret: CONSOLE_TOKEN from .env, or the one printed when the console started."
       >
-        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-4" noValidate>
           <Field
             label="Console secret"
             name="secret"
@@ -43,7 +43,6 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
             value={secret}
             onChange={(event) => setSecret(event.target.value)}
             error={error}
-            autoFocus
           />
           <Button type="submit" disabled={busy}>
             {busy ? 'Signing in...' : 'Sign in'}
