@@ -25,7 +25,8 @@ function catalogLoader<K extends keyof Catalog>(
 ): Loader {
   return {
     name: `roland-catalog-${part}`,
-    async load({ store, logger, parseData, generateDigest }) {
+    async load(context) {
+      const { store, logger } = context
       const catalog = await readCatalog(part, (message) => logger.warn(message))
       check(catalog[part])
       // The store keeps the last build's entries: an entry whose data is unchanged (same digest) is
@@ -35,9 +36,9 @@ function catalogLoader<K extends keyof Catalog>(
         const id = idOf(entry)
         ids.add(id)
         const data = entry as Record<string, unknown>
-        const digest = generateDigest(data)
+        const digest = context.generateDigest(data)
         if (store.get(id)?.digest === digest) continue
-        store.set({ id, data: await parseData({ id, data }), digest })
+        store.set({ id, data: await context.parseData({ id, data }), digest })
       }
       for (const id of store.keys()) if (!ids.has(id)) store.delete(id)
     },

@@ -50,7 +50,7 @@ export async function startImagesApiStandIn(
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const raw = await readBody(req)
-    let body: Record<string, unknown> | null = null
+    let body: Record<string, unknown> | null
     try {
       body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : null
     } catch {
@@ -131,7 +131,7 @@ export async function startFunctionsStandIn(options: {
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
     const raw = await readBody(req)
-    let body: Record<string, unknown> | null = null
+    let body: Record<string, unknown> | null
     try {
       body = raw.length ? (JSON.parse(raw.toString('utf8')) as Record<string, unknown>) : null
     } catch {

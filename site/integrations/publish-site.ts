@@ -74,7 +74,7 @@ export function publishSite(): AstroIntegration {
   return {
     name: 'roland:publish-site',
     hooks: {
-      'astro:config:setup': async ({ command, config, updateConfig, logger }) => {
+      'astro:config:setup': async ({ command, config, updateConfig }) => {
         if (command !== 'build') return
         siteOrigin = config.site ? new URL(config.site).origin : ''
         finalDir = fileURLToPath(config.outDir).replace(/[\\/]+$/, '')

@@ -1,5 +1,5 @@
 import { businessesByCategory, sortedCategories } from '@roland/scripts/catalog/queries'
-import type { Business, Catalog, CategoryType, LocationCategory } from '@roland/scripts/catalog/types'
+import type { Business, Catalog, LocationCategory } from '@roland/scripts/catalog/types'
 import { pageCacheKey } from './build-cache.ts'
 import { itemsPerPage, listPages, pageParam, pagedPath } from './business-pages.ts'
 
@@ -10,7 +10,7 @@ export interface Link {
 }
 
 /** The back button of a category page, by category_type (SPEC §2). */
-export function backLink(categoryType: CategoryType | string): Link {
+export function backLink(categoryType: string): Link {
   switch (categoryType) {
     case 'business':
       return { href: '/businesses', label: 'All Businesses' }
@@ -98,7 +98,7 @@ export function shownOn<T>(page: Pick<CategoryPage<T>, 'featured' | 'items'>): T
 }
 
 /** The empty state of a category page: "No Businesses Yet" for business categories, else "Coming Soon". */
-export function emptyState(categoryType: CategoryType | string): { title: string; text: string } {
+export function emptyState(categoryType: string): { title: string; text: string } {
   return categoryType === 'business'
     ? {
         title: 'No Businesses Yet',

@@ -45,7 +45,7 @@ export async function serveStatic(root: string): Promise<StaticServer> {
   }
 
   const server: Server = createServer(async (request, response) => {
-    let file: string | null = null
+    let file: string | null
     try {
       file = await resolve(new URL(request.url ?? '/', 'http://localhost').pathname)
     } catch {

@@ -41,7 +41,7 @@ export async function api<T>(
     throw new ApiError(0, 'The console server is not answering: is `pnpm console` still running?')
   }
   const text = await response.text()
-  let data: unknown = null
+  let data: unknown
   try {
     data = text ? JSON.parse(text) : null
   } catch {

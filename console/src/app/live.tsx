@@ -76,7 +76,8 @@ export function LiveProvider({ children, onSessionLost }: { children: ReactNode;
   useEffect(() => {
     let stopped = false
     const source = new EventSource('/api/events')
-    const parse = (event: MessageEvent<string>) => JSON.parse(event.data) as never
+    // An EventSource types its named events' data as any; a server-sent event's data is always text.
+    const parse = (event: MessageEvent<unknown>) => JSON.parse(event.data as string) as never
     source.addEventListener('open', () => {
       dispatch({ type: 'connected', connected: true })
       // Catch up with whatever happened while the stream was down.

@@ -89,7 +89,7 @@ export async function call(
           : JSON.stringify(options.body),
   })
   const text = await response.text()
-  let json: unknown = null
+  let json: unknown
   try {
     json = text ? JSON.parse(text) : null
   } catch {

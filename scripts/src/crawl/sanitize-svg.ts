@@ -1,4 +1,4 @@
-import { isCDATA, isTag, isText, type AnyNode, type Element } from 'domhandler'
+import { isCDATA, isComment, isDirective, isTag, isText, type AnyNode, type Element } from 'domhandler'
 import { parseDocument } from 'htmlparser2'
 import { CrawlError } from './crawl-error.ts'
 
@@ -123,8 +123,8 @@ export function sanitizeSvg(bytes: Uint8Array, url = 'the SVG'): SanitizedSvg {
       return
     }
     if (!isTag(node)) {
-      if (node.type === 'comment') return
-      removed.add(node.type === 'directive' ? 'doctype or processing instruction' : `${node.type} node`)
+      if (isComment(node)) return
+      removed.add(isDirective(node) ? 'doctype or processing instruction' : `${node.type} node`)
       return
     }
     if (UNWRAPPED_ELEMENTS.has(node.name)) {

@@ -168,13 +168,13 @@ export function supabaseImageProvider(
         auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
         ...(options.fetch ? { global: { fetch: options.fetch } } : {}),
       })
-      const { data, error } = await client.functions.invoke(generateFunctionName, {
+      const invoked = await client.functions.invoke<unknown>(generateFunctionName, {
         body: { businessName: request.businessName, prompt: request.prompt, size: storeImageSizeText },
         timeout: options.timeoutMs ?? defaultTimeoutMs,
         ...(signal ? { signal } : {}),
       })
-      if (error) throw await fromFunctionError(error, label)
-      const answer = functionAnswer.safeParse(data)
+      if (invoked.error) throw await fromFunctionError(invoked.error, label)
+      const answer = functionAnswer.safeParse(invoked.data)
       const image = answer.success ? answer.data.image : undefined
       if (!image) {
         throw new ImageError('no-image-data', `No image data received: ${label} answered without an image.`)

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import path from 'node:path'
+import { stripVTControlCharacters } from 'node:util'
 import { runJob, type JobListener } from '../jobs/run-job.ts'
 import { repoRoot } from '../paths.ts'
 import type { Store } from '../store/types.ts'
@@ -155,7 +156,7 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
       signal: options.signal,
     })
     const onData = lineSplitter((line) => {
-      const clean = line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '').trimEnd()
+      const clean = stripVTControlCharacters(line).trimEnd()
       if (!clean.trim()) return
       tail.push(clean)
       if (tail.length > 20) tail.shift()

@@ -76,9 +76,9 @@ export function openSupabaseStore(settings: SupabaseSettings): Store {
         .from('jobs')
         .insert({ kind, params, started_by: startedBy })
         .select()
-        .single()
+        .single<Job>()
       if (error) return fail('record the job', error)
-      return data as Job
+      return data
     },
     async update(id, update) {
       const { appendLog, ...fields } = update
@@ -88,14 +88,14 @@ export function openSupabaseStore(settings: SupabaseSettings): Store {
         if (!current) throw new StoreError(`No job with id ${id}`)
         patch.log = [...current.log, ...appendLog.map((message) => ({ at: new Date().toISOString(), message }))]
       }
-      const { data, error } = await admin().from('jobs').update(patch).eq('id', id).select().single()
+      const { data, error } = await admin().from('jobs').update(patch).eq('id', id).select().single<Job>()
       if (error) return fail('update the job', error)
-      return data as Job
+      return data
     },
     async get(id) {
-      const { data, error } = await admin().from('jobs').select('*').eq('id', id).maybeSingle()
+      const { data, error } = await admin().from('jobs').select('*').eq('id', id).maybeSingle<Job>()
       if (error) return fail('read the job', error)
-      return (data as Job | null) ?? null
+      return data
     },
     async list(limit = 100) {
       const { data, error } = await admin()
@@ -138,13 +138,14 @@ export function openSupabaseStore(settings: SupabaseSettings): Store {
           'id, slug, name, category, website, is_active, images:business_images(id, image_url, image_type, is_primary, metadata)',
         )
         .order('name')
+        .overrideTypes<BusinessRecord[], { merge: false }>()
       if (error) return fail('list businesses', error)
-      return data as unknown as BusinessRecord[]
+      return data
     },
     async call<T>(fn: string, args: Record<string, unknown>): Promise<T> {
-      const { data, error } = await admin().rpc(fn, args)
-      if (error) return fail(`call ${fn}`, error)
-      return data as T
+      const answer = await admin().rpc(fn, args)
+      if (answer.error) return fail(`call ${fn}`, answer.error)
+      return answer.data as T
     },
     async addImage(image: NewBusinessImage) {
       const existing = await admin()
@@ -152,12 +153,12 @@ export function openSupabaseStore(settings: SupabaseSettings): Store {
         .select('id')
         .eq('business_id', image.business_id)
         .eq('image_url', image.image_url)
-        .maybeSingle()
+        .maybeSingle<{ id: string }>()
       if (existing.error) return fail('look up the image', existing.error)
-      if (existing.data) return { id: (existing.data as { id: string }).id, created: false }
-      const { data, error } = await admin().from('business_images').insert(image).select('id').single()
+      if (existing.data) return { id: existing.data.id, created: false }
+      const { data, error } = await admin().from('business_images').insert(image).select('id').single<{ id: string }>()
       if (error) return fail('add the image', error)
-      return { id: (data as { id: string }).id, created: true }
+      return { id: data.id, created: true }
     },
     async listImages(): Promise<StoredBusinessImage[]> {
       // PostgREST answers at most max-rows (1000 by default) a request: read the table page by page.

@@ -53,13 +53,11 @@ export function Businesses() {
   const replace = (business: BusinessRow) =>
     setAnswer((a) => a && { businesses: a.businesses.map((b) => (b.id === business.id ? business : b)) })
 
-  const load = useCallback(async () => {
-    try {
-      setAnswer(await api<BusinessesAnswer>('/api/businesses'))
-    } catch (error) {
-      toast.error(errorMessage(error))
-    }
-  }, [toast])
+  const load = useCallback(
+    () =>
+      api<BusinessesAnswer>('/api/businesses').then(setAnswer, (error: unknown) => toast.error(errorMessage(error))),
+    [toast],
+  )
 
   useEffect(() => {
     void load()

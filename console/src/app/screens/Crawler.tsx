@@ -24,7 +24,7 @@ export function crawlStep(job: Job | undefined): number {
 
 /** Whether a crawl job came from this screen's form (not a business's 'crawl photos', not an attach). */
 function isFormCrawl(job: Job): boolean {
-  const params = job.params as Record<string, unknown>
+  const params = job.params
   return (
     job.kind === 'crawl' &&
     params.attach === undefined &&
@@ -45,7 +45,6 @@ export function Crawler() {
   const [errors, setErrors] = useState<{ businessName?: string; websiteUrl?: string }>({})
   const [starting, setStarting] = useState(false)
   const [jobId, setJobId] = useState<string | null>(null)
-  const [progress, setProgress] = useState(0)
   const job = jobId ? live.byId.get(jobId) : undefined
   const crawling = starting || isActive(job)
 
@@ -60,15 +59,15 @@ export function Crawler() {
   }, [toast])
 
   // The bar follows the job; once it ends it shows 100, then resets after 1 s (SPEC §9).
+  const [resetJobId, setResetJobId] = useState<string | null>(null)
+  const progress = job && job.id !== resetJobId ? crawlStep(job) : 0
   const announced = useRef<string | null>(null)
   useEffect(() => {
-    if (!job) return
-    setProgress(crawlStep(job))
-    if (isActive(job) || announced.current === job.id) return
+    if (!job || isActive(job) || announced.current === job.id) return
     announced.current = job.id
     if (job.status === 'succeeded') toast.success(`Crawled ${(job.result as CrawlResultView).businessName}`)
     else toast.error(job.error ?? 'Failed to crawl business images')
-    const timer = setTimeout(() => setProgress(0), 1000)
+    const timer = setTimeout(() => setResetJobId(job.id), 1000)
     return () => clearTimeout(timer)
   }, [job, toast])
 

@@ -75,16 +75,21 @@ export function summaryOf(job: Job): string | null {
 
 /** What a job was about, from its parameters. */
 export function subjectOf(job: Job): string {
-  const params = job.params as Record<string, unknown>
+  const params = job.params
   if (job.kind === 'migrate')
-    return `from ${String(params.source ?? 'Roland.txt')}${params.reset ? ' (clear and reload)' : ''}`
+    return `from ${paramText(params.source, 'Roland.txt')}${params.reset ? ' (clear and reload)' : ''}`
   if (job.kind === 'crawl')
-    return `${String(params.businessName ?? '')} ${params.attach ? '(attach images)' : params.websiteUrl ? `— ${String(params.websiteUrl)}` : ''}`
+    return `${paramText(params.businessName)} ${params.attach ? '(attach images)' : params.websiteUrl ? `— ${paramText(params.websiteUrl)}` : ''}`
   if (job.kind === 'rebuild')
-    return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${String(params.trigger ?? '')})`
-  if (job.kind === 'images' && params.action === 'optimize') return `optimize photos (${String(params.target ?? '')})`
-  if (job.kind === 'images') return String(params.target ?? '')
+    return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${paramText(params.trigger)})`
+  if (job.kind === 'images' && params.action === 'optimize') return `optimize photos (${paramText(params.target)})`
+  if (job.kind === 'images') return paramText(params.target)
   return ''
+}
+
+// The parameters shown are all strings; anything else (a missing one) shows as the fallback.
+function paramText(value: unknown, fallback = ''): string {
+  return typeof value === 'string' ? value : fallback
 }
 
 /** Every job, from the console or the CLI, live. */

@@ -28,13 +28,11 @@ export function Migration() {
   const migrating = starting || isActive(job) || otherRunning
   const complete = status?.isComplete ?? false
 
-  const checkStatus = useCallback(async () => {
-    try {
-      setStatus(await api<MigrationStatusView>('/api/migration'))
-    } catch (error) {
-      toast.error(errorMessage(error))
-    }
-  }, [toast])
+  const checkStatus = useCallback(
+    () =>
+      api<MigrationStatusView>('/api/migration').then(setStatus, (error: unknown) => toast.error(errorMessage(error))),
+    [toast],
+  )
 
   useEffect(() => {
     void checkStatus()

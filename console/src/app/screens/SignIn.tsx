@@ -36,7 +36,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => v
         title="Sign in"
         description="With the email and password of your operator account. An admin creates accounts (pnpm roland operators add)."
       >
-        <form onSubmit={submit} className="flex flex-col gap-4" noValidate>
+        <form onSubmit={(event) => void submit(event)} className="flex flex-col gap-4" noValidate>
           <Field
             label="Email"
             name="email"
