@@ -41,7 +41,7 @@ async function upload(businessId: string, bytes: Uint8Array, name: string, altTe
     headers: { authorization: `Bearer ${testSecret}` },
     body: form,
   })
-  return { status: response.status, json: (await response.json()) as any }
+  return { status: response.status, json: await response.json() }
 }
 
 describe('GET /api/businesses', () => {

@@ -12,14 +12,14 @@ interface Props {
  * site/lib/picture.ts. Renders nothing once the image failed, uncovering the icon beneath it.
  */
 export default function Picture({ image, place }: Props) {
-  const fallback = useImageFallback()
-  if (fallback.failed) return null
+  const { ref, failed, onError } = useImageFallback()
+  if (failed) return null
   const picture = pictureOf(image, place)
   const { fetchpriority, ...loading } = picture.loading
   const img = (
     <img
-      ref={fallback.ref}
-      onError={fallback.onError}
+      ref={ref}
+      onError={onError}
       src={picture.img.src}
       srcSet={picture.img.srcset}
       sizes={picture.img.sizes}

@@ -149,7 +149,7 @@ describe('makeDerivatives', () => {
       expect(metadata.xmp).toBeUndefined()
       expect(metadata.iptc).toBeUndefined()
       expect(metadata.orientation ?? 1).toBe(1)
-      expect(metadata.height!).toBeGreaterThan(metadata.width!)
+      expect(metadata.height).toBeGreaterThan(metadata.width)
     }
   })
 

@@ -245,6 +245,7 @@ function describeNonImage(bytes: Uint8Array): string {
     return 'a HEIC photo (the format of iPhones), which browsers cannot show'
   if (/^%PDF/.test(head)) return 'a PDF document'
   // Printable text: no control characters but tabs and line breaks.
+  // eslint-disable-next-line no-control-regex -- finding control characters (binary data) is the point
   if (!/[\x00-\x08\x0e-\x1f]/.test(head)) return 'a text file'
   return 'not an image (its bytes match no image format)'
 }

@@ -54,7 +54,7 @@ export interface IngestedImage {
 export async function ingestImage(options: IngestImageOptions): Promise<IngestedImage> {
   const { store, path, bytes, contentType, name } = options
   let derivatives: Derivatives | null = null
-  let size: { width: number; height: number } | null = null
+  let size: { width: number; height: number } | null
   if (contentType === 'image/svg+xml' && options.row.image_type === 'logo') {
     // A vector logo (cleaned of scripts by the caller) is served as is: no raster derivatives, its size from its own header when it says one.
     size = imageSize(bytes, contentType) ?? null
@@ -71,7 +71,7 @@ export async function ingestImage(options: IngestImageOptions): Promise<Ingested
     size = { width: derivatives.width, height: derivatives.height }
   }
 
-  let wroteOriginal = false
+  let wroteOriginal: boolean
   try {
     if (options.exclusive) {
       await store.files.put(path, bytes, { contentType, upsert: false })

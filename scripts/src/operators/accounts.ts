@@ -210,7 +210,14 @@ export async function checkPassword(
       ])
     }
   })
-  const { password_hash: _hash, failed_attempts: _failures, locked_until: _locked, ...operator } = account
+  // Only the view's fields: never the password hash or the lockout state.
+  const operator: OperatorView = {
+    id: account.id,
+    email: account.email,
+    role: account.role,
+    disabled: account.disabled,
+    created_at: account.created_at,
+  }
   return right ? { kind: 'signed-in', operator } : { kind: 'wrong' }
 }
 

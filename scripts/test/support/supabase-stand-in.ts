@@ -218,7 +218,7 @@ function matches(row: Row, query: URLSearchParams): boolean {
 
 function order(rows: Row[], query: URLSearchParams): Row[] {
   const spec = query.get('order')
-  let sorted = [...rows]
+  const sorted = [...rows]
   if (spec) {
     const [column, direction] = spec.split('.') as [string, string | undefined]
     sorted.sort((a, b) => String(a[column]).localeCompare(String(b[column]), 'en', { numeric: true }))

@@ -30,16 +30,16 @@ export function History({
   const [entries, setEntries] = useState<AuditEntryView[] | null>(null)
   const [busy, setBusy] = useState(false)
 
-  const load = useCallback(async () => {
-    try {
-      const answer = await api<{ entries: AuditEntryView[] }>(
+  const load = useCallback(
+    () =>
+      api<{ entries: AuditEntryView[] }>(
         `/api/audit?table=${encodeURIComponent(table)}&row=${encodeURIComponent(rowId)}&limit=20`,
-      )
-      setEntries(answer.entries)
-    } catch (error) {
-      toast.error(errorMessage(error))
-    }
-  }, [table, rowId, toast])
+      ).then(
+        (answer) => setEntries(answer.entries),
+        (error: unknown) => toast.error(errorMessage(error)),
+      ),
+    [table, rowId, toast],
+  )
 
   useEffect(() => {
     void load()

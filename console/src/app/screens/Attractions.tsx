@@ -67,15 +67,17 @@ function bodyOf(d: Draft) {
 export function Attractions() {
   const toast = useToast()
   const [attractions, setAttractions] = useState<AttractionRow[] | null>(null)
-  const [editing, setEditing] = useState<string | 'new' | null>(null)
+  // The id of the attraction being edited, 'new' for a new one, or null.
+  const [editing, setEditing] = useState<string | null>(null)
 
-  const load = useCallback(async () => {
-    try {
-      setAttractions((await api<{ attractions: AttractionRow[] }>('/api/attractions')).attractions)
-    } catch (error) {
-      toast.error(errorMessage(error))
-    }
-  }, [toast])
+  const load = useCallback(
+    () =>
+      api<{ attractions: AttractionRow[] }>('/api/attractions').then(
+        (answer) => setAttractions(answer.attractions),
+        (error: unknown) => toast.error(errorMessage(error)),
+      ),
+    [toast],
+  )
 
   useEffect(() => {
     void load()

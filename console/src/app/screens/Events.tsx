@@ -53,21 +53,27 @@ function bodyOf(draft: Draft) {
 export function Events() {
   const toast = useToast()
   const [events, setEvents] = useState<EventRow[] | null>(null)
-  const [editing, setEditing] = useState<string | 'new' | null>(null)
+  // The id of the event being edited, 'new' for a new one, or null.
+  const [editing, setEditing] = useState<string | null>(null)
+  // When the events were loaded: those ended before it are marked past.
+  const [now, setNow] = useState(() => Date.now())
 
-  const load = useCallback(async () => {
-    try {
-      setEvents((await api<{ events: EventRow[] }>('/api/events')).events)
-    } catch (error) {
-      toast.error(errorMessage(error))
-    }
-  }, [toast])
+  const load = useCallback(
+    () =>
+      api<{ events: EventRow[] }>('/api/events').then(
+        (answer) => {
+          setNow(Date.now())
+          setEvents(answer.events)
+        },
+        (error: unknown) => toast.error(errorMessage(error)),
+      ),
+    [toast],
+  )
 
   useEffect(() => {
     void load()
   }, [load])
 
-  const now = Date.now()
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-wrap items-end justify-between gap-3">

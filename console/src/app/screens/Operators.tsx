@@ -9,13 +9,14 @@ export function Operators() {
   const toast = useToast()
   const [operators, setOperators] = useState<OperatorView[] | null>(null)
 
-  const load = useCallback(async () => {
-    try {
-      setOperators((await api<{ operators: OperatorView[] }>('/api/operators')).operators)
-    } catch (error) {
-      toast.error(errorMessage(error))
-    }
-  }, [toast])
+  const load = useCallback(
+    () =>
+      api<{ operators: OperatorView[] }>('/api/operators').then(
+        (answer) => setOperators(answer.operators),
+        (error: unknown) => toast.error(errorMessage(error)),
+      ),
+    [toast],
+  )
 
   useEffect(() => {
     void load()
@@ -137,7 +138,7 @@ function AddOperator({ onAdded }: { onAdded: () => Promise<void> }) {
       title="Add an operator"
       description="Give them the password by a safe way; they can ask an admin to reset it."
     >
-      <form onSubmit={submit} className="grid gap-4 sm:grid-cols-2" noValidate>
+      <form onSubmit={(event) => void submit(event)} className="grid gap-4 sm:grid-cols-2" noValidate>
         <Field label="Email" name="new-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
         <div className="flex flex-col gap-1.5">
           <label htmlFor="new-role" className="text-sm font-medium text-slate-800">

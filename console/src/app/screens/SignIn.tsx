@@ -44,7 +44,6 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => v
             autoComplete="username"
             value={email}
             onChange={(event) => setEmail(event.target.value)}
-            autoFocus
           />
           <Field
             label="Password"
