@@ -189,7 +189,7 @@ describe('the console in Chromium', () => {
       expect(Date.parse(rebuild!.created_at)).toBeGreaterThan(Date.parse(attach!.finished_at!))
       const panel = page.getByTestId('rebuild-panel')
       await panel.getByText('succeeded').waitFor()
-      expect(await panel.textContent()).toMatch(/last rebuild\s*succeeded\s*\d+(\.\d)? s/)
+      expect(await panel.textContent()).toMatch(/last rebuild\s*succeeded\s*(\d+ min )?\d+(\.\d)? s/)
 
       // The new business's page, in the site the console just built.
       const pageFile = path.join(outDir, 'business', newSlug, 'index.html')
@@ -203,7 +203,11 @@ describe('the console in Chromium', () => {
         const sitePage = await context.newPage()
         await sitePage.goto(`${built.url}/business/${newSlug}`)
         await sitePage.getByRole('heading', { name: newBusiness, level: 1 }).waitFor()
-        const image = sitePage.locator(`img[src*="${heroFile![0]}"]`).first()
+        // The featured image is a <picture> of the crawled hero's derivatives (the original stays for og:image).
+        const image = sitePage.locator('img[data-featured-image]').first()
+        expect(await image.getAttribute('src')).toContain(
+          heroFile![0].replace(/\.\w+$/, '').replace('/files/', '/files/variants/'),
+        )
         await waitFor(
           () =>
             image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
