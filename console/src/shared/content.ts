@@ -1,3 +1,4 @@
+import type { AuditEntry } from '@roland/scripts/content/edit'
 import { z } from 'zod'
 
 // The content an operator edits (issue 18): one set of schemas, used by the console's forms to
@@ -264,18 +265,8 @@ export interface AttractionRow {
   updated_at: string
 }
 
-/** An entry of the audit trail, as GET /api/audit answers it. */
-export interface AuditEntryView {
-  id: number
-  at: string
-  actor: string
-  table: string
-  row_id: string
-  action: 'insert' | 'update' | 'delete'
-  before: Record<string, unknown> | null
-  after: Record<string, unknown> | null
-  txid: number
-}
+/** An entry of the audit trail, as GET /api/audit answers it: the rows of scripts/src/content/edit.ts. */
+export type AuditEntryView = AuditEntry
 
 /** The columns whose values differ between an entry's before and after (all of them for an insert or delete). */
 export function changedFields(entry: Pick<AuditEntryView, 'before' | 'after'>): string[] {
