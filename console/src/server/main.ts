@@ -1,5 +1,5 @@
 import { loadDotEnv } from '@roland/scripts/env'
-import { embeddedDb, operatorCount } from '@roland/scripts/operators/accounts'
+import { operatorDirectory } from '@roland/scripts/operators/directory'
 import { ensureAppBuilt } from './build-app.ts'
 import { readConsoleConfig } from './config.ts'
 import { startConsoleServer } from './server.ts'
@@ -16,14 +16,12 @@ try {
   process.stdout.write(
     `Roland console: ${server.url}${config.publicUrl ? ` (public address ${config.publicUrl.origin})` : ''}\n`,
   )
-  if (server.services.store.kind === 'embedded') {
-    const operators = await server.services.store.use((store) => operatorCount(embeddedDb(store)))
-    if (operators === 0) {
-      process.stdout.write(
-        'No operators yet. Create the first admin (you will be asked for a password), then sign in:\n' +
-          '  pnpm roland operators add you@example.org --role admin\n',
-      )
-    }
+  const operators = await server.services.store.use((store) => operatorDirectory(store).count())
+  if (operators === 0) {
+    process.stdout.write(
+      'No operators yet. Create the first admin (you will be asked for a password), then sign in:\n' +
+        '  pnpm roland operators add you@example.org --role admin\n',
+    )
   }
   let stopping = false
   const stop = () => {

@@ -6,7 +6,7 @@ import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/store/leased'
 import { runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
-import { embeddedDb, sessionOperator } from '@roland/scripts/operators/accounts'
+import { operatorSessions } from '@roland/scripts/operators/directory'
 import { automationActor, type Actor } from '@roland/scripts/operators/schema'
 import {
   bearerToken,
@@ -219,8 +219,8 @@ async function authenticate(
         : 'The bearer token is not the console’s CONSOLE_TOKEN.',
     )
   }
-  if (sessionToken && services.store.kind === 'embedded') {
-    const operator = await services.store.use(async (store) => sessionOperator(embeddedDb(store), sessionToken))
+  if (sessionToken) {
+    const operator = await services.store.use((store) => operatorSessions(store).operatorOf(sessionToken))
     if (operator) return { email: operator.email, role: operator.role, id: operator.id }
   }
   throw unauthorized(

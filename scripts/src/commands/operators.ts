@@ -1,13 +1,5 @@
 import type { Command } from 'commander'
-import {
-  addOperator,
-  asServiceRole,
-  embeddedDb,
-  listOperators,
-  removeOperator,
-  resetPassword,
-  setRole,
-} from '../operators/accounts.ts'
+import { operatorDirectory, type OperatorDirectory } from '../operators/directory.ts'
 import { promptNewPassword, readPasswordFromStdin } from '../operators/password-input.ts'
 import { minPasswordLength, operatorRoleSchema, type OperatorRole, type OperatorView } from '../operators/schema.ts'
 import { loadSampleData } from '../migrate/sample.ts'
@@ -30,7 +22,7 @@ export function register(program: Command): void {
     .action(async (email: string, flags: { role: string; passwordStdin?: boolean }) => {
       const role = checkRole(flags.role)
       const password = await newPassword(flags.passwordStdin)
-      const added = await withOperators((run) => addOperator(run, { email, role, password }))
+      const added = await withOperators((directory) => directory.add({ email, role, password }))
       process.stdout.write(`Added ${added.email} (${added.role}). They sign in at the console with this password.\n`)
     })
 
@@ -39,7 +31,7 @@ export function register(program: Command): void {
     .description('list the operators and their roles')
     .option('--json', 'print one JSON array')
     .action(async (flags: { json?: boolean }) => {
-      const list = await withOperators((run) => listOperators(run))
+      const list = await withOperators((directory) => directory.list())
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(list)}\n`)
         return
@@ -57,7 +49,7 @@ export function register(program: Command): void {
     .command('remove <email>')
     .description('remove an operator; their sessions end at once')
     .action(async (email: string) => {
-      const removed = await withOperators((run) => removeOperator(run, { email }))
+      const removed = await withOperators((directory) => directory.remove({ email }))
       process.stdout.write(`Removed ${removed.email}.\n`)
     })
 
@@ -67,7 +59,7 @@ export function register(program: Command): void {
     .option('--password-stdin', 'read the password from stdin instead of asking')
     .action(async (email: string, flags: { passwordStdin?: boolean }) => {
       const password = await newPassword(flags.passwordStdin)
-      const changed = await withOperators((run) => resetPassword(run, { email }, password))
+      const changed = await withOperators((directory) => directory.resetPassword({ email }, password))
       process.stdout.write(`New password set for ${changed.email}.\n`)
     })
 
@@ -75,15 +67,16 @@ export function register(program: Command): void {
     .command('role <email> <role>')
     .description('make an operator admin or editor')
     .action(async (email: string, role: string) => {
-      const changed = await withOperators((run) => setRole(run, { email }, checkRole(role)))
+      const changed = await withOperators((directory) => directory.setRole({ email }, checkRole(role)))
       process.stdout.write(`${changed.email} is now ${changed.role}.\n`)
     })
 }
 
-async function withOperators<T>(fn: (run: ReturnType<typeof asServiceRole>) => Promise<T>): Promise<T> {
+// The CLI is the machine's owner: it acts as the service role, on either store.
+async function withOperators<T>(fn: (directory: OperatorDirectory) => Promise<T>): Promise<T> {
   const store = await openStore({ onCreate: loadSampleData })
   try {
-    return await fn(asServiceRole(embeddedDb(store)))
+    return await fn(operatorDirectory(store))
   } finally {
     await store.close()
   }

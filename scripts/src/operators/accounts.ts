@@ -37,13 +37,12 @@ export class OperatorError extends StoreError {
 /** Runs a unit of work in one transaction, as some database role. */
 export type Runner = <T>(fn: (tx: Transaction) => Promise<T>) => Promise<T>
 
-/** The embedded Postgres of a store, or a clear error on Supabase (where Supabase Auth keeps accounts). */
+/** The embedded Postgres of a store, or an error on Supabase (where Supabase Auth keeps the passwords). */
 export function embeddedDb(store: Store): PGlite {
   if (store.kind !== 'embedded') {
     throw new StoreError(
-      'Operator accounts with passwords live in the embedded store; with SUPABASE_URL set, operators are ' +
-        'Supabase Auth users: create them in the Supabase dashboard (Authentication → Users) and add their ' +
-        'user id to the operators table.',
+      'Password hashes live only in the embedded store; with SUPABASE_URL set, Supabase Auth keeps the ' +
+        'passwords: go through operatorDirectory() and operatorSessions() (scripts/src/operators/directory.ts).',
     )
   }
   return (store as EmbeddedStore).db
@@ -223,7 +222,7 @@ export async function checkPassword(
 
 /** Starts a session for an operator; returns the token for the cookie (only its hash is stored). */
 export async function createSession(db: PGlite, operatorId: string, ttlMs: number): Promise<string> {
-  const token = randomBytes(32).toString('base64url')
+  const token = newSessionToken()
   await asServiceRole(db)((tx) =>
     tx.query('insert into public.operator_sessions (token_hash, operator_id, expires_at) values ($1, $2, $3)', [
       tokenHash(token),
@@ -263,7 +262,13 @@ export async function operatorCount(db: PGlite): Promise<number> {
   })
 }
 
-function tokenHash(token: string): string {
+/** A new session token for a cookie: 32 random bytes. */
+export function newSessionToken(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** The SHA-256 of a session token, as operator_sessions stores it (never the token itself). */
+export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex')
 }
 
@@ -271,7 +276,8 @@ function where(which: { email?: string; id?: string }): string {
   return which.id ? 'id = $1' : 'email = $1'
 }
 
-function found(row: OperatorView | undefined, which: { email?: string; id?: string }): OperatorView {
+/** The row, or an OperatorError ('not-found') that says where to see the operators. */
+export function found(row: OperatorView | undefined, which: { email?: string; id?: string }): OperatorView {
   if (row) return row
   throw new OperatorError(
     'not-found',
@@ -279,7 +285,8 @@ function found(row: OperatorView | undefined, which: { email?: string; id?: stri
   )
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+/** Checks a value against one of the operator schemas, or throws an OperatorError ('invalid') with its message. */
+export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = schema.safeParse(value)
   if (!parsed.success) throw new OperatorError('invalid', `${parsed.error.issues[0]?.message ?? 'Invalid input'}.`)
   return parsed.data

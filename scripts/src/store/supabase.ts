@@ -27,8 +27,17 @@ const pageSize = 1000
 
 const catalogSelect = '*, services:business_services(*), images:business_images(*), hours_detail:business_hours(*)'
 
+/** A store over a Supabase project, with its clients for what only Supabase does (Auth). */
+export interface SupabaseStore extends Store {
+  readonly kind: 'supabase'
+  /** Where the project is and its keys (a sign-in needs a client of its own, holding nobody else's session). */
+  readonly settings: SupabaseSettings
+  /** A client with the secret key (service role), or a clear error when the key is not set. */
+  admin(): SupabaseClient
+}
+
 /** Opens a store over a Supabase project (DESIGN.md, "Two stores"). */
-export function openSupabaseStore(settings: SupabaseSettings): Store {
+export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
   const options = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } }
   const publicClient = createClient(settings.url, settings.publicKey, options)
   let secretClient: SupabaseClient | null = null
@@ -207,8 +216,13 @@ export function openSupabaseStore(settings: SupabaseSettings): Store {
     },
     files,
     jobs,
+    settings,
+    admin,
     async close() {
-      await Promise.all([publicClient.removeAllChannels(), secretClient?.removeAllChannels()])
+      // Only when a channel was opened: realtime-js's disconnect leaves a 10 s timer running, which
+      // kept every CLI command on Supabase alive for 10 s after its work was done.
+      const clients = [publicClient, secretClient].filter((client) => client?.getChannels().length)
+      await Promise.all(clients.map((client) => client!.removeAllChannels()))
     },
   }
 }

@@ -2,8 +2,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 // A stand-in for the parts of a hosted Supabase project we cannot reach from here, speaking
-// their protocol on 127.0.0.1: PostgREST under /rest/v1 (tables, filters, ordering, rpc) and
-// Storage under /storage/v1 (object upload, download and delete). Keys decide the role, as on Supabase.
+// their protocol on 127.0.0.1: PostgREST under /rest/v1 (tables, filters, ordering, rpc),
+// Storage under /storage/v1 (object upload, download and delete) and Auth (GoTrue) under /auth/v1
+// (sign-up, password sign-in, sign-out and the admin users API). Keys decide the role, as on Supabase.
 
 /** One request the stand-in received, for assertions. */
 export interface RecordedRequest {
@@ -27,8 +28,16 @@ export interface StandInOptions {
   /** Tables the anon role may not read (as the RLS migration says). */
   privateTables?: string[]
   rpc?: Record<string, (args: Record<string, unknown>, role: Role) => unknown>
-  /** Answer every request with this status and PostgREST error body, to test failures. */
-  failWith?: { status: number; body: Row }
+  /** Answer every request (or those under `path`, such as /auth/v1/) with this status and error body, to test failures. */
+  failWith?: { status: number; body: Row; path?: string }
+}
+
+/** A user of the stand-in's Auth, with the password it checks. */
+export interface AuthUser {
+  id: string
+  email: string
+  password: string
+  created_at: string
 }
 
 /** A running stand-in. */
@@ -36,6 +45,10 @@ export interface SupabaseStandIn {
   url: string
   requests: RecordedRequest[]
   tables: Record<string, Row[]>
+  /** Auth's users by id. */
+  users: Map<string, AuthUser>
+  /** Auth's live access tokens (a sign-out removes one). */
+  accessTokens: Map<string, string>
   objects: Map<string, { bytes: Buffer; contentType: string }>
   options: StandInOptions
   close(): Promise<void>
@@ -46,6 +59,8 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
   const tables = options.tables ?? {}
   const objects = new Map<string, { bytes: Buffer; contentType: string }>()
   const requests: RecordedRequest[] = []
+  const users = new Map<string, AuthUser>()
+  const accessTokens = new Map<string, string>()
   let nextId = 1
 
   const server: Server = createServer(async (req, res) => {
@@ -77,7 +92,8 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
       res.end(payload === undefined ? '' : JSON.stringify(payload))
     }
-    if (options.failWith) return send(options.failWith.status, options.failWith.body)
+    const failure = options.failWith
+    if (failure && url.pathname.startsWith(failure.path ?? '/')) return send(failure.status, failure.body)
 
     const key = req.headers.apikey
     const role: Role | null =
@@ -87,6 +103,16 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
         message: 'Invalid API key',
         hint: 'Double check your Supabase `anon` or `service_role` API key.',
       })
+    }
+
+    if (url.pathname.startsWith('/auth/v1/')) {
+      const answer = answerAuth(req.method ?? 'GET', url, role, body as Row | null, req.headers.authorization)
+      res.writeHead(answer.status, {
+        'content-type': 'application/json; charset=utf-8',
+        // Errors carry a string code (invalid_credentials…) from this API version on.
+        'x-supabase-api-version': '2024-01-01',
+      })
+      return res.end(answer.body === undefined ? '' : JSON.stringify(answer.body))
     }
 
     const rest = url.pathname.match(/^\/rest\/v1\/(rpc\/)?([a-z_]+)$/)
@@ -182,12 +208,120 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
     }
     send(404, { message: `no route for ${req.method} ${url.pathname}` })
   })
+  // GoTrue's answers, as supabase-js's auth client reads them.
+  function answerAuth(
+    method: string,
+    url: URL,
+    role: Role,
+    body: Row | null,
+    authorization: string | undefined,
+  ): { status: number; body?: unknown } {
+    const refuse = (status: number, code: string, message: string) => ({ status, body: { code, message } })
+    const userView = (user: AuthUser) => ({
+      id: user.id,
+      aud: 'authenticated',
+      role: 'authenticated',
+      email: user.email,
+      email_confirmed_at: user.created_at,
+      created_at: user.created_at,
+      updated_at: user.created_at,
+      app_metadata: { provider: 'email', providers: ['email'] },
+      user_metadata: {},
+      identities: [],
+    })
+    const byEmail = (email: unknown) =>
+      [...users.values()].find((user) => typeof email === 'string' && user.email === email.toLowerCase())
+    const newUser = (email: unknown, password: unknown): AuthUser | { status: number; body: unknown } => {
+      if (typeof email !== 'string' || !email.includes('@')) {
+        return refuse(400, 'validation_failed', 'Unable to validate email address: invalid format')
+      }
+      if (typeof password !== 'string' || password.length < 6) {
+        return refuse(422, 'weak_password', 'Password should be at least 6 characters.')
+      }
+      if (byEmail(email)) {
+        return refuse(422, 'email_exists', 'A user with this email address has already been registered')
+      }
+      const id = `00000000-0000-4000-a000-${String(nextId++).padStart(12, '0')}`
+      const user = { id, email: email.toLowerCase(), password, created_at: new Date().toISOString() }
+      users.set(id, user)
+      return user
+    }
+    const session = (user: AuthUser) => {
+      const accessToken = `stand-in-access-${nextId++}`
+      accessTokens.set(accessToken, user.id)
+      return {
+        access_token: accessToken,
+        token_type: 'bearer',
+        expires_in: 3600,
+        expires_at: Math.floor(Date.now() / 1000) + 3600,
+        refresh_token: `stand-in-refresh-${nextId++}`,
+        user: userView(user),
+      }
+    }
+
+    const route = url.pathname.slice('/auth/v1'.length)
+    if (method === 'POST' && route === '/signup') {
+      const user = newUser(body?.email, body?.password)
+      return 'id' in user ? { status: 200, body: session(user) } : user
+    }
+    if (method === 'POST' && route === '/token' && url.searchParams.get('grant_type') === 'password') {
+      const user = byEmail(body?.email)
+      if (!user || user.password !== body?.password) {
+        return refuse(400, 'invalid_credentials', 'Invalid login credentials')
+      }
+      return { status: 200, body: session(user) }
+    }
+    if (method === 'POST' && route === '/logout') {
+      const token = authorization?.replace(/^Bearer\s+/i, '') ?? ''
+      if (!accessTokens.delete(token))
+        return refuse(403, 'session_not_found', 'Session from session_id claim does not exist')
+      return { status: 204 }
+    }
+    if (route.startsWith('/admin/')) {
+      if (role !== 'service_role') return refuse(403, 'not_admin', 'User not allowed')
+      if (route === '/admin/users' && method === 'POST') {
+        const user = newUser(body?.email, body?.password)
+        return 'id' in user ? { status: 200, body: userView(user) } : user
+      }
+      if (route === '/admin/users' && method === 'GET') {
+        const perPage = Number(url.searchParams.get('per_page') || 50)
+        const page = Number(url.searchParams.get('page') || 1)
+        const all = [...users.values()]
+        return {
+          status: 200,
+          body: { aud: 'authenticated', users: all.slice((page - 1) * perPage, page * perPage).map(userView) },
+        }
+      }
+      const one = route.match(/^\/admin\/users\/([0-9a-f-]+)$/)
+      const user = one ? users.get(one[1]!) : undefined
+      if (one && !user) return refuse(404, 'user_not_found', 'User not found')
+      if (user && method === 'GET') return { status: 200, body: userView(user) }
+      if (user && method === 'PUT') {
+        if (body?.password !== undefined) {
+          if (typeof body.password !== 'string' || body.password.length < 6) {
+            return refuse(422, 'weak_password', 'Password should be at least 6 characters.')
+          }
+          user.password = body.password
+        }
+        return { status: 200, body: userView(user) }
+      }
+      if (user && method === 'DELETE') {
+        users.delete(user.id)
+        for (const [token, owner] of accessTokens) if (owner === user.id) accessTokens.delete(token)
+        return { status: 200, body: {} }
+      }
+    }
+    return refuse(404, 'not_found', `no Auth route ${method} ${url.pathname}`)
+  }
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     tables,
+    users,
+    accessTokens,
     objects,
     options,
     close: () => new Promise((resolve) => server.close(() => resolve())),

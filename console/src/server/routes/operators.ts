@@ -1,15 +1,5 @@
-import {
-  addOperator,
-  asOperator,
-  embeddedDb,
-  listOperators,
-  OperatorError,
-  removeOperator,
-  resetPassword,
-  setRole,
-  type OperatorErrorCode,
-  type Runner,
-} from '@roland/scripts/operators/accounts'
+import { OperatorError, type OperatorErrorCode } from '@roland/scripts/operators/accounts'
+import { operatorDirectory, type OperatorDirectory } from '@roland/scripts/operators/directory'
 import {
   newOperatorSchema,
   operatorPasswordRequestSchema,
@@ -19,8 +9,9 @@ import {
 import type { Route, RouteContext } from '../context.ts'
 import { HttpError, readJson, sendJson } from '../http.ts'
 
-// The Operators screen's API, for admins only (the router answers 403 to editors). Each change
-// runs as the signed-in admin, so the operators table's own policies (is_admin()) decide too.
+// The Operators screen's API, for admins only (the router answers 403 to editors). On the embedded
+// store each change runs as the signed-in admin, so the operators table's own policies (is_admin())
+// decide too; on Supabase it runs with the secret key, after the router's check.
 
 const statusOf: Record<OperatorErrorCode, number> = {
   invalid: 400,
@@ -31,9 +22,12 @@ const statusOf: Record<OperatorErrorCode, number> = {
 }
 
 /** Runs an operator change as the caller, turning a refusal into its HTTP status. */
-async function asCaller<T>({ services, actor }: RouteContext, fn: (run: Runner) => Promise<T>): Promise<T> {
+async function asCaller<T>(
+  { services, actor }: RouteContext,
+  fn: (operators: OperatorDirectory) => Promise<T>,
+): Promise<T> {
   try {
-    return await services.store.use((store) => fn(asOperator(embeddedDb(store), actor)))
+    return await services.store.use((store) => fn(operatorDirectory(store, actor)))
   } catch (error) {
     if (error instanceof OperatorError) throw new HttpError(statusOf[error.code], error.message)
     throw error
@@ -49,7 +43,7 @@ export const operatorRoutes: Route[] = [
     path: /^\/api\/operators$/,
     adminOnly: true,
     async handler(context) {
-      const operators = await asCaller(context, (run) => listOperators(run))
+      const operators = await asCaller(context, (operators) => operators.list())
       sendJson(context.res, 200, { operators } satisfies { operators: OperatorView[] })
     },
   },
@@ -59,7 +53,7 @@ export const operatorRoutes: Route[] = [
     adminOnly: true,
     async handler(context) {
       const input = await readJson(context.req, newOperatorSchema)
-      const operator = await asCaller(context, (run) => addOperator(run, input))
+      const operator = await asCaller(context, (operators) => operators.add(input))
       sendJson(context.res, 201, { operator })
     },
   },
@@ -68,7 +62,7 @@ export const operatorRoutes: Route[] = [
     path: byId,
     adminOnly: true,
     async handler(context) {
-      const operator = await asCaller(context, (run) => removeOperator(run, { id: operatorId(context) }))
+      const operator = await asCaller(context, (operators) => operators.remove({ id: operatorId(context) }))
       sendJson(context.res, 200, { operator })
     },
   },
@@ -78,7 +72,9 @@ export const operatorRoutes: Route[] = [
     adminOnly: true,
     async handler(context) {
       const { password } = await readJson(context.req, operatorPasswordRequestSchema)
-      const operator = await asCaller(context, (run) => resetPassword(run, { id: operatorId(context) }, password))
+      const operator = await asCaller(context, (operators) =>
+        operators.resetPassword({ id: operatorId(context) }, password),
+      )
       sendJson(context.res, 200, { operator })
     },
   },
@@ -88,7 +84,7 @@ export const operatorRoutes: Route[] = [
     adminOnly: true,
     async handler(context) {
       const { role } = await readJson(context.req, operatorRoleRequestSchema)
-      const operator = await asCaller(context, (run) => setRole(run, { id: operatorId(context) }, role))
+      const operator = await asCaller(context, (operators) => operators.setRole({ id: operatorId(context) }, role))
       sendJson(context.res, 200, { operator })
     },
   },

@@ -1,4 +1,4 @@
-import { checkPassword, createSession, deleteSession, embeddedDb } from '@roland/scripts/operators/accounts'
+import { operatorSessions } from '@roland/scripts/operators/directory'
 import { signInSchema, type SessionView } from '../../shared/api.ts'
 import { sessionCookie } from '../auth.ts'
 import type { Route } from '../context.ts'
@@ -15,14 +15,8 @@ export const sessionRoutes: Route[] = [
       const { limiter, config, store } = services
       refuseWhileLockedOut(limiter.retryAfterMs(client))
       const input = await readJson(req, signInSchema)
-      if (store.kind !== 'embedded') {
-        throw new HttpError(
-          501,
-          'With SUPABASE_URL set, operators sign in through Supabase Auth, which this console does not do yet: ' +
-            'run the console on the embedded store, or use CONSOLE_TOKEN as a bearer token.',
-        )
-      }
-      const outcome = await store.use((s) => checkPassword(embeddedDb(s), input, services.accountLimits))
+      // Embedded: the argon2id hash in the operators table. Supabase: Supabase Auth, then the operators table.
+      const outcome = await store.use((s) => operatorSessions(s).signIn(input, services.accountLimits))
       if (outcome.kind === 'locked') throw lockedOut(outcome.retryAfterMs, 'wrong passwords for this account')
       if (outcome.kind === 'wrong') {
         limiter.fail(client)
@@ -31,7 +25,7 @@ export const sessionRoutes: Route[] = [
       }
       limiter.succeed(client)
       const { operator } = outcome
-      const token = await store.use((s) => createSession(embeddedDb(s), operator.id, config.sessionTtlMs))
+      const token = await store.use((s) => operatorSessions(s).start(operator, config.sessionTtlMs))
       const body: SessionView = { signedIn: true, email: operator.email, role: operator.role }
       sendJson(res, 200, body, {
         'set-cookie': sessionCookie(token, Math.floor(config.sessionTtlMs / 1000), { secure }),
@@ -52,9 +46,7 @@ export const sessionRoutes: Route[] = [
     path: /^\/api\/session$/,
     async handler({ res, services, sessionToken, secure }) {
       const { store } = services
-      if (sessionToken && store.kind === 'embedded') {
-        await store.use((s) => deleteSession(embeddedDb(s), sessionToken))
-      }
+      if (sessionToken) await store.use((s) => operatorSessions(s).end(sessionToken))
       sendJson(res, 200, { signedIn: false }, { 'set-cookie': sessionCookie(null, 0, { secure }) })
     },
   },
