@@ -7,6 +7,8 @@ interface Props {
   business: BusinessCardData
   /** The heading level of the business name, under the page's own headings. */
   headingLevel?: 2 | 3
+  /** The first card of a list page: its image is the page's LCP on a phone, so it is fetched first. */
+  lead?: boolean
 }
 
 /**
@@ -15,13 +17,13 @@ interface Props {
  * rest names the business, for screen readers and search engines). Rendered to plain HTML on
  * the home page and inside the businesses island.
  */
-export default function BusinessCard({ business, headingLevel = 3 }: Props) {
+export default function BusinessCard({ business, headingLevel = 3, lead = false }: Props) {
   const Heading = `h${headingLevel}` as const
   return (
     <article className="card flex h-full flex-col overflow-hidden" data-business={business.slug}>
       <div className="relative flex aspect-[16/9] items-center justify-center bg-forest-50 text-forest-600">
         <Icon name="building" className="size-12" />
-        {business.image && <Picture image={business.image} place="card" />}
+        {business.image && <Picture image={business.image} place={lead ? 'lead-card' : 'card'} />}
         <div className="absolute top-3 left-3 flex flex-wrap gap-2">
           <span className="badge bg-white/95 text-forest-800 shadow-sm">{business.badge}</span>
           {business.is_featured && <span className="badge bg-amber-300 text-amber-950 shadow-sm">Featured</span>}

@@ -7,7 +7,7 @@ import type { ShownImage } from './business-images.ts'
 // widths, and the browser picks the smallest that fills the place at the phone's pixel density.
 
 /** The places a business image is drawn in; each has its own drawn width and loading. */
-export type PicturePlace = 'hero' | 'photo' | 'card' | 'featured-card' | 'logo'
+export type PicturePlace = 'hero' | 'photo' | 'card' | 'lead-card' | 'featured-card' | 'logo'
 
 /** How the browser should fetch an image: first, as usual, or only when it nears the viewport. */
 export type PictureLoading = 'priority' | 'eager' | 'lazy'
@@ -46,6 +46,9 @@ export const pictureLayouts: Record<PicturePlace, PlaceLayout> = {
   },
   // Cards of the home page, /businesses and category pages: one to three columns.
   card: { sizes: cardSizes, box: { width: 640, height: 360 }, largest: 960, loading: 'lazy' },
+  // The first card of /businesses or of a category page without a featured location: on a phone
+  // the largest element above the fold, so its LCP, fetched first rather than lazily.
+  'lead-card': { sizes: cardSizes, box: { width: 640, height: 360 }, largest: 960, loading: 'priority' },
   // The featured location at the top of a category page: two fifths of the row from md; the
   // page's largest element on a phone, so its LCP, fetched first.
   'featured-card': {

@@ -186,6 +186,14 @@ describe('cards with processed photos', () => {
     expect(srcsets.join(' ')).not.toContain('1440w')
   })
 
+  test('the first card of /businesses is fetched first (a phone’s LCP), every other card lazily', async () => {
+    const { page } = await site.open('/businesses')
+    const images = await imagesIn(page, 'main article img')
+    expect(images.length).toBeGreaterThan(2)
+    expect(images[0]).toMatchObject({ loading: null, fetchpriority: 'high' })
+    for (const image of images.slice(1)) expect(image).toMatchObject({ loading: 'lazy', fetchpriority: null })
+  })
+
   test('draw the same <picture> in the static list and in a search result', async () => {
     const { page } = await site.open('/businesses')
     const card = page.locator('article[data-business="roland-auto-repair"] picture')

@@ -1,0 +1,46 @@
+import { spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { repoRoot } from '@roland/scripts/paths'
+import { ensureChromium } from './browser.ts'
+import { photoPages, servePhotoSite } from './photo-site.ts'
+
+// `pnpm lhci`: Lighthouse CI on mobile over every page type of the built site, with the budgets of
+// lighthouserc.json (each category ≥ 0.95, LCP ≤ 2 s, ≤ 200 KB). The site is the fixture catalog
+// with 2400×1600 photos processed as ingest does (photo-site.ts), so the business pages measured
+// carry real photos. The browser is the tests' own (test/support/browser.ts). Exits with lhci's code.
+
+const pages = ['/', '/businesses', '/dining-refreshments', ...photoPages, '/events']
+
+const chromium = ensureChromium()
+const root = await mkdtemp(path.join(tmpdir(), 'roland-lhci-'))
+let code = 1
+try {
+  const server = await servePhotoSite(root, (line) => console.log(line))
+  try {
+    const lhci = path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@lhci/cli/package.json')),
+      'src',
+      'cli.js',
+    )
+    const args = [
+      lhci,
+      'autorun',
+      `--config=${path.join(repoRoot, 'lighthouserc.json')}`,
+      `--collect.chromePath=${chromium.path}`,
+      ...pages.map((page) => `--collect.url=${server.url}${page}`),
+    ]
+    code = await new Promise<number>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' })
+      child.on('error', reject)
+      child.on('close', (exit) => resolve(exit ?? 1))
+    })
+  } finally {
+    await server.close()
+  }
+} finally {
+  await rm(root, { recursive: true, force: true })
+}
+process.exit(code)
