@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { ensureAppBuilt } from '../src/server/build-app.ts'
@@ -48,6 +48,14 @@ const slow = { timeout: 240_000 }
 async function target(): Promise<{ id: string; name: string; slug: string }> {
   const { json } = await call(server, '/api/businesses')
   return json.businesses.filter((b: { is_active: boolean }) => b.is_active).at(-1)
+}
+
+/** The mistake a screen reader reads with a field: the message its aria-describedby names, or null when it is valid. */
+async function mistakeOf(scope: Locator, label: string): Promise<string | null> {
+  const field = scope.getByLabel(label, { exact: true })
+  const describedBy = await field.getAttribute('aria-describedby')
+  if ((await field.getAttribute('aria-invalid')) !== 'true' || !describedBy) return null
+  return scope.locator(`#${describedBy}`).textContent()
 }
 
 /** An event as the API lists it, or undefined once it is deleted. */
@@ -125,10 +133,9 @@ describe('editing in the console, in Chromium', () => {
     await editor.getByLabel('Name').fill('')
     await editor.getByRole('button', { name: 'Save changes' }).click()
     await editor.getByText('Email must be an address such as owner@example.com').waitFor()
-    expect(await editor.getByLabel('Email').getAttribute('aria-describedby')).toBe('business-email-error')
-    expect(await editor.getByLabel('Name').getAttribute('aria-invalid')).toBe('true')
-    expect(await editor.locator('#business-name-error').textContent()).toBe('Name is required')
-    expect(await editor.getByLabel('Phone').getAttribute('aria-invalid')).toBeNull()
+    expect(await mistakeOf(editor, 'Email')).toBe('Email must be an address such as owner@example.com')
+    expect(await mistakeOf(editor, 'Name')).toBe('Name is required')
+    expect(await mistakeOf(editor, 'Phone')).toBeNull()
     await editor.getByRole('button', { name: 'Close' }).click()
     await editor.waitFor({ state: 'detached' })
   })
@@ -180,7 +187,7 @@ describe('editing in the console, in Chromium', () => {
     await editor.getByLabel('Title').fill(' ')
     await editor.getByRole('button', { name: 'Save changes' }).click()
     await editor.getByText('Title is required').waitFor()
-    expect(await editor.getByLabel('Title').getAttribute('aria-describedby')).toBe('event-title-error')
+    expect(await mistakeOf(editor, 'Title')).toBe('Title is required')
 
     // Someone else saves the event meanwhile; this copy is now stale.
     expect((await call(server, `/api/events/${id}`, { method: 'PATCH', body: { location: 'Town Hall' } })).status).toBe(
@@ -200,58 +207,53 @@ describe('editing in the console, in Chromium', () => {
     expect(await storedEvent(id)).toBeUndefined()
   })
 
-  test(
-    'adds an attraction, showing a mistake beside its field, edits it, undoes the edit, and deletes it',
-    slow,
-    async () => {
-      await page.getByRole('link', { name: 'Attractions' }).click()
-      await page.getByRole('button', { name: 'New attraction' }).click()
-      const added = page.getByRole('region', { name: 'New attraction' })
-      await added.getByLabel('Name').fill('Pinnacle Mountain')
-      await added.getByLabel('Category').selectOption('Premium Destinations')
-      await added.getByLabel('Description').fill('A cone-shaped summit with trails to the top.')
-      await added.getByLabel('Rating (0 to 5)').fill('lots')
-      await added.getByRole('button', { name: 'Add attraction' }).click()
-      await added.getByText('Rating must be a number from 0 to 5').waitFor()
-      expect(await added.getByLabel('Rating (0 to 5)').getAttribute('aria-invalid')).toBe('true')
-      expect(await added.getByLabel('Rating (0 to 5)').getAttribute('aria-describedby')).toBe('attraction-rating-error')
-      await added.getByLabel('Rating (0 to 5)').fill('4.5')
-      await added.getByLabel('Website').fill('https://pinnacle.example')
-      await added.getByLabel('Featured (leads the home page)').check()
-      await added.getByRole('button', { name: 'Add attraction' }).click()
-      await page.getByText('Saved Pinnacle Mountain').waitFor()
-      const { json } = await call(server, '/api/attractions')
-      const attraction = json.attractions.find((a: { name: string }) => a.name === 'Pinnacle Mountain')
-      expect(attraction).toMatchObject({
-        category: 'Premium Destinations',
-        rating: 4.5,
-        website: 'https://pinnacle.example',
-        is_featured: true,
-        is_active: true,
-        sort_order: 100,
-      })
+  test('adds, edits, undoes and deletes an attraction, showing a mistake beside its field', slow, async () => {
+    await page.getByRole('link', { name: 'Attractions' }).click()
+    await page.getByRole('button', { name: 'New attraction' }).click()
+    const added = page.getByRole('region', { name: 'New attraction' })
+    await added.getByLabel('Name').fill('Pinnacle Mountain')
+    await added.getByLabel('Category').selectOption('Premium Destinations')
+    await added.getByLabel('Description').fill('A cone-shaped summit with trails to the top.')
+    await added.getByLabel('Rating (0 to 5)').fill('lots')
+    await added.getByRole('button', { name: 'Add attraction' }).click()
+    await added.getByText('Rating must be a number from 0 to 5').waitFor()
+    expect(await mistakeOf(added, 'Rating (0 to 5)')).toBe('Rating must be a number from 0 to 5')
+    await added.getByLabel('Rating (0 to 5)').fill('4.5')
+    await added.getByLabel('Website').fill('https://pinnacle.example')
+    await added.getByLabel('Featured (leads the home page)').check()
+    await added.getByRole('button', { name: 'Add attraction' }).click()
+    await page.getByText('Saved Pinnacle Mountain').waitFor()
+    const { json } = await call(server, '/api/attractions')
+    const attraction = json.attractions.find((a: { name: string }) => a.name === 'Pinnacle Mountain')
+    expect(attraction).toMatchObject({
+      category: 'Premium Destinations',
+      rating: 4.5,
+      website: 'https://pinnacle.example',
+      is_featured: true,
+      is_active: true,
+      sort_order: 100,
+    })
 
-      // The new attraction's editor stays open, with its history.
-      const item = page.locator(`article[data-attraction="${attraction.id}"]`)
-      await item.getByText('featured', { exact: true }).waitFor()
-      const editor = page.getByRole('region', { name: 'Edit Pinnacle Mountain' })
-      await editor.getByTestId('history').getByText('created').waitFor()
-      await editor.getByLabel('Badge').fill('Hiking')
-      await editor.getByLabel('Shown on the site').uncheck()
-      await editor.getByRole('button', { name: 'Save changes' }).click()
-      await item.getByText('hidden', { exact: true }).waitFor()
-      await editor.getByTestId('history').getByText('badge: ').waitFor()
-      await editor.getByTestId('history').getByRole('button', { name: 'Undo' }).first().click()
-      await page.getByText('Change undone').waitFor()
-      await item.getByText('hidden', { exact: true }).waitFor({ state: 'detached' })
-      expect(await editor.getByLabel('Badge').inputValue()).toBe('')
+    // The new attraction's editor stays open, with its history.
+    const item = page.locator(`article[data-attraction="${attraction.id}"]`)
+    await item.getByText('featured', { exact: true }).waitFor()
+    const editor = page.getByRole('region', { name: 'Edit Pinnacle Mountain' })
+    await editor.getByTestId('history').getByText('created').waitFor()
+    await editor.getByLabel('Badge').fill('Hiking')
+    await editor.getByLabel('Shown on the site').uncheck()
+    await editor.getByRole('button', { name: 'Save changes' }).click()
+    await item.getByText('hidden', { exact: true }).waitFor()
+    await editor.getByTestId('history').getByText('badge: ').waitFor()
+    await editor.getByTestId('history').getByRole('button', { name: 'Undo' }).first().click()
+    await page.getByText('Change undone').waitFor()
+    await item.getByText('hidden', { exact: true }).waitFor({ state: 'detached' })
+    expect(await editor.getByLabel('Badge').inputValue()).toBe('')
 
-      await editor.getByRole('button', { name: 'Delete attraction' }).click()
-      await editor.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Yes, delete' }).click()
-      await page.getByText('Deleted Pinnacle Mountain').waitFor()
-      await item.waitFor({ state: 'detached' })
-    },
-  )
+    await editor.getByRole('button', { name: 'Delete attraction' }).click()
+    await editor.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Yes, delete' }).click()
+    await page.getByText('Deleted Pinnacle Mountain').waitFor()
+    await item.waitFor({ state: 'detached' })
+  })
 
   test(
     'after a rebuild, the featured business leads the home page and the event is on /events',

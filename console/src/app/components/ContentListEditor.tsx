@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react'
 import type { z } from 'zod'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
-import { FormFields, type FieldDef, type FormDraft } from './forms.tsx'
+import { draftOfRow, FormFields, type FieldDef, type FormDraft } from './forms.tsx'
 import { History } from './History.tsx'
 import { useToast } from './Toaster.tsx'
 import { Alert, Button, Card } from './ui.tsx'
@@ -35,8 +35,10 @@ export interface ContentKind<Row extends ContentRow, Draft extends FormDraft> {
   /** The shared schemas of console/src/shared/content.ts the API applies, applied here first. */
   createSchema: z.ZodType
   patchSchema: z.ZodType
+  /** A new row's form; its keys are the columns a form shows (see draftOfRow). */
   emptyDraft: Draft
-  draftOf: (row: Row) => Draft
+  /** The columns a form shows other than as stored text. */
+  draftOf?: (row: Row) => Partial<Draft>
   /** The request's fields: what the form typed, turned into what the schema takes. */
   bodyOf: (draft: Draft) => Record<string, unknown>
   fields: readonly FieldDef<Draft>[]
@@ -142,7 +144,9 @@ function ContentForm<Row extends ContentRow, Draft extends FormDraft>({
   onDone: (saved: Row | null) => void
 }) {
   const toast = useToast()
-  const [draft, setDraft] = useState<Draft>(() => (row ? kind.draftOf(row) : kind.emptyDraft))
+  const [draft, setDraft] = useState<Draft>(() =>
+    row ? { ...draftOfRow(row, kind.emptyDraft), ...kind.draftOf?.(row) } : kind.emptyDraft,
+  )
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [stale, setStale] = useState(false)
   const [confirmingDelete, setConfirmingDelete] = useState(false)

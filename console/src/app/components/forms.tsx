@@ -127,6 +127,19 @@ export function Checkbox({
 /** What an editor's form edits: text as typed, and switches. */
 export type FormDraft = Record<string, string | boolean>
 
+/** A row as its form's draft, for each key of the empty draft: none (null) as blank, numbers as text. */
+export function draftOfRow<D extends FormDraft>(row: object, empty: D): D {
+  const columns: Record<string, unknown> = { ...row }
+  const draft: FormDraft = {}
+  for (const [key, blank] of Object.entries(empty)) {
+    const value = columns[key]
+    draft[key] =
+      typeof blank === 'boolean' ? value === true : value === null || value === undefined ? '' : String(value)
+  }
+  // Every key of the empty draft is set, each to the type of its blank.
+  return draft as D
+}
+
 type KeyOf<D, Value> = { [K in keyof D]: D[K] extends Value ? K : never }[keyof D] & string
 
 /** A switch of an editor's form: its draft key, the end of its id (the key by default), its label. */
@@ -170,6 +183,14 @@ export function FormFields<D extends FormDraft>({
 }) {
   const idOf = (def: { key: string; id?: string }) => `${prefix}-${def.id ?? def.key}`
   const set = (key: keyof D, value: string | boolean) => setDraft((d) => ({ ...d, [key]: value }))
+  // What every control typed as text takes: its id and label, its value, and its error.
+  const textProps = (def: { key: KeyOf<D, string>; id?: string; label: string }) => ({
+    id: idOf(def),
+    label: def.label,
+    value: String(draft[def.key]),
+    onChange: (event: { target: { value: string } }) => set(def.key, event.target.value),
+    error: errors[def.key],
+  })
   const checkbox = (box: CheckboxDef<D>) => (
     <Checkbox
       key={box.key}
@@ -182,42 +203,19 @@ export function FormFields<D extends FormDraft>({
   return fields.map((def) => {
     switch (def.kind) {
       case 'text':
-        return (
-          <Field
-            key={def.key}
-            id={idOf(def)}
-            type={def.type}
-            label={def.label}
-            value={String(draft[def.key])}
-            onChange={(event) => set(def.key, event.target.value)}
-            error={errors[def.key]}
-            hint={def.hint}
-          />
-        )
+        return <Field key={def.key} type={def.type} hint={def.hint} {...textProps(def)} />
       case 'select':
         return (
           <Select
             key={def.key}
-            id={idOf(def)}
-            label={def.label}
-            value={String(draft[def.key])}
-            onChange={(event) => set(def.key, event.target.value)}
             options={typeof def.options === 'function' ? def.options(draft) : def.options}
-            error={errors[def.key]}
+            {...textProps(def)}
           />
         )
       case 'textarea':
         return (
           <div key={def.key} className="md:col-span-2">
-            <TextArea
-              id={idOf(def)}
-              label={def.label}
-              rows={def.rows}
-              value={String(draft[def.key])}
-              onChange={(event) => set(def.key, event.target.value)}
-              error={errors[def.key]}
-              hint={def.hint}
-            />
+            <TextArea rows={def.rows} hint={def.hint} {...textProps(def)} />
           </div>
         )
       case 'checkbox':

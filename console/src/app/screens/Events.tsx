@@ -35,12 +35,8 @@ const events: ContentKind<EventRow, Draft> = {
   patchSchema: eventPatchSchema,
   emptyDraft: { title: '', description: '', starts_at: '', ends_at: '', location: '', event_type: 'Community' },
   draftOf: (event) => ({
-    title: event.title,
-    description: event.description ?? '',
     starts_at: toTownInput(event.starts_at),
     ends_at: event.ends_at ? toTownInput(event.ends_at) : '',
-    location: event.location,
-    event_type: event.event_type,
   }),
   // The form's wall-clock times become instants; a time that is no time is sent as typed, so the
   // shared schema names the field.
