@@ -133,8 +133,8 @@ export function draftOfRow<D extends FormDraft>(row: object, empty: D): D {
   const draft: FormDraft = {}
   for (const [key, blank] of Object.entries(empty)) {
     const value = columns[key]
-    draft[key] =
-      typeof blank === 'boolean' ? value === true : value === null || value === undefined ? '' : String(value)
+    if (typeof blank === 'boolean') draft[key] = value === true
+    else draft[key] = typeof value === 'string' ? value : typeof value === 'number' ? String(value) : ''
   }
   // Every key of the empty draft is set, each to the type of its blank.
   return draft as D
