@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { ensureAppBuilt } from '../src/server/build-app.ts'
@@ -50,6 +50,20 @@ async function target(): Promise<{ id: string; name: string; slug: string }> {
   return json.businesses.filter((b: { is_active: boolean }) => b.is_active).at(-1)
 }
 
+/** The mistake a screen reader reads with a field: the message its aria-describedby names, or null when it is valid. */
+async function mistakeOf(scope: Locator, label: string): Promise<string | null> {
+  const field = scope.getByLabel(label, { exact: true })
+  const describedBy = await field.getAttribute('aria-describedby')
+  if ((await field.getAttribute('aria-invalid')) !== 'true' || !describedBy) return null
+  return scope.locator(`#${describedBy}`).textContent()
+}
+
+/** An event as the API lists it, or undefined once it is deleted. */
+async function storedEvent(id: string): Promise<{ title: string; location: string } | undefined> {
+  const { json } = await call(server, '/api/events')
+  return json.events.find((e: { id: string }) => e.id === id)
+}
+
 describe('editing in the console, in Chromium', () => {
   test(
     'searches, edits a business, shows its history, and refuses a stale save with a clear message',
@@ -90,6 +104,42 @@ describe('editing in the console, in Chromium', () => {
     },
   )
 
+  test('labels every field of the business editor, with its hints and its mistakes tied to it', slow, async () => {
+    const { json } = await call(server, '/api/businesses')
+    const business = json.businesses[0] as { name: string; slug: string }
+    await page.getByLabel('Filter businesses').fill(business.name)
+    await page.locator(`article[data-business="${business.slug}"]`).getByRole('button', { name: 'Edit' }).click()
+    const editor = page.getByTestId('business-editor')
+    const fields = {
+      Name: 'business-name',
+      Category: 'business-category',
+      Phone: 'business-phone',
+      Email: 'business-email',
+      Website: 'business-website',
+      Address: 'business-address',
+      Hours: 'business-hours',
+      'Featured (first on the home page)': 'business-featured',
+      'Active (listed on the site)': 'business-active',
+      'Short description': 'business-short',
+      Description: 'business-full',
+      Services: 'business-services',
+    }
+    for (const [label, id] of Object.entries(fields)) {
+      expect(await editor.getByLabel(label, { exact: true }).getAttribute('id'), label).toBe(id)
+    }
+    await editor.getByText('As visitors read it, e.g. Mon-Fri 8am-5pm, Sat 9am-1pm').waitFor()
+    await editor.getByText('One per line; add a description after a colon: Boarding: overnight stays').waitFor()
+    await editor.getByLabel('Email').fill('not an address')
+    await editor.getByLabel('Name').fill('')
+    await editor.getByRole('button', { name: 'Save changes' }).click()
+    await editor.getByText('Email must be an address such as owner@example.com').waitFor()
+    expect(await mistakeOf(editor, 'Email')).toBe('Email must be an address such as owner@example.com')
+    expect(await mistakeOf(editor, 'Name')).toBe('Name is required')
+    expect(await mistakeOf(editor, 'Phone')).toBeNull()
+    await editor.getByRole('button', { name: 'Close' }).click()
+    await editor.waitFor({ state: 'detached' })
+  })
+
   test('adds an event in Roland time, stored in UTC', slow, async () => {
     await page.getByRole('link', { name: 'Events' }).click()
     await page.getByRole('button', { name: 'New event' }).click()
@@ -106,6 +156,103 @@ describe('editing in the console, in Chromium', () => {
     const { json } = await call(server, '/api/events')
     const event = json.events.find((e: { title: string }) => e.title === 'Fourth of July Fireworks')
     expect(new Date(event.starts_at).toISOString()).toBe('2027-07-05T02:00:00.000Z')
+  })
+
+  test('cancels and reinstates an event, refuses a stale save, and deletes it after a reload', slow, async () => {
+    const created = await call(server, '/api/events', {
+      method: 'POST',
+      body: {
+        title: 'Harvest Supper',
+        location: 'Fire Station',
+        starts_at: '2027-10-02T18:00:00-05:00',
+        event_type: 'Social',
+      },
+    })
+    expect(created.status).toBe(201)
+    const { id, slug } = created.json.event as { id: string; slug: string }
+    await page.getByRole('link', { name: 'Attractions' }).click()
+    await page.getByRole('link', { name: 'Events' }).click()
+    const item = page.locator(`article[data-event="${slug}"]`)
+    await item.getByRole('button', { name: 'Edit' }).click()
+    const editor = page.getByRole('region', { name: 'Edit Harvest Supper' })
+    await editor.getByRole('button', { name: 'Cancel event' }).click()
+    await page.getByText('Cancelled Harvest Supper').waitFor()
+    await item.getByText('cancelled', { exact: true }).waitFor()
+    await editor.getByTestId('history').getByText('is_cancelled: ').waitFor()
+    await editor.getByRole('button', { name: 'Reinstate event' }).click()
+    await page.getByText('Reinstated Harvest Supper').waitFor()
+    await item.getByText('cancelled', { exact: true }).waitFor({ state: 'detached' })
+
+    // A blank title is refused beside its field before any request.
+    await editor.getByLabel('Title').fill(' ')
+    await editor.getByRole('button', { name: 'Save changes' }).click()
+    await editor.getByText('Title is required').waitFor()
+    expect(await mistakeOf(editor, 'Title')).toBe('Title is required')
+
+    // Someone else saves the event meanwhile; this copy is now stale.
+    expect((await call(server, `/api/events/${id}`, { method: 'PATCH', body: { location: 'Town Hall' } })).status).toBe(
+      200,
+    )
+    await editor.getByLabel('Title').fill('Harvest Supper and Dance')
+    await editor.getByRole('button', { name: 'Save changes' }).click()
+    await editor.getByTestId('stale-alert').getByText('someone else changed this event').waitFor()
+    expect(await storedEvent(id)).toMatchObject({ title: 'Harvest Supper', location: 'Town Hall' })
+
+    await page.reload()
+    await item.getByRole('button', { name: 'Edit' }).click()
+    await editor.getByRole('button', { name: 'Delete event' }).click()
+    await editor.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Yes, delete' }).click()
+    await page.getByText('Deleted Harvest Supper').waitFor()
+    await item.waitFor({ state: 'detached' })
+    expect(await storedEvent(id)).toBeUndefined()
+  })
+
+  test('adds, edits, undoes and deletes an attraction, showing a mistake beside its field', slow, async () => {
+    await page.getByRole('link', { name: 'Attractions' }).click()
+    await page.getByRole('button', { name: 'New attraction' }).click()
+    const added = page.getByRole('region', { name: 'New attraction' })
+    await added.getByLabel('Name').fill('Pinnacle Mountain')
+    await added.getByLabel('Category').selectOption('Premium Destinations')
+    await added.getByLabel('Description').fill('A cone-shaped summit with trails to the top.')
+    await added.getByLabel('Rating (0 to 5)').fill('lots')
+    await added.getByRole('button', { name: 'Add attraction' }).click()
+    await added.getByText('Rating must be a number from 0 to 5').waitFor()
+    expect(await mistakeOf(added, 'Rating (0 to 5)')).toBe('Rating must be a number from 0 to 5')
+    await added.getByLabel('Rating (0 to 5)').fill('4.5')
+    await added.getByLabel('Website').fill('https://pinnacle.example')
+    await added.getByLabel('Featured (leads the home page)').check()
+    await added.getByRole('button', { name: 'Add attraction' }).click()
+    await page.getByText('Saved Pinnacle Mountain').waitFor()
+    const { json } = await call(server, '/api/attractions')
+    const attraction = json.attractions.find((a: { name: string }) => a.name === 'Pinnacle Mountain')
+    expect(attraction).toMatchObject({
+      category: 'Premium Destinations',
+      rating: 4.5,
+      website: 'https://pinnacle.example',
+      is_featured: true,
+      is_active: true,
+      sort_order: 100,
+    })
+
+    // The new attraction's editor stays open, with its history.
+    const item = page.locator(`article[data-attraction="${attraction.id}"]`)
+    await item.getByText('featured', { exact: true }).waitFor()
+    const editor = page.getByRole('region', { name: 'Edit Pinnacle Mountain' })
+    await editor.getByTestId('history').getByText('created').waitFor()
+    await editor.getByLabel('Badge').fill('Hiking')
+    await editor.getByLabel('Shown on the site').uncheck()
+    await editor.getByRole('button', { name: 'Save changes' }).click()
+    await item.getByText('hidden', { exact: true }).waitFor()
+    await editor.getByTestId('history').getByText('badge: ').waitFor()
+    await editor.getByTestId('history').getByRole('button', { name: 'Undo' }).first().click()
+    await page.getByText('Change undone').waitFor()
+    await item.getByText('hidden', { exact: true }).waitFor({ state: 'detached' })
+    expect(await editor.getByLabel('Badge').inputValue()).toBe('')
+
+    await editor.getByRole('button', { name: 'Delete attraction' }).click()
+    await editor.getByRole('group', { name: 'Confirm deletion' }).getByRole('button', { name: 'Yes, delete' }).click()
+    await page.getByText('Deleted Pinnacle Mountain').waitFor()
+    await item.waitFor({ state: 'detached' })
   })
 
   test(

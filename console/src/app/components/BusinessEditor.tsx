@@ -7,10 +7,10 @@ import {
   type ServiceRow,
 } from '../../shared/content.ts'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
-import { Checkbox, Select, TextArea } from './forms.tsx'
+import { Field, FormFields, type FieldDef } from './forms.tsx'
 import { History } from './History.tsx'
 import { useToast } from './Toaster.tsx'
-import { Alert, Button, Field, SafeImage } from './ui.tsx'
+import { Alert, Button, SafeImage } from './ui.tsx'
 
 // One service per line, "Name: description" (the description is optional).
 function servicesToText(services: ServiceRow[]): string {
@@ -61,6 +61,38 @@ function draftOf(business: BusinessRow): Draft {
   }
 }
 
+// A category the site does not know (an import's) stays choosable until the operator changes it.
+const categoriesWith = (category: string): readonly string[] =>
+  businessCategories.includes(category as (typeof businessCategories)[number])
+    ? businessCategories
+    : [category, ...businessCategories]
+
+const fields: FieldDef<Draft>[] = [
+  { kind: 'text', key: 'name', label: 'Name' },
+  { kind: 'select', key: 'category', label: 'Category', options: (draft) => categoriesWith(draft.category) },
+  { kind: 'text', key: 'phone', label: 'Phone' },
+  { kind: 'text', key: 'email', label: 'Email' },
+  { kind: 'text', key: 'website', label: 'Website' },
+  { kind: 'text', key: 'address', label: 'Address' },
+  { kind: 'text', key: 'hours', label: 'Hours', hint: 'As visitors read it, e.g. Mon-Fri 8am-5pm, Sat 9am-1pm' },
+  {
+    kind: 'checkboxes',
+    boxes: [
+      { key: 'is_featured', id: 'featured', label: 'Featured (first on the home page)' },
+      { key: 'is_active', id: 'active', label: 'Active (listed on the site)' },
+    ],
+  },
+  { kind: 'textarea', key: 'short_description', id: 'short', label: 'Short description' },
+  { kind: 'textarea', key: 'full_description', id: 'full', label: 'Description', rows: 5 },
+  {
+    kind: 'textarea',
+    key: 'services',
+    label: 'Services',
+    rows: 4,
+    hint: 'One per line; add a description after a colon: Boarding: overnight stays',
+  },
+]
+
 /** Edits every field of a business the site shows, its photos, and shows its history. */
 export function BusinessEditor({
   business,
@@ -79,9 +111,6 @@ export function BusinessEditor({
   const [stale, setStale] = useState(false)
   const [saving, setSaving] = useState(false)
   const [confirmingDelete, setConfirmingDelete] = useState(false)
-
-  const set = (key: keyof Draft) => (event: { target: { value: string } }) =>
-    setDraft((d) => ({ ...d, [key]: event.target.value }))
 
   async function reload() {
     try {
@@ -141,10 +170,6 @@ export function BusinessEditor({
     }
   }
 
-  const categories = businessCategories.includes(draft.category as (typeof businessCategories)[number])
-    ? businessCategories
-    : [draft.category, ...businessCategories]
-  const id = (field: string) => `business-${field}`
   return (
     <section
       aria-label={`Edit ${business.name}`}
@@ -172,83 +197,7 @@ export function BusinessEditor({
         </div>
       ) : null}
       <form className="mt-4 grid gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
-        <Field id={id('name')} label="Name" value={draft.name} onChange={set('name')} error={errors.name} />
-        <Select
-          id={id('category')}
-          label="Category"
-          value={draft.category}
-          onChange={set('category')}
-          options={categories}
-          error={errors.category}
-        />
-        <Field id={id('phone')} label="Phone" value={draft.phone} onChange={set('phone')} error={errors.phone} />
-        <Field id={id('email')} label="Email" value={draft.email} onChange={set('email')} error={errors.email} />
-        <Field
-          id={id('website')}
-          label="Website"
-          value={draft.website}
-          onChange={set('website')}
-          error={errors.website}
-        />
-        <Field
-          id={id('address')}
-          label="Address"
-          value={draft.address}
-          onChange={set('address')}
-          error={errors.address}
-        />
-        <Field
-          id={id('hours')}
-          label="Hours"
-          value={draft.hours}
-          onChange={set('hours')}
-          error={errors.hours}
-          hint="As visitors read it, e.g. Mon-Fri 8am-5pm, Sat 9am-1pm"
-        />
-        <div className="flex flex-col justify-end gap-2">
-          <Checkbox
-            id={id('featured')}
-            label="Featured (first on the home page)"
-            checked={draft.is_featured}
-            onChange={(event) => setDraft((d) => ({ ...d, is_featured: event.target.checked }))}
-          />
-          <Checkbox
-            id={id('active')}
-            label="Active (listed on the site)"
-            checked={draft.is_active}
-            onChange={(event) => setDraft((d) => ({ ...d, is_active: event.target.checked }))}
-          />
-        </div>
-        <div className="md:col-span-2">
-          <TextArea
-            id={id('short')}
-            label="Short description"
-            value={draft.short_description}
-            onChange={set('short_description')}
-            error={errors.short_description}
-          />
-        </div>
-        <div className="md:col-span-2">
-          <TextArea
-            id={id('full')}
-            label="Description"
-            rows={5}
-            value={draft.full_description}
-            onChange={set('full_description')}
-            error={errors.full_description}
-          />
-        </div>
-        <div className="md:col-span-2">
-          <TextArea
-            id={id('services')}
-            label="Services"
-            rows={4}
-            value={draft.services}
-            onChange={set('services')}
-            error={errors.services}
-            hint="One per line; add a description after a colon: Boarding: overnight stays"
-          />
-        </div>
+        <FormFields prefix="business" fields={fields} draft={draft} setDraft={setDraft} errors={errors} />
         <div className="flex flex-wrap gap-2 md:col-span-2">
           <Button type="submit" disabled={saving}>
             {saving ? 'Saving...' : 'Save changes'}

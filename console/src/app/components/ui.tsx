@@ -1,6 +1,7 @@
-import { useState, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useState, type ButtonHTMLAttributes, type ReactNode } from 'react'
 
-// The few building blocks every screen uses: cards, buttons, badges, a progress bar, alerts.
+// The few building blocks every screen uses: cards, buttons, badges, a progress bar, alerts (form
+// controls are in forms.tsx).
 
 /** A white panel with an optional title and description. */
 export function Card({
@@ -103,36 +104,6 @@ export function Alert({
     >
       <p className="font-semibold">{title}</p>
       {children ? <div className="mt-1">{children}</div> : null}
-    </div>
-  )
-}
-
-/** A labelled text input with an optional error under it. */
-export function Field({
-  label,
-  error,
-  hint,
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string | null; hint?: ReactNode }) {
-  const id = props.id ?? props.name
-  return (
-    <div className="flex flex-col gap-1.5">
-      <label htmlFor={id} className="text-sm font-medium text-slate-800">
-        {label}
-      </label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        {...props}
-        className={`rounded-md border px-3 py-2 text-sm shadow-xs focus:border-brand-600 focus:ring-1 focus:ring-brand-600 focus:outline-none ${error ? 'border-red-500' : 'border-slate-300'}`}
-      />
-      {hint ? <p className="text-xs text-slate-500">{hint}</p> : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-xs text-red-700">
-          {error}
-        </p>
-      ) : null}
     </div>
   )
 }

@@ -3,9 +3,9 @@ import type { Job } from '../../shared/api.ts'
 import { businessCategories, businessCreateSchema, type BusinessRow } from '../../shared/content.ts'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { BusinessEditor } from '../components/BusinessEditor.tsx'
-import { Select } from '../components/forms.tsx'
+import { Field, Select } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
-import { Badge, Button, Card, Field, Progress, SafeImage, StatusBadge } from '../components/ui.tsx'
+import { Badge, Button, Card, Progress, SafeImage, StatusBadge } from '../components/ui.tsx'
 import { isActive, percentOf, useLive } from '../live.tsx'
 
 interface BusinessesAnswer {

@@ -7,8 +7,9 @@ import {
   type Job,
 } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
+import { Field } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
-import { Badge, Button, Card, Field, Progress, SafeImage, StatusBadge } from '../components/ui.tsx'
+import { Badge, Button, Card, Progress, SafeImage, StatusBadge } from '../components/ui.tsx'
 import { isActive, useLive } from '../live.tsx'
 
 /** SPEC §9: the crawler's progress shows steps of 25, following the job's real phases. */

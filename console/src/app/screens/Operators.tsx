@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { minPasswordLength, type OperatorRole, type OperatorView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
+import { Field } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
-import { Badge, Button, Card, Field } from '../components/ui.tsx'
+import { Badge, Button, Card } from '../components/ui.tsx'
 
 /** The Operators screen (admins only): who may sign in, with which role; add, remove, reset, change role. */
 export function Operators() {

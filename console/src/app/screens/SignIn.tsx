@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react'
 import type { SessionView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
-import { Button, Card, Field } from '../components/ui.tsx'
+import { Field } from '../components/forms.tsx'
+import { Button, Card } from '../components/ui.tsx'
 
 /** The sign-in screen: an operator's email and password, exchanged for a session cookie. */
 export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => void }) {
