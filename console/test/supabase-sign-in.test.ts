@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { createRow } from '@roland/scripts/content/edit'
 import { repoRoot } from '@roland/scripts/paths'
@@ -15,6 +16,10 @@ import { call, startTestConsole, tempDataDir, testPassword } from './support/con
 // service role, the way PostgREST would; the operators live in Auth and the operators table.
 
 const publishableKey = 'sb_publishable_console-test'
+const photo = new URL(
+  '../../scripts/test/fixtures/sites/wordpress-bakery/wp-content/uploads/2024/03/cinnamon-rolls.jpg',
+  import.meta.url,
+)
 const secretKey = 'sb_secret_console-test'
 
 let data: Awaited<ReturnType<typeof tempDataDir>>
@@ -106,7 +111,7 @@ describe('operators on Supabase', () => {
     ])
   }, 60_000)
 
-  test('an editor signs in through Supabase Auth, edits, cannot manage operators, and is named in the audit log', async () => {
+  test('an editor signs in through Supabase Auth, edits a business, adds an event and a photo, cannot manage operators, and is named in the audit log', async () => {
     const signedIn = await signIn('volunteer@roland.example')
     expect(signedIn.status).toBe(200)
     expect(signedIn.json).toEqual({ signedIn: true, email: 'volunteer@roland.example', role: 'editor' })
@@ -134,6 +139,43 @@ describe('operators on Supabase', () => {
 
     const audit = await call(server, `/api/audit?table=businesses&row=${businessId}`)
     expect(audit.json.entries[0]).toMatchObject({ actor: 'volunteer@roland.example', action: 'update' })
+
+    // An event, in Roland time on the screen and UTC in the database.
+    const event = await call(server, '/api/events', {
+      method: 'POST',
+      auth: 'none',
+      headers: cookie,
+      body: {
+        title: 'Fourth of July Fireworks',
+        description: 'Fireworks over the lake.',
+        starts_at: '2027-07-05T02:00:00.000Z',
+        ends_at: '2027-07-05T03:00:00.000Z',
+        location: 'Roland Ballfield',
+        event_type: 'Community',
+      },
+    })
+    expect(event.status).toBe(201)
+    const events = await call(server, `/api/audit?table=community_events&row=${event.json.event.id}`)
+    expect(events.json.entries[0]).toMatchObject({ actor: 'volunteer@roland.example', action: 'insert' })
+
+    // A photo: its original and derivatives go to the project's Storage, its row through the SQL.
+    const form = new FormData()
+    form.set('file', new Blob([await readFile(photo)]), 'rolls.jpg')
+    form.set('alt_text', 'Fresh cinnamon rolls')
+    const uploaded = await fetch(`${server.url}/api/businesses/${businessId}/images`, {
+      method: 'POST',
+      headers: cookie,
+      body: form,
+    })
+    expect(uploaded.status).toBe(201)
+    const { image } = (await uploaded.json()) as {
+      image: { image_url: string; variants: { url: string; format: string }[] }
+    }
+    expect(image.image_url).toMatch(new RegExp(`^${standIn.url}/storage/v1/object/public/files/`))
+    expect(new Set(image.variants.map((variant) => variant.format))).toEqual(new Set(['avif', 'webp', 'jpeg']))
+    for (const variant of image.variants) {
+      expect(standIn.objects.has(`files/${variant.url.split('/object/public/files/')[1]}`)).toBe(true)
+    }
 
     expect((await call(server, '/api/session', { method: 'DELETE', auth: 'none', headers: cookie })).status).toBe(200)
     expect((await call(server, '/api/session', { auth: 'none', headers: cookie })).status).toBe(401)
