@@ -16,7 +16,7 @@ const pages = ['/', '/businesses', '/dining-refreshments', ...photoPages, '/even
 
 const chromium = ensureChromium()
 const root = await mkdtemp(path.join(tmpdir(), 'roland-lhci-'))
-let code = 1
+let code: number
 try {
   const server = await servePhotoSite(root, (line) => console.log(line))
   try {
