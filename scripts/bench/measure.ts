@@ -25,3 +25,9 @@ export function table(rows: Array<Record<string, string | number>>): void {
   const widths = keys.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)))
   for (const row of cells) process.stdout.write(`${row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ')}\n`)
 }
+
+/** The value below which a share (0 to 1) of the times fall: 0.5 is the median, 0.95 the p95. */
+export function percentile(times: readonly number[], share: number): number {
+  const sorted = [...times].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!
+}

@@ -11,7 +11,7 @@ import { runMigration } from '../src/migrate/job.ts'
 import { repoRoot } from '../src/paths.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { launchBrowser } from '../../test/support/browser.ts'
-import { table } from './measure.ts'
+import { percentile, table } from './measure.ts'
 import { generateRolandText } from './migrate.bench.ts'
 
 // The public site built for generated catalogs of 1,000 and 10,000 businesses (issue 8): build
@@ -28,29 +28,52 @@ const astroBin = path.join(
   'astro.mjs',
 )
 
-interface BuildRun {
+/** A build's time, its peak memory, what it printed, and whether it loaded sharp (the image library). */
+export interface BuildRun {
   seconds: number
   peakRssMb: number
   output: string
+  loadedSharp: boolean
 }
 
 /**
  * Runs `astro build` in a child process, as a deploy would, and reads its peak memory from the
- * child itself: a preloaded module writes process.resourceUsage().maxRSS when the build exits.
+ * child itself: a preloaded module writes process.resourceUsage().maxRSS when the build exits. The
+ * same module notes any module of sharp the build resolves: photos are processed at ingest, and a
+ * build that never loads sharp cannot have decoded one.
  */
-async function build(dataDir: string, outDir: string, work: string): Promise<BuildRun> {
+export async function build(
+  dataDir: string,
+  outDir: string,
+  work: string,
+  siteUrl = 'http://127.0.0.1:4321',
+): Promise<BuildRun> {
   const rssFile = path.join(work, 'max-rss')
+  const sharpFile = path.join(work, 'sharp-loaded')
   const hook = path.join(work, 'report-rss.mjs')
+  await rm(sharpFile, { force: true })
   await writeFile(
     hook,
-    `import { writeFileSync } from 'node:fs'\nprocess.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)))\n`,
+    [
+      `import { appendFileSync, writeFileSync } from 'node:fs'`,
+      `import { registerHooks } from 'node:module'`,
+      `registerHooks({`,
+      `  resolve(specifier, context, next) {`,
+      `    const resolved = next(specifier, context)`,
+      `    if (resolved.url.includes('/node_modules/sharp/')) appendFileSync(${JSON.stringify(sharpFile)}, resolved.url + '\\n')`,
+      `    return resolved`,
+      `  },`,
+      `})`,
+      `process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)))`,
+      '',
+    ].join('\n'),
   )
   const env = {
     ...process.env,
     SUPABASE_URL: '',
     ROLAND_DATA_DIR: dataDir,
     ROLAND_OUT_DIR: outDir,
-    SITE_URL: 'http://127.0.0.1:4321',
+    SITE_URL: siteUrl,
     ASTRO_TELEMETRY_DISABLED: '1',
     NO_COLOR: '1',
   }
@@ -76,7 +99,7 @@ async function build(dataDir: string, outDir: string, work: string): Promise<Bui
   await rm(cwd, { recursive: true, force: true })
   if (code !== 0) throw new Error(`astro build failed (exit ${code}):\n${output.slice(-3000)}`)
   const maxRssKb = Number(await readFile(rssFile, 'utf8'))
-  return { seconds, peakRssMb: maxRssKb / 1024, output }
+  return { seconds, peakRssMb: maxRssKb / 1024, output, loadedSharp: existsSync(sharpFile) }
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -150,11 +173,6 @@ async function pageWeight(outDir: string, pathname: string) {
 
 /** What the keystroke measurements type, letter by letter. */
 const typedSearches = ['roland', 'coffee pastries', 'kayak rentals', 'zzz']
-
-const percentile = (times: number[], share: number) => {
-  const sorted = [...times].sort((a, b) => a - b)
-  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!
-}
 
 /** Milliseconds of a search of the built index, per keystroke of a few searches typed letter by letter. */
 async function keystrokes(outDir: string) {

@@ -1,6 +1,6 @@
-import { gzipSync } from 'node:zlib'
 import { describe, expect, test } from 'vitest'
 import type { Page, Response } from 'playwright-core'
+import { gzipped, scrollToEnd, weighResponses } from '../support/page-weight.ts'
 import { desktop, phone, useSite } from '../support/site-session.ts'
 
 // The weight budgets of issues 8 and 17, measured in Chromium on the built fixture site: what a
@@ -14,8 +14,6 @@ const scriptBudget = 2 * 1024
 const businessesBudget = 100 * 1024
 /** A page with processed photos, in all, on a phone (issue 17; the goal beyond is 100 KB). */
 const photoPageBudget = 200 * 1024
-
-const gzipped = (text: string | Buffer) => gzipSync(text, { level: 9 }).byteLength
 
 /** What a page loaded: every response by URL, and the scripts written into its HTML. */
 interface Loaded {
@@ -57,20 +55,9 @@ async function loadsReact(loaded: Loaded): Promise<boolean> {
  * too): text gzipped, images and fonts as they are.
  */
 async function totalBytes(loaded: Loaded): Promise<{ total: number; images: Map<string, number> }> {
-  const { page } = loaded
-  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
-  await page.waitForFunction(() => [...document.images].every((img) => img.complete))
-  await page.waitForLoadState('networkidle')
-  const images = new Map<string, number>()
-  let total = 0
-  for (const response of loaded.responses) {
-    const body = await response.body()
-    const type = response.request().resourceType()
-    const bytes = ['document', 'stylesheet', 'script', 'fetch'].includes(type) ? gzipped(body) : body.byteLength
-    if (type === 'image') images.set(new URL(response.url()).pathname, bytes)
-    total += bytes
-  }
-  return { total, images }
+  await scrollToEnd(loaded.page)
+  const { total, imagesByPath } = await weighResponses(loaded.responses)
+  return { total, images: imagesByPath }
 }
 
 async function htmlAndCssBytes(loaded: Loaded): Promise<number> {

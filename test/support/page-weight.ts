@@ -1,0 +1,100 @@
+import { gzipSync } from 'node:zlib'
+import type { Browser, Page, Response } from 'playwright-core'
+
+// What a page downloads in Chromium, as the weight tests (test/site/weight.test.ts) and the photo
+// benchmark (scripts/bench/photos.bench.ts) count it: each text file gzipped as a server would
+// send it, images and fonts as they are.
+
+/** The phone Lighthouse's mobile audit emulates (a Moto G Power), with the screen height of a current phone. */
+export const lighthousePhone = {
+  viewport: { width: 412, height: 915 },
+  deviceScaleFactor: 1.75,
+  isMobile: true,
+  hasTouch: true,
+}
+
+/** The resource types that are text, sent gzipped. */
+const textTypes = ['document', 'stylesheet', 'script', 'fetch']
+
+/** Bytes of a text gzipped at the level a static host uses. */
+export const gzipped = (text: string | Buffer) => gzipSync(text, { level: 9 }).byteLength
+
+/** Bytes a page transferred, by kind. */
+export interface Transferred {
+  html: number
+  images: number
+  /** Stylesheets, scripts and what scripts fetched. */
+  cssJs: number
+  /** Fonts and anything else. */
+  other: number
+  total: number
+  /** Each image fetched, by path, with its bytes. */
+  imagesByPath: Map<string, number>
+}
+
+/** Adds up what a set of responses transferred, by kind. */
+export async function weighResponses(responses: readonly Response[]): Promise<Transferred> {
+  const weight: Transferred = { html: 0, images: 0, cssJs: 0, other: 0, total: 0, imagesByPath: new Map() }
+  for (const response of responses) {
+    // A redirect has no body of its own: the page it leads to is counted as its own response.
+    if (response.status() >= 300 && response.status() < 400) continue
+    const body = await response.body()
+    const type = response.request().resourceType()
+    const bytes = textTypes.includes(type) ? gzipped(body) : body.byteLength
+    if (type === 'document') weight.html += bytes
+    else if (type === 'image') {
+      weight.images += bytes
+      weight.imagesByPath.set(new URL(response.url()).pathname, bytes)
+    } else if (textTypes.includes(type)) weight.cssJs += bytes
+    else weight.other += bytes
+    weight.total += bytes
+  }
+  return weight
+}
+
+/**
+ * Scrolls a page to its end a screen at a time, as a visitor does, so that every lazy image comes
+ * (a jump straight to the end would skip the ones between), then waits until the images are loaded
+ * and the network is quiet.
+ */
+export async function scrollToEnd(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const frame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    while (window.scrollY + window.innerHeight < document.documentElement.scrollHeight - 1) {
+      const before = window.scrollY
+      window.scrollBy(0, window.innerHeight)
+      await frame()
+      if (window.scrollY === before) break
+    }
+  })
+  await page.waitForFunction(() => [...document.images].every((img) => img.complete))
+  await page.waitForLoadState('networkidle')
+}
+
+/** What a page transferred as it loaded (nothing scrolled), and in all once the visitor scrolled to its end. */
+export interface PageWeight {
+  initial: Transferred
+  scrolled: Transferred
+}
+
+/** Loads a URL in a new context of the browser on a given device and weighs it before and after scrolling. */
+export async function weighPage(
+  browser: Browser,
+  url: string,
+  device: Parameters<Browser['newContext']>[0] = lighthousePhone,
+): Promise<PageWeight> {
+  const context = await browser.newContext(device)
+  try {
+    const page = await context.newPage()
+    const responses: Response[] = []
+    page.on('response', (response) => responses.push(response))
+    const response = await page.goto(url)
+    if (!response?.ok()) throw new Error(`${url} answered ${response?.status() ?? 'nothing'}: is the page built?`)
+    await page.waitForLoadState('networkidle')
+    const initial = await weighResponses([...responses])
+    await scrollToEnd(page)
+    return { initial, scrolled: await weighResponses(responses) }
+  } finally {
+    await context.close()
+  }
+}
