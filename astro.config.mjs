@@ -5,6 +5,7 @@ import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'astro/config'
 import { loadDotEnv } from '@roland/scripts/env'
 import { catalogPrefetch } from './site/integrations/catalog-prefetch.ts'
+import { hydrateOnOpen } from './site/integrations/hydrate-on-open.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
 import { searchOnDemand } from './site/integrations/search-on-demand.ts'
 import { siteRedirects } from './site/lib/redirects.ts'
@@ -26,7 +27,7 @@ export default defineConfig({
   // disk (writing pages, copying the unchanged ones from the last build), which this overlaps.
   build: { concurrency: 4 },
   redirects: siteRedirects,
-  integrations: [catalogPrefetch(), react(), searchOnDemand(), publishSite()],
+  integrations: [catalogPrefetch(), react(), searchOnDemand(), hydrateOnOpen(), publishSite()],
   vite: {
     plugins: [tailwindcss()],
   },

@@ -1,0 +1,51 @@
+import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react'
+import Icon from '../components/Icon.tsx'
+
+interface Props {
+  /** The menu's links, rendered by the page (SiteHeader.astro): static HTML the island never re-renders. */
+  children?: ReactNode
+}
+
+/**
+ * The navigation on small screens (SPEC §2): a <details>, so the HTML alone opens and closes it,
+ * rendered at build time. The island hydrates when the visitor first opens it (client:open, see
+ * integrations/open-directive.ts), so a page nobody opens the menu on loads no React; from then on
+ * it closes when a link is chosen, and on Escape, which gives the focus back to its toggle. It is
+ * hidden on wide screens, so there it never acts. Its links come as children, so the page carries
+ * them once, as HTML, rather than again as the island's props.
+ */
+export default function MobileMenu({ children }: Props) {
+  const details = useRef<HTMLDetailsElement>(null)
+  const toggle = useRef<HTMLElement>(null)
+
+  useEffect(() => {
+    const menu = details.current!
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !menu.open) return
+      menu.open = false
+      toggle.current?.focus()
+    }
+    document.addEventListener('keydown', onKeyDown)
+    // Marks the menu as interactive, for tests and for styles that need to know.
+    menu.dataset.hydrated = ''
+    return () => document.removeEventListener('keydown', onKeyDown)
+  }, [])
+
+  const closeOnLink = (event: MouseEvent) => {
+    if (event.target instanceof Element && event.target.closest('a')) details.current!.open = false
+  }
+
+  return (
+    <details ref={details} className="group lg:hidden" data-mobile-menu="" onClick={closeOnLink}>
+      <summary
+        ref={toggle}
+        className="flex cursor-pointer items-center gap-2 rounded-lg border border-stone-300 px-3 py-2 text-sm font-semibold text-stone-800 hover:bg-stone-100"
+      >
+        <Icon name="menu" className="size-5 group-open:hidden" />
+        <Icon name="close" className="hidden size-5 group-open:block" />
+        Menu
+      </summary>
+      {children}
+    </details>
+  )
+}
