@@ -36,7 +36,17 @@ export default function MobileMenu({ children }: Props) {
   }
 
   return (
-    <details ref={details} className="group lg:hidden" data-mobile-menu="" onClick={closeOnLink}>
+    // The island hydrates because the visitor opened the menu, so the <details> React hydrates
+    // always carries an `open` its render does not (nor can: the server cannot know it). React
+    // leaves attributes it does not own alone; this tells it the difference is meant, which its
+    // development build would otherwise report as a hydration mismatch.
+    <details
+      ref={details}
+      className="group lg:hidden"
+      data-mobile-menu=""
+      onClick={closeOnLink}
+      suppressHydrationWarning
+    >
       <summary
         ref={toggle}
         className="flex cursor-pointer items-center gap-2 rounded-lg border border-stone-300 px-3 py-2 text-sm font-semibold text-stone-800 hover:bg-stone-100"
