@@ -1,4 +1,4 @@
-import { useEffect, useRef, type MouseEvent, type ReactNode } from 'react'
+import { useEffect, useRef, type ReactNode } from 'react'
 import Icon from '../components/Icon.tsx'
 
 interface Props {
@@ -25,28 +25,26 @@ export default function MobileMenu({ children }: Props) {
       menu.open = false
       toggle.current?.focus()
     }
+    // A link chosen with the keyboard is clicked too, so one click listener serves both.
+    const closeOnLink = (event: MouseEvent) => {
+      if (event.target instanceof Element && event.target.closest('a')) menu.open = false
+    }
     document.addEventListener('keydown', onKeyDown)
+    menu.addEventListener('click', closeOnLink)
     // Marks the menu as interactive, for tests and for styles that need to know.
     menu.dataset.hydrated = ''
-    return () => document.removeEventListener('keydown', onKeyDown)
+    return () => {
+      document.removeEventListener('keydown', onKeyDown)
+      menu.removeEventListener('click', closeOnLink)
+    }
   }, [])
-
-  const closeOnLink = (event: MouseEvent) => {
-    if (event.target instanceof Element && event.target.closest('a')) details.current!.open = false
-  }
 
   return (
     // The island hydrates because the visitor opened the menu, so the <details> React hydrates
     // always carries an `open` its render does not (nor can: the server cannot know it). React
     // leaves attributes it does not own alone; this tells it the difference is meant, which its
     // development build would otherwise report as a hydration mismatch.
-    <details
-      ref={details}
-      className="group lg:hidden"
-      data-mobile-menu=""
-      onClick={closeOnLink}
-      suppressHydrationWarning
-    >
+    <details ref={details} className="group lg:hidden" data-mobile-menu="" suppressHydrationWarning>
       <summary
         ref={toggle}
         className="flex cursor-pointer items-center gap-2 rounded-lg border border-stone-300 px-3 py-2 text-sm font-semibold text-stone-800 hover:bg-stone-100"
