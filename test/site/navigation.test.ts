@@ -90,6 +90,19 @@ describe('the menu on a phone', () => {
     expect(errors).toEqual([])
   })
 
+  test('stays open through hydration, keeping the links the server rendered', async () => {
+    const { page, errors } = await site.open('/', { viewport: phone })
+    // The closed menu is out of the accessibility tree, so it is found by its markup.
+    const menu = page.locator('nav[aria-label="Main menu"]')
+    // A mark set before React loads survives only if hydration adopts the server's nodes.
+    await menu.evaluate((nav) => nav.querySelector('a')!.setAttribute('data-before-hydration', ''))
+    await page.getByText('Menu', { exact: true }).click()
+    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
+    await expect(menu.isVisible()).resolves.toBe(true)
+    await expect(menu.locator('a[data-before-hydration]').getAttribute('href')).resolves.toBe('/')
+    expect(errors).toEqual([])
+  })
+
   test('takes the visitor to the chosen page', async () => {
     const { page } = await site.open('/', { viewport: phone })
     await page.getByText('Menu', { exact: true }).click()
