@@ -5,8 +5,8 @@ import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'astro/config'
 import { loadDotEnv } from '@roland/scripts/env'
 import { catalogPrefetch } from './site/integrations/catalog-prefetch.ts'
+import { clientDirectives } from './site/integrations/client-directives.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
-import { searchOnDemand } from './site/integrations/search-on-demand.ts'
 import { siteRedirects } from './site/lib/redirects.ts'
 
 // The build reads SUPABASE_URL and its keys from .env, like the CLI does.
@@ -26,7 +26,7 @@ export default defineConfig({
   // disk (writing pages, copying the unchanged ones from the last build), which this overlaps.
   build: { concurrency: 4 },
   redirects: siteRedirects,
-  integrations: [catalogPrefetch(), react(), searchOnDemand(), publishSite()],
+  integrations: [catalogPrefetch(), react(), clientDirectives(), publishSite()],
   vite: {
     plugins: [tailwindcss()],
   },

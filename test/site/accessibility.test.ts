@@ -32,4 +32,11 @@ describe('accessibility', () => {
       ...(await audit('/', phone)),
     ]).toEqual([])
   })
+
+  test('the phone menu passes an axe audit once opened and hydrated', async () => {
+    const { page } = await site.open('/', { viewport: phone })
+    await page.getByText('Menu', { exact: true }).click()
+    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
+    expect(await axeViolations(page)).toEqual([])
+  })
 })

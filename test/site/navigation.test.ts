@@ -74,12 +74,12 @@ describe('the menu on a phone', () => {
     await expect(page.getByRole('navigation', { name: 'Main menu' }).isVisible()).resolves.toBe(false)
   })
 
-  test('opens on the toggle and closes when a link is chosen', async () => {
+  test('opens on the toggle, hydrates, and then closes when a link is chosen', async () => {
     const { page, errors } = await site.open('/', { viewport: phone })
-    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
     await page.getByText('Menu', { exact: true }).click()
     const menu = page.getByRole('navigation', { name: 'Main menu' })
     await menu.waitFor({ state: 'visible' })
+    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
     // Keep the page here, so what the menu itself does with the click is what is seen.
     await page.evaluate(() => window.addEventListener('click', (event) => event.preventDefault()))
     await menu.getByRole('link', { name: 'Events' }).click()
@@ -87,6 +87,19 @@ describe('the menu on a phone', () => {
     await expect(
       page.locator('[data-mobile-menu]').evaluate((details) => (details as HTMLDetailsElement).open),
     ).resolves.toBe(false)
+    expect(errors).toEqual([])
+  })
+
+  test('stays open through hydration, keeping the links the server rendered', async () => {
+    const { page, errors } = await site.open('/', { viewport: phone })
+    // The closed menu is out of the accessibility tree, so it is found by its markup.
+    const menu = page.locator('nav[aria-label="Main menu"]')
+    // A mark set before React loads survives only if hydration adopts the server's nodes.
+    await menu.evaluate((nav) => nav.querySelector('a')!.setAttribute('data-before-hydration', ''))
+    await page.getByText('Menu', { exact: true }).click()
+    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
+    await expect(menu.isVisible()).resolves.toBe(true)
+    await expect(menu.locator('a[data-before-hydration]').getAttribute('href')).resolves.toBe('/')
     expect(errors).toEqual([])
   })
 
@@ -99,14 +112,27 @@ describe('the menu on a phone', () => {
     await expect(page.getByRole('navigation', { name: 'Main menu' }).isVisible()).resolves.toBe(false)
   })
 
-  test('closes on Escape', async () => {
-    const { page } = await site.open('/', { viewport: phone })
-    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
-    await page.getByText('Menu', { exact: true }).click()
+  test('works with the keyboard: Enter opens it, Tab walks its links, Escape closes it and gives the focus back to the toggle', async () => {
+    const { page, errors } = await site.open('/', { viewport: phone })
+    const toggle = page.locator('[data-mobile-menu] summary')
+    // From the skip link, Tab reaches the home link, then the toggle.
+    for (let i = 0; i < 3 && !(await toggle.evaluate((el) => el === document.activeElement)); i++) {
+      await page.keyboard.press('Tab')
+    }
+    await expect(toggle.evaluate((el) => el === document.activeElement)).resolves.toBe(true)
+    await page.keyboard.press('Enter')
     const menu = page.getByRole('navigation', { name: 'Main menu' })
     await menu.waitFor({ state: 'visible' })
+    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
+    await page.keyboard.press('Tab')
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('Home')
     await page.keyboard.press('Escape')
     await menu.waitFor({ state: 'hidden' })
+    await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('SUMMARY')
+    // Space opens it again, as on any <details>.
+    await page.keyboard.press(' ')
+    await menu.waitFor({ state: 'visible' })
+    expect(errors).toEqual([])
   })
 
   test('works without JavaScript', async () => {

@@ -11,6 +11,14 @@ const site = useSite()
 /** The first round trip: ten TCP segments of 1,460 bytes. */
 const firstRoundTrip = 14_600
 const scriptBudget = 2 * 1024
+/**
+ * Astro's island loader (the astro-island element and the client directives), which Astro writes
+ * into every page with an island. Since the phone menu is a React island on every page (DESIGN.md,
+ * issue 21), it is budgeted on its own, and the page's own script and HTML keep their budgets.
+ */
+const islandLoaderBudget = 2 * 1024
+const isIslandLoader = (script: string) =>
+  script.includes('customElements.get("astro-island")') || /\(self\.Astro\|\|\(self\.Astro=\{\}\)\)\.\w+=/.test(script)
 const businessesBudget = 100 * 1024
 /** A page with processed photos, in all, on a phone (issue 17; the goal beyond is 100 KB). */
 const photoPageBudget = 200 * 1024
@@ -38,10 +46,16 @@ async function load(path: string, viewport: { width: number; height: number }): 
 
 const ofType = (loaded: Loaded, type: string) => loaded.responses.filter((r) => r.request().resourceType() === type)
 
-/** The gzip bytes of the scripts a page ran: those in its HTML and those it fetched. */
+/** The gzip bytes of the scripts a page ran, Astro's island loader aside: those in its HTML and those it fetched. */
 async function scriptBytes(loaded: Loaded): Promise<number> {
   const fetched = await Promise.all(ofType(loaded, 'script').map(async (r) => gzipped(await r.body())))
-  return [...loaded.inlineScripts.map(gzipped), ...fetched].reduce((sum, bytes) => sum + bytes, 0)
+  const own = loaded.inlineScripts.filter((script) => !isIslandLoader(script))
+  return [...own.map(gzipped), ...fetched].reduce((sum, bytes) => sum + bytes, 0)
+}
+
+/** The gzip bytes of Astro's island loader in the page's HTML. */
+function islandLoaderBytes(loaded: Loaded): number {
+  return gzipped(loaded.inlineScripts.filter(isIslandLoader).join(''))
 }
 
 /** Tells whether any script the page fetched is React (its production build names its error pages). */
@@ -60,20 +74,26 @@ async function totalBytes(loaded: Loaded): Promise<{ total: number; images: Map<
   return { total, images: imagesByPath }
 }
 
+/** The gzip bytes of the page's HTML, Astro's island loader aside, and of its CSS. */
 async function htmlAndCssBytes(loaded: Loaded): Promise<number> {
   const css = await Promise.all(ofType(loaded, 'stylesheet').map(async (r) => gzipped(await r.body())))
-  return gzipped(loaded.html) + css.reduce((sum, bytes) => sum + bytes, 0)
+  const html = loaded.inlineScripts
+    .filter(isIslandLoader)
+    .reduce((text, script) => text.replace(script, ''), loaded.html)
+  return gzipped(html) + css.reduce((sum, bytes) => sum + bytes, 0)
 }
 
 describe('a business page at desktop width', () => {
-  test('runs at most 2 KB gzip of script, and no framework', async () => {
+  test("runs at most 2 KB gzip of script, plus at most 2 KB of Astro's island loader, and no framework", async () => {
     const loaded = await load('/business/roland-coffee-house', desktop)
     expect(await scriptBytes(loaded)).toBeLessThanOrEqual(scriptBudget)
+    expect(islandLoaderBytes(loaded)).toBeGreaterThan(0)
+    expect(islandLoaderBytes(loaded)).toBeLessThanOrEqual(islandLoaderBudget)
     expect(await loadsReact(loaded)).toBe(false)
     expect(ofType(loaded, 'script').map((r) => r.url())).toEqual([])
   })
 
-  test('fits its HTML and CSS in the first round trip: 14.6 KB gzip', async () => {
+  test("fits its HTML and CSS in the first round trip, Astro's island loader aside: 14.6 KB gzip", async () => {
     const loaded = await load('/business/roland-coffee-house', desktop)
     expect(ofType(loaded, 'stylesheet')).toHaveLength(1)
     expect(await htmlAndCssBytes(loaded)).toBeLessThanOrEqual(firstRoundTrip)
@@ -81,15 +101,20 @@ describe('a business page at desktop width', () => {
 })
 
 describe('the menu on a phone', () => {
-  test('is a few hundred bytes of script, no framework, and it works', async () => {
+  test('loads no React until the visitor opens it; then it hydrates and closes on Escape', async () => {
     const loaded = await load('/business/roland-coffee-house', phone)
-    expect(await scriptBytes(loaded)).toBeLessThanOrEqual(scriptBudget)
     expect(await loadsReact(loaded)).toBe(false)
+    expect(ofType(loaded, 'script').map((r) => r.url())).toEqual([])
     const { page } = loaded
-    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
+    // Focusing the toggle is not opening the menu.
+    await page.locator('[data-mobile-menu] summary').focus()
+    await page.waitForLoadState('networkidle')
+    expect(await loadsReact(loaded)).toBe(false)
     await page.getByText('Menu', { exact: true }).click()
     const menu = page.getByRole('navigation', { name: 'Main menu' })
     await menu.waitFor({ state: 'visible' })
+    await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
+    expect(await loadsReact(loaded)).toBe(true)
     await page.keyboard.press('Escape')
     await menu.waitFor({ state: 'hidden' })
     await expect(page.evaluate(() => document.activeElement?.tagName)).resolves.toBe('SUMMARY')
