@@ -1,11 +1,9 @@
-import { spawn } from 'node:child_process'
 import { request } from 'node:http'
-import path from 'node:path'
-import { repoRoot } from '@roland/scripts/paths'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
   call,
+  operatorsCli,
   signIn,
   startHookReceiver,
   startTestConsole,
@@ -26,21 +24,9 @@ let data: Awaited<ReturnType<typeof tempDataDir>>
 let hook: HookReceiver
 let server: ConsoleServer
 
-/** Runs `roland operators …` as an operator would, with the password piped on stdin. */
-function cli(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/src/cli.ts'), 'operators', ...args], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: data.dir },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(stdin)
-  })
+/** Runs `roland operators …` on this file's data folder, as an operator would. */
+function cli(args: string[], stdin = '') {
+  return operatorsCli(args, { dataDir: data.dir, stdin })
 }
 
 /** Calls the console as a browser behind the proxy would: node:http lets the test choose Host. */

@@ -1,14 +1,15 @@
-import { spawn } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import path from 'node:path'
 import { createRow } from '@roland/scripts/content/edit'
-import { repoRoot } from '@roland/scripts/paths'
 import { automationActor } from '@roland/scripts/operators/schema'
 import { openEmbeddedStore, type EmbeddedStore } from '@roland/scripts/store/embedded'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { startSupabaseStandIn, type SupabaseStandIn } from '../../scripts/test/support/supabase-stand-in.ts'
+import {
+  sqlFunctions,
+  startSupabaseStandIn,
+  type SupabaseStandIn,
+} from '../../scripts/test/support/supabase-stand-in.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { call, startTestConsole, tempDataDir, testPassword } from './support/console.ts'
+import { call, operatorsCli, startTestConsole, tempDataDir, testPassword } from './support/console.ts'
 
 // The console on a Supabase project: operators sign in through Supabase Auth (the stand-in's
 // GoTrue), each with their own role, and their edits are named in the audit log. The stand-in
@@ -29,21 +30,9 @@ let server: ConsoleServer
 let env: Record<string, string>
 let businessId: string
 
-/** Runs `roland operators …` against the project, as an operator would, with the password on stdin. */
-function cli(args: string[], stdin = ''): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/src/cli.ts'), 'operators', ...args], {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: data.dir, ...env },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(stdin)
-  })
+/** Runs `roland operators …` on this file's project, as an operator would. */
+function cli(args: string[], stdin = '') {
+  return operatorsCli(args, { dataDir: data.dir, stdin, env })
 }
 
 /** Signs in; returns the answer and the cookie it set. */
@@ -70,15 +59,7 @@ beforeAll(async () => {
     tables: { operators: [], operator_sessions: [], jobs: [] },
     defaults: { operators: { disabled: false, failed_attempts: 0, locked_until: null } },
     privateTables: ['operators', 'operator_sessions', 'jobs'],
-    rpc: Object.fromEntries(
-      functions.map((name) => [
-        name,
-        (args: Record<string, unknown>, role: string) => {
-          if (role !== 'service_role') throw new Error(`permission denied for function ${name}`)
-          return postgres.call(name, args)
-        },
-      ]),
-    ),
+    rpc: sqlFunctions(postgres, functions),
   })
   env = { SUPABASE_URL: standIn.url, SUPABASE_PUBLISHABLE_KEY: publishableKey, SUPABASE_SECRET_KEY: secretKey }
   server = await startTestConsole({ dataDir: data.dir, env })

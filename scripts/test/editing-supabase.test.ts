@@ -3,7 +3,7 @@ import { auditEntries, createRow, editRow, undoChange } from '../src/content/edi
 import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 import { openSupabaseStore } from '../src/store/supabase.ts'
 import type { Store } from '../src/store/types.ts'
-import { startSupabaseStandIn, type SupabaseStandIn } from './support/supabase-stand-in.ts'
+import { sqlFunctions, startSupabaseStandIn, type SupabaseStandIn } from './support/supabase-stand-in.ts'
 
 // The editing functions through the Supabase store: supabase-js calls /rest/v1/rpc/<name> with
 // the secret key, and the stand-in answers each call by running the same SQL function in a real
@@ -24,15 +24,7 @@ beforeAll(async () => {
   standIn = await startSupabaseStandIn({
     publishableKey,
     secretKey,
-    rpc: Object.fromEntries(
-      functions.map((name) => [
-        name,
-        (args: Record<string, unknown>, role: string) => {
-          if (role !== 'service_role') throw new Error(`permission denied for function ${name}`)
-          return postgres.call(name, args)
-        },
-      ]),
-    ),
+    rpc: sqlFunctions(postgres, functions),
   })
   store = openSupabaseStore({ url: standIn.url, publicKey: publishableKey, secretKey })
 })

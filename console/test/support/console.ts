@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { addOperator, asServiceRole, embeddedDb } from '@roland/scripts/operators/accounts'
+import { repoRoot } from '@roland/scripts/paths'
 import type { OperatorRole, OperatorView } from '@roland/scripts/operators/schema'
 import type { Job } from '@roland/scripts/store/types'
 import { readConsoleConfig } from '../../src/server/config.ts'
@@ -55,6 +57,29 @@ export function addTestOperator(
   password = testPassword,
 ): Promise<OperatorView> {
   return server.services.store.use((store) => addOperator(asServiceRole(embeddedDb(store)), { email, role, password }))
+}
+
+/**
+ * Runs `roland operators …` as an operator would, on the data folder's embedded store (or the
+ * Supabase project the env names), with stdin piped (the password of --password-stdin).
+ */
+export function operatorsCli(
+  args: string[],
+  options: { dataDir: string; stdin?: string; env?: Record<string, string> },
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/src/cli.ts'), 'operators', ...args], {
+      cwd: repoRoot,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: options.dataDir, ...options.env },
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+    child.stdin.end(options.stdin ?? '')
+  })
 }
 
 /** Signs in with an email and password; returns the Cookie header to send, or fails with the answer. */

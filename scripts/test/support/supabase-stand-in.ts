@@ -54,6 +54,25 @@ export interface SupabaseStandIn {
   close(): Promise<void>
 }
 
+/**
+ * Answers rpc calls to these SQL functions by running them in a real Postgres (the embedded store)
+ * as PostgREST would for the service role; any other role is refused, as the migrations' grants do.
+ */
+export function sqlFunctions(
+  postgres: { call(fn: string, args: Record<string, unknown>): Promise<unknown> },
+  names: string[],
+): NonNullable<StandInOptions['rpc']> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      (args: Record<string, unknown>, role: Role) => {
+        if (role !== 'service_role') throw new Error(`permission denied for function ${name}`)
+        return postgres.call(name, args)
+      },
+    ]),
+  )
+}
+
 /** Starts a Supabase stand-in on a free port of 127.0.0.1. */
 export async function startSupabaseStandIn(options: StandInOptions): Promise<SupabaseStandIn> {
   const tables = options.tables ?? {}
