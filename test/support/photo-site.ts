@@ -1,12 +1,14 @@
 import path from 'node:path'
+import { addPhoto } from '@roland/scripts/images/add-photo'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { buildSite } from './build-site.ts'
-import { buildFixtureDataDir, storeDerivatives } from './fixture-catalog.ts'
-import { makePhoto } from './photo-variants.ts'
+import { buildFixtureDataDir } from './fixture-catalog.ts'
+import { drawPhoto } from './photo-variants.ts'
 import { serveStatic, type StaticServer } from './static-server.ts'
 
 // The fixture site with the photos of issue 17's report: Roland Auto Repair and Big Maumelle
-// Insurance get 2400×1600 photos of about 1.2 MB each, processed into derivatives as ingest does.
+// Insurance get 2400×1600 photos of about 1.2 MB each, added through the real ingest (addPhoto:
+// the derivatives and placeholder a crawl or an upload makes), so what is measured is what ships.
 // Lighthouse measures it (pnpm lhci: test/support/lhci.ts), and so can a person
 // (test/support/lighthouse-photos.ts serves it until stopped).
 
@@ -31,7 +33,7 @@ export async function servePhotoSite(
       const businessId = rows[0]!.id
       await store.db.query(`delete from business_images where business_id = $1 and image_type <> 'logo'`, [businessId])
       for (const [index, name] of names.entries()) {
-        const { original, processed } = await makePhoto({
+        const original = await drawPhoto({
           name: `${slug}-${name}-large`,
           width: 2400,
           height: 1600,
@@ -39,18 +41,15 @@ export async function servePhotoSite(
           ground: [70, 80 + index * 10, 50],
           grain: true,
         })
-        const objectPath = `business-images/${slug}-${name}-large.jpg`
-        await store.files.put(objectPath, original, { contentType: 'image/jpeg' })
-        const { id } = await store.addImage({
-          business_id: businessId,
-          image_url: store.files.publicUrl(objectPath),
-          alt_text: `${slug} ${name}`,
-          image_type: index === 0 ? 'hero' : 'gallery',
-          is_primary: index === 0,
-          sort_order: index,
-          metadata: {},
+        await addPhoto(store, {
+          businessId,
+          bytes: original,
+          name: `${slug}-${name}-large.jpg`,
+          altText: `${slug} ${name}`,
+          imageType: index === 0 ? 'hero' : 'gallery',
+          isPrimary: index === 0,
+          sortOrder: index,
         })
-        await storeDerivatives(store, id, processed)
         log(`${slug}-${name}-large: original ${original.byteLength} bytes`)
       }
     }
