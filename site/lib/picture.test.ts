@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { ShownImage } from './business-images.ts'
-import { pictureLayouts, pictureOf, variantsFor, type ShownVariant } from './picture.ts'
+import { pictureLayouts, pictureOf, shareImageUrl, variantsFor, type ShownVariant } from './picture.ts'
 
 const widths = [320, 640, 960, 1440]
 const variants = (formats: ShownVariant['format'][], of = widths): ShownVariant[] =>
@@ -88,5 +88,13 @@ describe('pictureOf', () => {
       width: 300,
       height: 100,
     })
+  })
+})
+
+describe('shareImageUrl', () => {
+  test('shares the widest JPEG (or PNG) derivative rather than the original, and the image itself without any', () => {
+    expect(shareImageUrl(photo)).toBe('/files/p-1440.jpeg')
+    expect(shareImageUrl({ ...photo, variants: variants(['png', 'avif'], [320, 640]) })).toBe('/files/p-640.png')
+    expect(shareImageUrl({ ...photo, variants: [] })).toBe('/files/p.jpg')
   })
 })

@@ -138,6 +138,16 @@ export function pictureOf(image: ShownImage, place: PicturePlace, options: { blu
   return picture
 }
 
+/**
+ * The address to share an image by (og:image, JSON-LD): its widest JPEG or PNG derivative, which
+ * link previews read and which is at most 1440px and a fraction of the original's bytes; the image
+ * itself when it has none.
+ */
+export function shareImageUrl(image: ShownImage): string {
+  const shareable = (image.variants ?? []).filter((v) => v.format === 'jpeg' || v.format === 'png')
+  return shareable.sort((a, b) => b.width - a.width)[0]?.url ?? image.url
+}
+
 function placeholderStyle(image: ShownImage, blur: boolean): PlaceholderStyle | null {
   const style: PlaceholderStyle = {}
   if (image.color) style.backgroundColor = image.color

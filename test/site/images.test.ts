@@ -99,6 +99,14 @@ describe('a business page with processed photos', () => {
     for (const photo of photos) expect(photo).toMatchObject({ loading: 'lazy', decoding: 'async', inPicture: true })
   })
 
+  test('shares its featured image by the widest JPEG derivative, not the original (og:image)', async () => {
+    const { page } = await site.open(business)
+    const shared = await page.locator('meta[property="og:image"]').getAttribute('content')
+    expect(shared).toMatch(/-1440\.jpg$/)
+    const response = await page.request.get(shared!)
+    expect(response.headers()['content-type']).toBe('image/jpeg')
+  })
+
   test('gives every image its intrinsic width and height', async () => {
     const { page } = await site.open(business)
     const sizes = (await imagesIn(page)).map(({ alt, width, height }) => ({ alt, width, height }))
