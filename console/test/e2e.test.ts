@@ -196,18 +196,17 @@ describe('the console in Chromium', () => {
       expect(existsSync(pageFile)).toBe(true)
       const html = await readFile(pageFile, 'utf8')
       expect(html).toContain(newBusiness)
-      const heroFile = html.match(/\/files\/business-images\/[\w-]+-hero-[\w]+\.(?:jpg|png|webp)/)
+      // og:image shares the crawled hero's widest JPEG derivative.
+      const heroFile = html.match(/\/files\/variants\/business-images\/([\w-]+-hero-[\w]+)-\d+\.jpg/)
       expect(heroFile, 'the crawled hero on the business page').not.toBeNull()
       const built = await serveStatic(outDir)
       try {
         const sitePage = await context.newPage()
         await sitePage.goto(`${built.url}/business/${newSlug}`)
         await sitePage.getByRole('heading', { name: newBusiness, level: 1 }).waitFor()
-        // The featured image is a <picture> of the crawled hero's derivatives (the original stays for og:image).
+        // The featured image is a <picture> of the same derivatives.
         const image = sitePage.locator('img[data-featured-image]').first()
-        expect(await image.getAttribute('src')).toContain(
-          heroFile![0].replace(/\.\w+$/, '').replace('/files/', '/files/variants/'),
-        )
+        expect(await image.getAttribute('src')).toContain(`/files/variants/business-images/${heroFile![1]}-`)
         await waitFor(
           () =>
             image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0),
