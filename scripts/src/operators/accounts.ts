@@ -100,10 +100,7 @@ export async function addOperator(
   return run(async (tx) => {
     const existing = await tx.query('select 1 from public.operators where email = $1', [email])
     if (existing.rows.length) {
-      throw new OperatorError(
-        'duplicate',
-        `An operator with the email ${email} already exists: choose another email, or reset that operator's password.`,
-      )
+      throw duplicateOperator(email)
     }
     const { rows } = await tx.query<OperatorView>(
       `insert into public.operators (email, role, password_hash) values ($1, $2, $3) returning ${viewColumns}`,
@@ -210,14 +207,7 @@ export async function checkPassword(
     }
   })
   // Only the view's fields: never the password hash or the lockout state.
-  const operator: OperatorView = {
-    id: account.id,
-    email: account.email,
-    role: account.role,
-    disabled: account.disabled,
-    created_at: account.created_at,
-  }
-  return right ? { kind: 'signed-in', operator } : { kind: 'wrong' }
+  return right ? { kind: 'signed-in', operator: operatorView(account) } : { kind: 'wrong' }
 }
 
 /** Starts a session for an operator; returns the token for the cookie (only its hash is stored). */
@@ -274,6 +264,19 @@ export function tokenHash(token: string): string {
 
 function where(which: { email?: string; id?: string }): string {
   return which.id ? 'id = $1' : 'email = $1'
+}
+
+/** An operator as lists show it, from a row that holds more (a password hash, the lockout state). */
+export function operatorView(row: OperatorView): OperatorView {
+  return { id: row.id, email: row.email, role: row.role, disabled: row.disabled, created_at: row.created_at }
+}
+
+/** The refusal of a second operator with an email that has one. */
+export function duplicateOperator(email: string): OperatorError {
+  return new OperatorError(
+    'duplicate',
+    `An operator with the email ${email} already exists: choose another email, or reset that operator's password.`,
+  )
 }
 
 /** The row, or an OperatorError ('not-found') that says where to see the operators. */

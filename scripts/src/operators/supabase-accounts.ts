@@ -1,7 +1,16 @@
 import { createClient, isAuthApiError, type AuthError, type PostgrestError } from '@supabase/supabase-js'
 import type { SupabaseStore } from '../store/supabase.ts'
 import { StoreError } from '../store/types.ts'
-import { found, newSessionToken, OperatorError, parse, tokenHash, type SignInOutcome } from './accounts.ts'
+import {
+  duplicateOperator,
+  found,
+  newSessionToken,
+  OperatorError,
+  operatorView,
+  parse,
+  tokenHash,
+  type SignInOutcome,
+} from './accounts.ts'
 import type { OperatorDirectory, OperatorRef, OperatorSessions } from './directory.ts'
 import { lockoutMs } from './lockout.ts'
 import { operatorEmailSchema, operatorPasswordSchema, operatorRoleSchema, type OperatorView } from './schema.ts'
@@ -58,14 +67,6 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
     if (error) fail('end the operator’s sessions', error)
   }
 
-  const view = (row: OperatorRow): OperatorView => ({
-    id: row.id,
-    email: row.email,
-    role: row.role,
-    disabled: row.disabled,
-    created_at: row.created_at,
-  })
-
   /** The id of the Auth user with this email (one who signed up, or was made in the dashboard), or null. */
   const authUserByEmail = async (email: string): Promise<string | null> => {
     for (let page = 1; ; page++) {
@@ -98,10 +99,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
       const role = parse(operatorRoleSchema, input.role)
       const password = parse(operatorPasswordSchema, input.password)
       if (await find({ email })) {
-        throw new OperatorError(
-          'duplicate',
-          `An operator with the email ${email} already exists: choose another email, or reset that operator's password.`,
-        )
+        throw duplicateOperator(email)
       }
       const auth = store.admin().auth.admin
       let userId: string
@@ -127,7 +125,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
         if (createdUser) await auth.deleteUser(userId)
         return fail(`add the operator ${email}`, error)
       }
-      return view((data as OperatorRow[])[0]!)
+      return operatorView((data as OperatorRow[])[0]!)
     },
 
     async remove(which) {
@@ -145,7 +143,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
           )
         }
       }
-      return view(row)
+      return operatorView(row)
     },
 
     async resetPassword(which, password) {
@@ -158,7 +156,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
       const { error } = await operators().update({ failed_attempts: 0, locked_until: null }).eq('id', row.id)
       if (error) return fail(`clear the lockout of ${row.email}`, error)
       await endSessionsOf(row.id)
-      return view(row)
+      return operatorView(row)
     },
 
     async setRole(which, role) {
@@ -167,7 +165,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
       if (!row) return found(undefined, which)
       const { data, error } = await operators().update({ role: checked }).eq('id', row.id).select(viewColumns)
       if (error) return fail(`change the role of ${row.email}`, error)
-      return view((data as OperatorRow[])[0]!)
+      return operatorView((data as OperatorRow[])[0]!)
     },
 
     async count() {
@@ -207,7 +205,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
           .eq('id', account.id)
         if (clearError) fail('clear the failed sign-ins', clearError)
       }
-      return { kind: 'signed-in', operator: view(account) }
+      return { kind: 'signed-in', operator: operatorView(account) }
 
       async function countFailure(row: OperatorRow) {
         const failures = row.failed_attempts + 1
@@ -244,7 +242,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
         return null
       }
       const row = await find({ id: session.operator_id })
-      return row && !row.disabled ? view(row) : null
+      return row && !row.disabled ? operatorView(row) : null
     },
 
     async end(token) {
