@@ -358,6 +358,8 @@ describe('operators in Chromium', () => {
       await tab.getByTestId('operator-row').filter({ hasText: 'volunteer@example.org' }).waitFor()
 
       await tab.getByRole('button', { name: 'Sign out' }).click()
+      // The Operators screen has an Email field too: fill in the sign-in form only once it is shown.
+      await tab.getByRole('heading', { name: 'Sign in' }).waitFor()
       await signInAs('volunteer@example.org')
       expect(await tab.getByTestId('signed-in-as').textContent()).toBe('volunteer@example.org (editor)')
       await tab.getByRole('heading', { name: 'Database Migration' }).waitFor()
