@@ -6,6 +6,7 @@ import { defineConfig } from 'astro/config'
 import { loadDotEnv } from '@roland/scripts/env'
 import { catalogPrefetch } from './site/integrations/catalog-prefetch.ts'
 import { clientDirectives } from './site/integrations/client-directives.ts'
+import { inlineScripts } from './site/integrations/inline-script.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
 import { siteRedirects } from './site/lib/redirects.ts'
 
@@ -28,7 +29,7 @@ export default defineConfig({
   redirects: siteRedirects,
   integrations: [catalogPrefetch(), react(), clientDirectives(), publishSite()],
   vite: {
-    plugins: [tailwindcss()],
+    plugins: [tailwindcss(), inlineScripts()],
   },
   devToolbar: { enabled: false },
   experimental: {

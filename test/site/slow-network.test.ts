@@ -1,0 +1,80 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { desktop, phone, useSite } from '../support/site-session.ts'
+
+// A phone on a slow rural connection gets a page in pieces, and Chromium lays out and paints what
+// it has while it waits for the rest. The header is drawn whole (BaseLayout's rel="expect" holds the
+// first paint until <main> begins), so nothing in it moves as the rest arrives: not the menu toggle
+// growing as its label comes in, not the links sliding left as more of them come.
+
+const site = useSite()
+
+/** How the slow connection delivers a page: this many bytes, then a pause. */
+const piece = 1500
+const pause = 80
+
+/**
+ * A server on 127.0.0.1 in front of the fixture site: HTML pages come in pieces with a pause
+ * after each; stylesheets, scripts and photos pass through whole.
+ */
+let slow: Server
+let slowBase: string
+
+beforeAll(async () => {
+  slow = createServer(async (request, response) => {
+    const upstream = await fetch(site.url(request.url ?? '/'), { redirect: 'manual' })
+    const type = upstream.headers.get('content-type') ?? ''
+    const body = Buffer.from(await upstream.arrayBuffer())
+    response.writeHead(upstream.status, { 'content-type': type, 'cache-control': 'no-store' })
+    if (!type.startsWith('text/html')) return response.end(body)
+    for (let at = 0; at < body.length; at += piece) {
+      response.write(body.subarray(at, at + piece))
+      await sleep(pause)
+    }
+    response.end()
+  })
+  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve))
+  slowBase = `http://127.0.0.1:${(slow.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  slow.closeAllConnections()
+  await new Promise((resolve) => slow.close(resolve))
+})
+
+/** The layout shifts in the header of a page as it loads over the slow connection, each with what moved. */
+async function shiftsWhileLoading(path: string, viewport: { width: number; height: number }) {
+  const { page } = await site.open('about:blank', { viewport })
+  await page.addInitScript(() => {
+    const shifts: string[] = ((window as unknown as { shifts: string[] }).shifts = [])
+    const describe = (node: Node | null) =>
+      node instanceof Element ? `<${node.localName} class="${node.getAttribute('class') ?? ''}">` : `${node?.nodeName}`
+    const box = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}×${r.height}`
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const shift = entry as unknown as {
+          value: number
+          sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[]
+        }
+        for (const source of shift.sources)
+          if (source.node instanceof Element && source.node.closest('header'))
+            shifts.push(`${describe(source.node)} ${box(source.previousRect)} → ${box(source.currentRect)}`)
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+  await page.goto(`${slowBase}${path}`, { waitUntil: 'load' })
+  // Two frames after the load, so the last piece has been laid out and any shift reported.
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
+  return page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)
+}
+
+describe('a page arriving slowly, in pieces', () => {
+  const pages = ['/', '/professional-services', '/business/roland-auto-repair']
+  for (const viewport of [phone, desktop]) {
+    test.for(pages)(`draws its header once, whole: %s at ${viewport.width}px`, async (path) => {
+      expect(await shiftsWhileLoading(path, viewport)).toEqual([])
+    })
+  }
+})
