@@ -1,11 +1,17 @@
+import { availableParallelism } from 'node:os'
 import { configDefaults, defineConfig } from 'vitest/config'
 
 const siteEndToEnd = 'test/site/**/*.test.ts'
 // Finds (or installs, once) the Chromium the browser tests drive, before any worker starts.
 const browserSetup = 'test/support/browser-global-setup.ts'
+// Makes one migrated and seeded database the unit tests copy for a fresh store (freshStore()).
+const storeTemplateSetup = 'scripts/test/support/fresh-store.ts'
 
 export default defineConfig({
   test: {
+    // One test file more than there are cores: most files spend much of their time waiting on a
+    // process of their own (Chromium, a site build, the CLI), which the extra file fills.
+    maxWorkers: availableParallelism() + 1,
     testTimeout: 60_000,
     hookTimeout: 240_000,
     projects: [
@@ -15,7 +21,7 @@ export default defineConfig({
           name: 'unit',
           include: ['scripts/**/*.test.ts', 'console/**/*.test.ts', 'site/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, siteEndToEnd],
-          globalSetup: [browserSetup],
+          globalSetup: [browserSetup, storeTemplateSetup],
         },
       },
       {

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { createRow } from '@roland/scripts/content/edit'
 import { automationActor } from '@roland/scripts/operators/schema'
-import { openEmbeddedStore, type EmbeddedStore } from '@roland/scripts/store/embedded'
+import { type EmbeddedStore } from '@roland/scripts/store/embedded'
+import { freshStore } from '../../scripts/test/support/fresh-store.ts'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
   sqlFunctions,
@@ -43,7 +44,7 @@ async function signIn(email: string, password = testPassword) {
 
 beforeAll(async () => {
   data = await tempDataDir('roland-console-supabase-')
-  postgres = await openEmbeddedStore()
+  postgres = await freshStore()
   const created = await createRow(
     postgres,
     'businesses',

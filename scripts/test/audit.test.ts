@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 
 // The audit trigger and the editing functions of supabase/migrations, in the embedded Postgres.
 
@@ -29,7 +30,7 @@ const entries = (args: { target?: string; row_id?: string } = {}) =>
   store.call<Entry[]>('audit_entries', { target: args.target ?? null, row_id: args.row_id ?? null })
 
 beforeAll(async () => {
-  store = await openEmbeddedStore()
+  store = await freshStore()
   const created = await store.call<Outcome>('create_row', {
     target: 'businesses',
     fields: { slug: 'roland-vet-clinic', name: 'Roland Vet Clinic', services: [{ service_name: 'Vaccinations' }] },

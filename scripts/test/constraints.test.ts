@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 
 let store: EmbeddedStore
 let businessId: string
 
 beforeAll(async () => {
-  store = await openEmbeddedStore()
+  store = await freshStore()
   const { rows } = await store.db.query<{ id: string }>(
     `insert into businesses (slug, name) values ('big-rock-coffee', 'Big Rock Coffee') returning id`,
   )

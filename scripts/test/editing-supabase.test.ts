@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { auditEntries, createRow, editRow, undoChange } from '../src/content/edit.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 import { openSupabaseStore } from '../src/store/supabase.ts'
 import type { Store } from '../src/store/types.ts'
 import { sqlFunctions, startSupabaseStandIn, type SupabaseStandIn } from './support/supabase-stand-in.ts'
@@ -19,7 +20,7 @@ let standIn: SupabaseStandIn
 let store: Store
 
 beforeAll(async () => {
-  postgres = await openEmbeddedStore()
+  postgres = await freshStore()
   const functions = ['create_row', 'edit_row', 'delete_row', 'undo_change', 'audit_entries', 'content_row']
   standIn = await startSupabaseStandIn({
     publishableKey,

@@ -4,7 +4,8 @@ import { isGeneratedImage } from '../src/images/generated.ts'
 import { generateStoreImages, pngSize, storeImagePath } from '../src/images/job.ts'
 import { localImageProvider, openAiImageProvider } from '../src/images/providers.ts'
 import { renderStoreImage } from '../src/images/render-store.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 import { startImagesApiStandIn, type ImagesApiStandIn } from './images-api-stand-in.ts'
 
 // The images job against the real embedded Postgres (migrations, seed, row-level security)
@@ -32,7 +33,7 @@ const timestamp = 1_790_000_000_000
 
 /** A fresh in-memory store with four businesses: two without images, one with, one inactive. */
 async function openWithBusinesses(): Promise<{ store: EmbeddedStore; ids: Record<string, string> }> {
-  store = await openEmbeddedStore()
+  store = await freshStore()
   const { rows } = await store.db.query<{ slug: string; id: string }>(`
     insert into businesses (slug, name, category, is_active) values
       ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments', true),

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { addPhoto } from '../src/images/add-photo.ts'
 import { optimizeImages, storagePathOf } from '../src/images/optimize.ts'
 import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 import { openSupabaseStore } from '../src/store/supabase.ts'
 import { photoJpeg } from './support/image-fixtures.ts'
 import { startSupabaseStandIn, type SupabaseStandIn } from './support/supabase-stand-in.ts'
@@ -135,7 +136,7 @@ describe('optimizeImages', { timeout: 300_000 }, () => {
 
 describe('storagePathOf', () => {
   test('finds the bucket path of our own URLs only', async () => {
-    const store = await openEmbeddedStore()
+    const store = await freshStore()
     try {
       expect(storagePathOf(store.files, '/files/business-images/a.jpg')).toBe('business-images/a.jpg')
       expect(storagePathOf(store.files, 'https://cdn.example/files/a.jpg')).toBeNull()

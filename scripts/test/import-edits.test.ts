@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { contentRows, createRow, editRow, type ContentRow } from '../src/content/edit.ts'
 import { runMigration } from '../src/migrate/job.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 
 // Re-importing Roland.txt keeps operators' edits (issue 18), in the embedded Postgres.
 
@@ -26,7 +27,7 @@ const vet = async () =>
   }
 
 beforeAll(async () => {
-  store = await openEmbeddedStore()
+  store = await freshStore()
   await runMigration({ store, source: { bytes: rolandTxt('(501) 555-0100') } })
   const clinic = await vet()
   await editRow(store, 'businesses', clinic.id, { phone: '(501) 555-0111' }, null, operator)

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { MigrationError, runMigration } from '../src/migrate/job.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 
 const fixture = path.join(import.meta.dirname, 'fixtures', 'roland-small.txt')
 let store: EmbeddedStore
@@ -11,7 +12,7 @@ let text: string
 let dir: string
 
 beforeAll(async () => {
-  store = await openEmbeddedStore()
+  store = await freshStore()
   text = await readFile(fixture, 'utf8')
   dir = await mkdtemp(path.join(tmpdir(), 'roland-migrate-'))
 })

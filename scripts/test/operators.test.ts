@@ -12,7 +12,8 @@ import {
   sessionOperator,
 } from '../src/operators/accounts.ts'
 import { automationActor } from '../src/operators/schema.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 
 // Operator accounts on the real migrations in an in-memory embedded Postgres: how passwords are
 // kept, how sign-ins are counted, how sessions end, and the claims each actor writes with.
@@ -22,7 +23,7 @@ const limits = { freeAttempts: 2, baseLockoutMs: 1000, maxLockoutMs: 4000 }
 let store: EmbeddedStore
 
 beforeAll(async () => {
-  store = await openEmbeddedStore()
+  store = await freshStore()
   await addOperator(asServiceRole(store.db), { email: 'Admin@Example.org', role: 'admin', password })
   await addOperator(asServiceRole(store.db), { email: 'editor@example.org', role: 'editor', password })
 })

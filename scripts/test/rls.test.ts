@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore } from './support/fresh-store.ts'
 
 // Row-level security and grants, cell by cell: every table × select/insert/update/delete as
 // anon, a stranger who signed up on their own (authenticated, but no operator), an editor, an
@@ -101,7 +102,7 @@ const tables: Record<string, { insert: string; update: string; delete: string; v
 let store: EmbeddedStore
 
 beforeAll(async () => {
-  store = await openEmbeddedStore()
+  store = await freshStore()
   await store.db.exec(`
     insert into businesses (id, slug, name, is_active) values
       ('${activeId}', 'open-shop', 'Open Shop', true),

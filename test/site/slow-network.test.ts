@@ -71,10 +71,13 @@ async function shiftsWhileLoading(path: string, viewport: { width: number; heigh
 }
 
 describe('a page arriving slowly, in pieces', () => {
-  const pages = ['/', '/professional-services', '/business/roland-auto-repair']
-  for (const viewport of [phone, desktop]) {
-    test.for(pages)(`draws its header once, whole: %s at ${viewport.width}px`, async (path) => {
-      expect(await shiftsWhileLoading(path, viewport)).toEqual([])
-    })
-  }
+  test('draws its header once, whole, on a phone and on a desktop', async () => {
+    const pages = ['/', '/professional-services', '/business/roland-auto-repair']
+    const loads = [phone, desktop].flatMap((viewport) =>
+      pages.map(async (path) => [`${path} at ${viewport.width}px`, await shiftsWhileLoading(path, viewport)] as const),
+    )
+    // The pages load side by side: each spends most of its time waiting for its next piece.
+    const shifts = Object.fromEntries(await Promise.all(loads))
+    expect(shifts).toEqual(Object.fromEntries(Object.keys(shifts).map((load) => [load, []])))
+  })
 })

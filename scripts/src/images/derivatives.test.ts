@@ -1,7 +1,8 @@
 import sharp from 'sharp'
 import { thumbHashToApproximateAspectRatio } from 'thumbhash'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openEmbeddedStore, type EmbeddedStore } from '../store/embedded.ts'
+import { type EmbeddedStore } from '../store/embedded.ts'
+import { freshStore } from '../../test/support/fresh-store.ts'
 import type { FileStorage } from '../store/types.ts'
 import {
   animatedGif,
@@ -25,7 +26,7 @@ import { derivativeWidths, makeDerivatives, type Derivatives } from './derivativ
 let store: EmbeddedStore
 
 beforeAll(async () => {
-  store = await openEmbeddedStore()
+  store = await freshStore()
 })
 
 afterAll(async () => {

@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openEmbeddedStore, type EmbeddedStore } from '../store/embedded.ts'
+import { type EmbeddedStore } from '../store/embedded.ts'
+import { freshStore } from '../../test/support/fresh-store.ts'
 import { rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
@@ -102,7 +103,7 @@ describe('rebuildSite with a hook', () => {
 describe('runRebuild', () => {
   let store: EmbeddedStore
   beforeAll(async () => {
-    store = await openEmbeddedStore()
+    store = await freshStore()
   })
   afterAll(async () => {
     await store.close()

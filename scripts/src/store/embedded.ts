@@ -27,6 +27,13 @@ export interface EmbeddedOptions {
   dir?: string
   /** How long to wait for another process to close the database (default 30 s). */
   lockTimeoutMs?: number
+  /**
+   * In memory only: start from a copy of another embedded database, the dump its
+   * `db.dumpDataDir()` made, instead of creating one; migrations the copy lacks are applied. A
+   * copy opens in a fraction of the time creating, migrating and seeding a database takes, which
+   * is what tests that want a fresh database for each case need.
+   */
+  copyOf?: Blob
 }
 
 /** The embedded store, with what only it can do. */
@@ -43,7 +50,8 @@ export interface EmbeddedStore extends Store {
 /** Opens (and on first use creates) the embedded Postgres, applying pending migrations. */
 export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<EmbeddedStore> {
   const dbDir = options.dir ? path.join(options.dir, 'db') : undefined
-  const created = dbDir === undefined || !existsSync(path.join(dbDir, 'PG_VERSION'))
+  if (dbDir && options.copyOf) throw new StoreError('A copy of an embedded database can only be opened in memory.')
+  const created = dbDir === undefined ? !options.copyOf : !existsSync(path.join(dbDir, 'PG_VERSION'))
   let release = async () => {}
   if (options.dir) {
     await mkdir(options.dir, { recursive: true })
@@ -51,7 +59,7 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
   }
   let db: PGlite
   try {
-    db = await PGlite.create(dbDir ? { dataDir: dbDir } : {})
+    db = await PGlite.create(dbDir ? { dataDir: dbDir } : { loadDataDir: options.copyOf })
   } catch (error) {
     await release()
     throw new StoreError(
