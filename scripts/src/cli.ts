@@ -13,10 +13,16 @@ const program = new Command()
   .showHelpAfterError()
   .exitOverride()
 
-// Every module in commands/ that exports `register(program)` adds its commands.
+// Every module in commands/ that exports `register(program)` adds its commands, the one named after
+// its file. A run that names its command loads that module alone: the others' imports (the
+// crawler's, the images') would cost every process a few hundred milliseconds. Help, and a command
+// that does not exist, load them all, to list them.
 const commandsDir = new URL('./commands/', import.meta.url)
-for (const file of readdirSync(commandsDir).sort()) {
-  if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue
+const modules = readdirSync(commandsDir)
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+  .sort()
+const named = modules.find((file) => file === `${process.argv[2]}.ts`)
+for (const file of named ? [named] : modules) {
   const module = (await import(new URL(file, commandsDir).href)) as { register?: (program: Command) => void }
   module.register?.(program)
 }

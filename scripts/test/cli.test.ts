@@ -115,3 +115,15 @@ describe('roland db reset', () => {
     expect(JSON.parse((await roland('migrate', 'status', '--json')).stdout).businessCount).toBeGreaterThanOrEqual(30)
   })
 })
+
+describe('roland help', () => {
+  test('lists every command, and answers a mistyped one with the nearest', async () => {
+    const help = await roland('--help')
+    expect(help.code).toBe(0)
+    const commands = [...help.stdout.split('Commands:')[1]!.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1])
+    expect(commands).toEqual(['crawl', 'db', 'images', 'migrate', 'operators', 'rebuild', 'help'])
+    const typo = await roland('dbs', 'status')
+    expect(typo.code).not.toBe(0)
+    expect(typo.stderr).toMatch(/unknown command 'dbs'\n\(Did you mean db\?\)/)
+  })
+})
