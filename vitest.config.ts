@@ -1,5 +1,10 @@
 import { availableParallelism } from 'node:os'
+import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
+
+// Node keeps the compiled code of the modules it loads here, and the workers, CLI processes and site
+// builds a run starts after the first reuse it: a CLI-heavy test file runs about a sixth faster.
+process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url))
 
 const siteEndToEnd = 'test/site/**/*.test.ts'
 // Finds (or installs, once) the Chromium the browser tests drive, before any worker starts.
