@@ -6,6 +6,8 @@ import path from 'node:path'
 // history every few seconds "just in case" would keep it busy (and the CLI waiting) for nothing.
 // Another process can only change it while holding its lock file (db.lock, holding its pid):
 // the console re-reads the history only after another process has held the lock and let go.
+// A holder that comes and goes between the watcher's event and its look at the file leaves no pid
+// to see (a quick CLI job on a busy machine), so the history is also re-read every so many looks.
 // Supabase has no such lock: there, the history is simply re-read every time.
 
 /** Says when the job history may have been changed by another process. */
@@ -20,10 +22,14 @@ export function alwaysDue(): ChangeSignal {
   return { due: async () => true, close: () => {} }
 }
 
-/** Re-read after another process has held the embedded database's lock and released it. */
-export function lockFileSignal(dataDir: string, ownPid = process.pid): ChangeSignal {
+/**
+ * Re-read after another process has held the embedded database's lock and released it, and at
+ * least every `sweepEvery` looks.
+ */
+export function lockFileSignal(dataDir: string, ownPid = process.pid, sweepEvery = 10): ChangeSignal {
   const lockFile = path.join(dataDir, 'db.lock')
   let touched = false
+  let looks = 0
   const foreignHolder = async (): Promise<boolean> => {
     const pid = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim())
     return Boolean(pid) && pid !== ownPid
@@ -52,8 +58,9 @@ export function lockFileSignal(dataDir: string, ownPid = process.pid): ChangeSig
         touched = true
         return false
       }
-      if (!touched) return watcher === null
+      if (!touched && watcher !== null && ++looks < sweepEvery) return false
       touched = false
+      looks = 0
       return true
     },
     close() {
