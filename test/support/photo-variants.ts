@@ -5,10 +5,11 @@ import path from 'node:path'
 import sharp, { type Sharp } from 'sharp'
 import { rgbaToThumbHash } from 'thumbhash'
 import type { ImageVariant } from '@roland/scripts/catalog/types'
+import { derivativeWidths } from '@roland/scripts/images/derivatives'
 
 // Photos for the site's tests as the ingest pipeline leaves them (supabase/migrations/*_image_variants.sql):
-// an original, and derivatives in the contract's widths, in AVIF, WebP and JPEG (PNG with alpha),
-// with a ThumbHash. They are real files, so Chromium really chooses among them and decodes them.
+// an original, and derivatives in the pipeline's widths (derivativeWidths), in AVIF, WebP and JPEG
+// (PNG with alpha), with a ThumbHash; only the encoders' efforts are lower, to make them quickly. They are real files, so Chromium really chooses among them and decodes them.
 // Encoding them takes seconds on a busy machine, and every fixture catalog needs them (the global
 // setup's, and those of tests that build a site of their own): makePhoto keeps them in a folder of
 // the system's temporary directory, named after the photo and this file's code.
@@ -26,13 +27,6 @@ export interface FixturePhoto {
   alpha?: boolean
   /** Camera-like grain, so it weighs what a real photo does (slow to draw and encode: for measurements). */
   grain?: boolean
-}
-
-/** The widths of the derivatives: those below the original, plus the original when it is under the widest. */
-export function variantWidths(originalWidth: number, widths = [320, 640, 960, 1440]): number[] {
-  const below = widths.filter((width) => width < originalWidth)
-  const widest = widths.at(-1)!
-  return originalWidth < widest && !below.includes(originalWidth) ? [...below, originalWidth] : below
 }
 
 const hex = ([r, g, b]: Rgb) => `rgb(${r},${g},${b})`
@@ -101,7 +95,7 @@ export async function processPhoto(name: string, original: Uint8Array): Promise<
     .toBuffer({ resolveWithObject: true })
   const placeholder = Buffer.from(rgbaToThumbHash(small.info.width, small.info.height, small.data)).toString('base64')
   const variants: MadeVariant[] = []
-  for (const width of variantWidths(meta.width)) {
+  for (const width of derivativeWidths(meta.width)) {
     for (const format of ['avif', 'webp', alpha ? 'png' : 'jpeg'] as const) {
       const { data, info } = await encoders[format](sharp(original).resize({ width })).toBuffer({
         resolveWithObject: true,
@@ -130,8 +124,10 @@ const cacheDir = path.join(tmpdir(), 'roland-fixture-photos')
 
 /** Draws and processes a fixture photo, or reads it from the cache when this code made it before. */
 export async function makePhoto(photo: FixturePhoto): Promise<MadePhoto> {
-  const code = await readFile(new URL(import.meta.url))
-  const key = createHash('sha256').update(code).update(JSON.stringify(photo)).digest('hex').slice(0, 24)
+  // The cache is kept apart for each version of this code and of the widths it takes from the pipeline.
+  const sources = [import.meta.url, new URL('../../scripts/src/images/derivatives.ts', import.meta.url)]
+  const code = await Promise.all(sources.map((source) => readFile(new URL(source))))
+  const key = createHash('sha256').update(Buffer.concat(code)).update(JSON.stringify(photo)).digest('hex').slice(0, 24)
   const file = path.join(cacheDir, `${key}.json`)
   const cached = await readFile(file, 'utf8').catch(() => null)
   if (cached) {
