@@ -7,7 +7,8 @@ import path from 'node:path'
 // Another process can only change it while holding its lock file (db.lock, holding its pid):
 // the console re-reads the history only after another process has held the lock and let go.
 // A holder that comes and goes between the watcher's event and its look at the file leaves no pid
-// to see (a quick CLI job on a busy machine), so the history is also re-read every so many looks.
+// to see (a quick CLI job on a busy machine), so the history is also re-read every so many looks
+// (about every ten seconds: server.ts).
 // Supabase has no such lock: there, the history is simply re-read every time.
 
 /** Says when the job history may have been changed by another process. */

@@ -106,7 +106,11 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     hub: services.hub,
     scheduler: services.scheduler,
     pollMs: config.pollMs,
-    changes: store.kind === 'embedded' ? lockFileSignal(config.dataDir) : alwaysDue(),
+    // Besides after another process's hold, the history is re-read about every ten seconds.
+    changes:
+      store.kind === 'embedded'
+        ? lockFileSignal(config.dataDir, process.pid, Math.ceil(10_000 / Math.max(config.pollMs, 1)))
+        : alwaysDue(),
   })
   await services.jobs.recover(isProcessAlive)
 
