@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { Page } from 'playwright-core'
+import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts'
 import { desktop, phone, useSite } from '../support/site-session.ts'
 
 // Photos sized for phones (issue 17): the fixture's Roland Auto Repair and Big Maumelle Insurance
@@ -140,20 +141,7 @@ describe('a business page with processed photos', () => {
         await new Promise((resolve) => setTimeout(resolve, 300))
         await route.continue()
       })
-      await page.addInitScript(() => {
-        const shifts: { at: number; moved: string[] }[] = ((window as unknown as { shifts: typeof shifts }).shifts = [])
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) {
-            const { sources } = entry as unknown as { sources: { node: Node | null }[] }
-            const moved = sources.map(({ node }) =>
-              node instanceof Element
-                ? `<${node.localName} class="${node.getAttribute('class')}">`
-                : `${node?.nodeName}`,
-            )
-            shifts.push({ at: entry.startTime, moved })
-          }
-        }).observe({ type: 'layout-shift', buffered: true })
-      })
+      await recordLayoutShifts(page)
       await page.goto(site.url(business))
       await loadAllImages(page)
       for (const path of [business, category]) {
@@ -163,11 +151,8 @@ describe('a business page with processed photos', () => {
         }
         // Only once the page is parsed: a busy machine may paint a page before its parser is done,
         // and what arrives after that paint is the slow-network test's concern (slow-network.test.ts).
-        const shifts = await page.evaluate(() => {
-          const parsed = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domInteractive
-          const { shifts } = window as unknown as { shifts: { at: number; moved: string[] }[] }
-          return shifts.filter(({ at }) => at >= parsed).flatMap(({ moved }) => moved)
-        })
+        const { parsedAt, shifts: all } = await layoutShifts(page)
+        const shifts = all.filter(({ at }) => at >= parsedAt).map(({ moved }) => moved)
         expect(shifts, `${path} at ${viewport.width}px`).toEqual([])
       }
     }

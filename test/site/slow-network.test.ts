@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { layoutShifts, recordLayoutShifts } from '../support/layout-shifts.ts'
 import { desktop, phone, useSite } from '../support/site-session.ts'
 
 // A phone on a slow rural connection gets a page in pieces, and Chromium lays out and paints what
@@ -47,27 +48,12 @@ afterAll(async () => {
 /** The layout shifts in the header of a page as it loads over the slow connection, each with what moved. */
 async function shiftsWhileLoading(path: string, viewport: { width: number; height: number }) {
   const { page } = await site.open('about:blank', { viewport })
-  await page.addInitScript(() => {
-    const shifts: string[] = ((window as unknown as { shifts: string[] }).shifts = [])
-    const describe = (node: Node | null) =>
-      node instanceof Element ? `<${node.localName} class="${node.getAttribute('class') ?? ''}">` : `${node?.nodeName}`
-    const box = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}×${r.height}`
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        const shift = entry as unknown as {
-          value: number
-          sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[]
-        }
-        for (const source of shift.sources)
-          if (source.node instanceof Element && source.node.closest('header'))
-            shifts.push(`${describe(source.node)} ${box(source.previousRect)} → ${box(source.currentRect)}`)
-      }
-    }).observe({ type: 'layout-shift', buffered: true })
-  })
+  await recordLayoutShifts(page)
   await page.goto(`${slowBase}${path}`, { waitUntil: 'load' })
   // Two frames after the load, so the last piece has been laid out and any shift reported.
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
-  return page.evaluate(() => (window as unknown as { shifts: string[] }).shifts)
+  const { shifts } = await layoutShifts(page)
+  return shifts.filter(({ inHeader }) => inHeader).map(({ moved }) => moved)
 }
 
 describe('a page arriving slowly, in pieces', () => {

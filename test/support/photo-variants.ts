@@ -9,7 +9,8 @@ import { derivativeWidths } from '@roland/scripts/images/derivatives'
 
 // Photos for the site's tests as the ingest pipeline leaves them (supabase/migrations/*_image_variants.sql):
 // an original, and derivatives in the pipeline's widths (derivativeWidths), in AVIF, WebP and JPEG
-// (PNG with alpha), with a ThumbHash; only the encoders' efforts are lower, to make them quickly. They are real files, so Chromium really chooses among them and decodes them.
+// (PNG with alpha), with a ThumbHash; only the encoders' efforts are lower, to make them quickly.
+// They are real files, so Chromium really chooses among them and decodes them.
 // Encoding them takes seconds on a busy machine, and every fixture catalog needs them (the global
 // setup's, and those of tests that build a site of their own): makePhoto keeps them in a folder of
 // the system's temporary directory, named after the photo and this file's code.

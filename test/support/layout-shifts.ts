@@ -1,0 +1,44 @@
+import type { Page } from 'playwright-core'
+
+/** One thing a layout shift moved: when, what, whether in the header, and from where to where. */
+export interface LayoutShift {
+  /** When the shift happened, in ms since the page's navigation began. */
+  at: number
+  /** The element, as `<tag class="…">`, and its box before and after. */
+  moved: string
+  inHeader: boolean
+}
+
+/**
+ * Records the layout shifts of every page the page opens from now on, each thing moved on its own
+ * (read them with layoutShifts). Call it before the page navigates.
+ */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shifts: LayoutShift[] = ((window as unknown as { layoutShifts: LayoutShift[] }).layoutShifts = [])
+    const describe = (node: Node | null) =>
+      node instanceof Element ? `<${node.localName} class="${node.getAttribute('class') ?? ''}">` : `${node?.nodeName}`
+    const box = (r: DOMRectReadOnly) => `${r.x},${r.y} ${r.width}×${r.height}`
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        const { sources } = entry as unknown as {
+          sources: { node: Node | null; previousRect: DOMRectReadOnly; currentRect: DOMRectReadOnly }[]
+        }
+        for (const { node, previousRect, currentRect } of sources)
+          shifts.push({
+            at: entry.startTime,
+            moved: `${describe(node)} ${box(previousRect)} → ${box(currentRect)}`,
+            inHeader: node instanceof Element && node.closest('header') !== null,
+          })
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+}
+
+/** The layout shifts recorded on the page's current document, with when its parser finished. */
+export function layoutShifts(page: Page): Promise<{ parsedAt: number; shifts: LayoutShift[] }> {
+  return page.evaluate(() => ({
+    parsedAt: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domInteractive,
+    shifts: (window as unknown as { layoutShifts: LayoutShift[] }).layoutShifts,
+  }))
+}
