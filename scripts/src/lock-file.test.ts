@@ -52,6 +52,46 @@ describe('acquireLockFile', () => {
     await release()
   })
 
+  test('is held by one process at a time when several want it at once', async () => {
+    const file = path.join(dir, 'e.lock')
+    // Each process takes the lock 100 times, and while holding it creates and deletes a file
+    // that must not exist: another holder's. It prints how often it found that file there.
+    const contender = `
+      import { acquireLockFile } from ${JSON.stringify(new URL('./lock-file.ts', import.meta.url).href)}
+      import { unlink, writeFile } from 'node:fs/promises'
+      let clashes = 0
+      for (let i = 0; i < 100; i++) {
+        const release = await acquireLockFile(${JSON.stringify(file)}, { pollMs: 1 })
+        try {
+          await writeFile(${JSON.stringify(`${file}.held`)}, '', { flag: 'wx' })
+          await new Promise((resolve) => setImmediate(resolve))
+          await unlink(${JSON.stringify(`${file}.held`)})
+        } catch {
+          clashes++
+        }
+        await release()
+      }
+      process.stdout.write(String(clashes))`
+    const run = () =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', contender], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        })
+        let out = ''
+        child.stdout.on('data', (chunk) => (out += chunk))
+        child.on('error', reject)
+        child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`a contender exited with ${code}`))))
+      })
+    expect(await Promise.all([run(), run(), run(), run()])).toEqual(['0', '0', '0', '0'])
+    await expect(readFile(file, 'utf8')).rejects.toThrow(/ENOENT/)
+  })
+
+  test('fails at once when the lock cannot be written at all', async () => {
+    await expect(acquireLockFile(path.join(dir, 'no-such-folder', 'f.lock'), { timeoutMs: 0 })).rejects.toThrow(
+      /ENOENT/,
+    )
+  })
+
   test('refuses a second lock in the same process when asked to', async () => {
     const file = path.join(dir, 'd.lock')
     const release = await acquireLockFile(file)
