@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core'
+import { onTestFinished } from 'vitest'
 
 /** One thing a layout shift moved: when, what, whether in the header, and from where to where. */
 export interface LayoutShift {
@@ -10,11 +11,11 @@ export interface LayoutShift {
 }
 
 /**
- * Records the layout shifts of every page the page opens from now on, each thing moved on its own
- * (read them with layoutShifts). Call it before the page navigates.
+ * Records the layout shifts of every page the page opens from now on, until the test ends, each
+ * thing moved on its own (read them with layoutShifts). Call it before the page navigates.
  */
 export async function recordLayoutShifts(page: Page): Promise<void> {
-  await page.addInitScript(() => {
+  const recorder = await page.addInitScript(() => {
     const shifts: LayoutShift[] = ((window as unknown as { layoutShifts: LayoutShift[] }).layoutShifts = [])
     const describe = (node: Node | null) =>
       node instanceof Element ? `<${node.localName} class="${node.getAttribute('class') ?? ''}">` : `${node?.nodeName}`
@@ -32,6 +33,10 @@ export async function recordLayoutShifts(page: Page): Promise<void> {
           })
       }
     }).observe({ type: 'layout-shift', buffered: true })
+  })
+  // The page may go on to the next test (useSite reuses pages): it should not record there.
+  onTestFinished(async () => {
+    if (!page.isClosed()) await recorder.dispose()
   })
 }
 
