@@ -5,7 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { addPhoto } from '../src/images/add-photo.ts'
 import { BadImageError } from '../src/images/bad-image-error.ts'
 import { IngestError } from '../src/images/ingest.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStoreIn } from './support/fresh-store.ts'
 import { htmlPage, photoJpeg, pixelBombPng, svgWithScript } from './support/image-fixtures.ts'
 
 // Adding a photo (what the console's upload calls) against the embedded Postgres with its files in a
@@ -17,7 +18,7 @@ let businessId: string
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'roland-add-photo-'))
-  store = await openEmbeddedStore({ dir })
+  store = await freshStoreIn(dir)
   const { rows } = await store.db.query<{ id: string }>(
     `insert into businesses (slug, name, category, is_active) values ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments', true) returning id`,
   )

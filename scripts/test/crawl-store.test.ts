@@ -7,7 +7,8 @@ import { engineFromEnv, runCrawl, runCrawlMissing } from '../src/crawl/job.ts'
 import { storeCrawledImages } from '../src/crawl/store-images.ts'
 import type { JobProgress } from '../src/store/types.ts'
 import { runMigration } from '../src/migrate/job.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStoreIn } from './support/fresh-store.ts'
 import { startFirecrawlStandIn } from './crawl-firecrawl-stand-in.ts'
 import { photoJpeg } from './support/image-fixtures.ts'
 import {
@@ -34,7 +35,7 @@ const opened: FixtureSite[] = []
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'roland-crawl-store-'))
   filesDir = path.join(dir, 'storage', 'files', 'business-images')
-  store = await openEmbeddedStore({ dir })
+  store = await freshStoreIn(dir)
   const text = await readFile(path.join(import.meta.dirname, 'fixtures', 'roland-small.txt'))
   await runMigration({ store, source: { bytes: new Uint8Array(text) } })
 })

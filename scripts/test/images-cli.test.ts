@@ -6,7 +6,7 @@ import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { renderStoreImage } from '../src/images/render-store.ts'
-import { openEmbeddedStore } from '../src/store/embedded.ts'
+import { freshStoreIn } from './support/fresh-store.ts'
 import { startImagesApiStandIn, type ImagesApiStandIn } from './images-api-stand-in.ts'
 
 // `roland images generate` as operators and the console use it: a real process over an
@@ -21,7 +21,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'roland-images-cli-'))
   api = await startImagesApiStandIn()
   // The database exists before the CLI opens it, so it holds exactly these businesses.
-  const store = await openEmbeddedStore({ dir: dataDir })
+  const store = await freshStoreIn(dataDir)
   const { rows } = await store.db.query<{ id: string }>(`
     insert into businesses (slug, name, category) values
       ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments'),

@@ -6,8 +6,8 @@ import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
 import { addPhoto } from '../src/images/add-photo.ts'
 import { optimizeImages, storagePathOf } from '../src/images/optimize.ts'
-import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
-import { freshStore } from './support/fresh-store.ts'
+import { type EmbeddedStore } from '../src/store/embedded.ts'
+import { freshStore, freshStoreIn } from './support/fresh-store.ts'
 import { openSupabaseStore } from '../src/store/supabase.ts'
 import { photoJpeg } from './support/image-fixtures.ts'
 import { startSupabaseStandIn, type SupabaseStandIn } from './support/supabase-stand-in.ts'
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 /** A store holding what the site had before the pipeline: photos in storage, rows without derivatives. */
 async function storeBeforeThePipeline(folder: string): Promise<EmbeddedStore> {
-  const store = await openEmbeddedStore({ dir: path.join(dir, folder) })
+  const store = await freshStoreIn(path.join(dir, folder))
   const { rows } = await store.db.query<{ id: string }>(`
     insert into businesses (slug, name, category) values
       ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments'),

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { buildSite } from '../support/build-site.ts'
-import { buildFixtureDataDir } from '../support/fixture-catalog.ts'
+import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
 
 let root: string
 
@@ -42,9 +42,12 @@ async function closedPort(): Promise<number> {
 }
 
 describe('a build', () => {
-  test('from a data source without businesses fails with the loader message and leaves the published site as it was', async () => {
+  test('from a data source without active businesses fails with the loader message and leaves the published site as it was', async () => {
     const dataDir = path.join(root, 'empty-data')
-    await (await openEmbeddedStore({ dir: dataDir })).close()
+    await copyFixtureDataDir(dataDir)
+    const store = await openEmbeddedStore({ dir: dataDir })
+    await store.db.query('update businesses set is_active = false')
+    await store.close()
     const outDir = await publishedSite('empty-out')
     const result = await buildSite({ outDir, dataDir })
     expect(result.code).not.toBe(0)
@@ -70,7 +73,7 @@ describe('a build', () => {
 
   test('that fails while writing pages leaves no half-written site behind', async () => {
     const dataDir = path.join(root, 'clashing-data')
-    await buildFixtureDataDir(dataDir)
+    await copyFixtureDataDir(dataDir)
     const store = await openEmbeddedStore({ dir: dataDir })
     // A category whose page would take the place of /events: the build stops while generating pages.
     await store.db.query(

@@ -14,7 +14,8 @@ import {
   numberedBusinesses,
   runSql,
 } from '../support/catalog-changes.ts'
-import { activeFixtureBusinesses, buildFixtureDataDir } from '../support/fixture-catalog.ts'
+import { activeFixtureBusinesses } from '../support/fixture-catalog.ts'
+import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
 import { serveStatic, type StaticServer } from '../support/static-server.ts'
 
 // A site of ninety businesses (the fixture's ten and eighty "Ozark Shop"s): enough for four pages
@@ -138,7 +139,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-incremental-'))
   dataDir = path.join(root, 'data')
   outDir = path.join(root, 'site')
-  await buildFixtureDataDir(dataDir)
+  await copyFixtureDataDir(dataDir)
   await addBusinesses(dataDir, ozarkShops)
   server = await serveStatic(outDir)
   browser = await launchBrowser()

@@ -5,7 +5,8 @@ import path from 'node:path'
 import { beforeAll, describe, expect, inject, test } from 'vitest'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { buildSite } from '../support/build-site.ts'
-import { activeFixtureBusinesses, buildFixtureDataDir } from '../support/fixture-catalog.ts'
+import { activeFixtureBusinesses } from '../support/fixture-catalog.ts'
+import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
 
 // Search engines and sharing (issue 8), over every page of the built fixture site: titles,
 // descriptions, canonical URLs, Open Graph, schema.org JSON-LD and the sitemap.
@@ -301,7 +302,7 @@ describe('a build', () => {
     const root = await mkdtemp(path.join(tmpdir(), 'roland-seo-'))
     try {
       const dataDir = path.join(root, 'data')
-      await buildFixtureDataDir(dataDir)
+      await copyFixtureDataDir(dataDir)
       const store = await openEmbeddedStore({ dir: dataDir })
       await store.db.query(`update businesses set address = null where slug = 'roland-auto-repair'`)
       await store.close()

@@ -12,6 +12,8 @@ declare module 'vitest' {
     siteUrl: string
     /** The folder the fixture site was built into. */
     siteDir: string
+    /** The data folder of the fixture catalog the site was built from (copyFixtureDataDir copies it). */
+    fixtureDataDir: string
   }
 }
 
@@ -34,6 +36,7 @@ export default async function setup(project: TestProject) {
   }
   project.provide('siteUrl', server.url)
   project.provide('siteDir', outDir)
+  project.provide('fixtureDataDir', dataDir)
   return async () => {
     await server.close()
     await rm(root, { recursive: true, force: true })

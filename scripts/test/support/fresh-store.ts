@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
@@ -9,23 +9,28 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A dump of a freshly created, migrated and seeded embedded database (freshStore copies it). */
     storeTemplate: string
+    /** The data folder of that database, closed (freshStoreIn copies it). */
+    storeTemplateDir: string
   }
 }
 
 /**
- * The global setup of the unit tests: creates one embedded database the way `openEmbeddedStore()`
- * does (migrations and seed) and dumps it to a temporary file, once for the whole run.
+ * The global setup of the unit tests: creates one embedded database in a folder the way
+ * `openEmbeddedStore({ dir })` does (migrations and seed) and dumps it to a temporary file, once
+ * for the whole run.
  */
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(path.join(tmpdir(), 'roland-store-template-'))
   const file = path.join(dir, 'store.tar')
-  const store = await openEmbeddedStore()
+  const dataDir = path.join(dir, 'data')
+  const store = await openEmbeddedStore({ dir: dataDir })
   try {
     await writeFile(file, Buffer.from(await (await store.db.dumpDataDir('none')).arrayBuffer()))
   } finally {
     await store.close()
   }
   project.provide('storeTemplate', file)
+  project.provide('storeTemplateDir', dataDir)
   return () => rm(dir, { recursive: true, force: true })
 }
 
@@ -38,4 +43,18 @@ let template: Promise<Blob> | undefined
 export async function freshStore(): Promise<EmbeddedStore> {
   template ??= readFile(inject('storeTemplate')).then((bytes) => new Blob([bytes]))
   return openEmbeddedStore({ copyOf: await template })
+}
+
+/**
+ * A fresh embedded store in a data folder (which must not hold one yet), migrated and seeded: a
+ * copy of the global setup's folder, for a test that needs the folder itself (a CLI or a build
+ * reads it, files are stored beside it). About 0.5 s instead of 2.3 s for creating one.
+ */
+export async function freshStoreIn(dir: string): Promise<EmbeddedStore> {
+  await cp(path.join(inject('storeTemplateDir'), 'db'), path.join(dir, 'db'), {
+    recursive: true,
+    errorOnExist: true,
+    force: false,
+  })
+  return openEmbeddedStore({ dir })
 }
