@@ -1,12 +1,27 @@
 import { beforeAll, describe, expect, test } from 'vitest'
-import { axeViolations } from '../support/axe.ts'
+import type { Page } from 'playwright-core'
+import { axeViolations, preloadAxe } from '../support/axe.ts'
 import { phone, useSite } from '../support/site-session.ts'
 
 const site = useSite()
 
+/** The pages that load axe with every document (every test of this file audits the pages it opens). */
+const withAxe = new WeakSet<Page>()
+
+/** Opens a path in a page that loads axe with it. */
+async function openWithAxe(path: string, viewport?: { width: number; height: number }) {
+  const opened = await site.open('about:blank', viewport ? { viewport } : {})
+  if (!withAxe.has(opened.page)) {
+    await preloadAxe(opened.page)
+    withAxe.add(opened.page)
+  }
+  await opened.page.goto(site.url(path))
+  return opened
+}
+
 /** Runs axe (WCAG 2 A and AA) on a page of the site and lists what it finds; gives the page back after. */
 async function audit(path: string, viewport?: { width: number; height: number }): Promise<string[]> {
-  const { page, release } = await site.open(path, viewport ? { viewport } : {})
+  const { page, release } = await openWithAxe(path, viewport)
   try {
     return (await axeViolations(page)).map((violation) => `${path}: ${violation}`)
   } finally {
@@ -44,7 +59,7 @@ describe('accessibility', () => {
   })
 
   test('the phone menu passes an axe audit once opened and hydrated', async () => {
-    const { page } = await site.open('/', { viewport: phone })
+    const { page } = await openWithAxe('/', phone)
     await page.getByText('Menu', { exact: true }).click()
     await page.locator('[data-mobile-menu][data-hydrated]').waitFor({ state: 'attached' })
     expect(await axeViolations(page)).toEqual([])

@@ -29,8 +29,9 @@ export interface SitePage {
  * page load itself. What a test may leave behind is undone before the next one gets the page: its
  * listeners, routes, cookies, window size and mouse position, and the document (the page goes
  * to about:blank). The HTTP cache is off, so each load fetches what a new visitor's would. A test
- * that adds an init script disposes of it (see recordLayoutShifts); a test that closes the page
- * or its context gets a new one next time.
+ * that adds an init script disposes of it (see recordLayoutShifts), unless every test of its file
+ * wants it (accessibility.test.ts loads axe); a test that closes the page or its context gets a new
+ * one next time.
  */
 export function useSite() {
   const base = inject('siteUrl')
