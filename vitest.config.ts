@@ -17,6 +17,11 @@ export default defineConfig({
     // One test file more than there are cores: most files spend much of their time waiting on a
     // process of their own (Chromium, a site build, the CLI), which the extra file fills.
     maxWorkers: availableParallelism() + 1,
+    // A worker runs file after file with the modules it loaded kept: PGlite's WebAssembly, sharp,
+    // Playwright and the rest load once a worker instead of once a file (a quarter of the unit
+    // tests' CPU time, an eighth of the site tests'). The files share no state: each opens its own
+    // stores, servers and browser, and restores what it changes (stubbed variables, TZ, spies).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 240_000,
     projects: [
@@ -26,11 +31,6 @@ export default defineConfig({
           name: 'unit',
           include: ['scripts/**/*.test.ts', 'console/**/*.test.ts', 'site/**/*.test.ts', 'test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, siteEndToEnd],
-          // A worker runs file after file with the modules it loaded kept: PGlite's WebAssembly,
-          // sharp and the rest load once a worker instead of once a file (about a quarter of the
-          // project's CPU time). The files share no state: each opens its own stores and servers,
-          // and restores what it changes (stubbed variables, TZ, spies).
-          isolate: false,
           globalSetup: [browserSetup, storeTemplateSetup],
         },
       },
