@@ -1,12 +1,15 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type EmbeddedStore } from '../store/embedded.ts'
-import { freshStore } from '../../test/support/fresh-store.ts'
+import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
 import { rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
-// (astro build) is exercised end to end by the console's browser test.
+// (astro build) is exercised end to end by the console's browser test, and below for two at once.
 
 let hook: Server
 let base = ''
@@ -138,4 +141,46 @@ describe('runRebuild', () => {
     expect(job).toMatchObject({ kind: 'rebuild', status: 'failed', params: { trigger: 'jobs', jobs: ['j1'] } })
     expect(job!.error).toMatch(/answered HTTP 500/)
   })
+})
+
+describe('a local build', () => {
+  test('runs beside another one, each from its own data folder (a relative one too) into its own site', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'roland-two-builds-'))
+    try {
+      const sites = ['Big Rock Coffee', 'Lakeview Marina'].map((name) => ({
+        name,
+        dataDir: path.join(root, `${name.split(' ')[0]!.toLowerCase()}-data`),
+        outDir: path.join(root, `${name.split(' ')[0]!.toLowerCase()}-site`),
+      }))
+      for (const { name, dataDir } of sites) {
+        const store = await freshStoreIn(dataDir)
+        await store.db.query(
+          `insert into businesses (slug, name, category, address) values ($1, $2, 'Dining & Refreshments', '1 Main St, Roland, AR 72135')`,
+          [name.toLowerCase().replaceAll(' ', '-'), name],
+        )
+        await store.close()
+      }
+      const results = await Promise.allSettled(
+        sites.map(({ dataDir, outDir }, index) =>
+          rebuildSite({
+            env: {
+              SUPABASE_URL: '',
+              // The second names its data folder relative to this process's directory.
+              ROLAND_DATA_DIR: index === 0 ? dataDir : path.relative(process.cwd(), dataDir),
+              ROLAND_OUT_DIR: outDir,
+            },
+          }),
+        ),
+      )
+      expect(results.map((result) => (result.status === 'rejected' ? String(result.reason) : 'built'))).toEqual([
+        'built',
+        'built',
+      ])
+      for (const { name, outDir } of sites) {
+        await expect(readFile(path.join(outDir, 'businesses', 'index.html'), 'utf8')).resolves.toContain(name)
+      }
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 240_000)
 })

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { stripVTControlCharacters } from 'node:util'
 import { runJob, type JobListener } from '../jobs/run-job.ts'
@@ -140,33 +141,20 @@ function hookRequest(url: URL, env: NodeJS.ProcessEnv): RequestInit {
 // The build reads the catalog from the same database, in its own process; ANSI colours are
 // stripped so the log reads the same in a terminal and in the console.
 async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Promise<string> {
-  const astro = path.join(repoRoot, 'node_modules', '.bin', 'astro')
-  if (!existsSync(astro)) {
-    throw new RebuildError(
-      `The site cannot be built: ${astro} is missing. Run \`pnpm install\` at the repository root first.`,
-    )
-  }
   const outDir = path.resolve(repoRoot, env.ROLAND_OUT_DIR || 'dist')
   const tail: string[] = []
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(astro, ['build'], {
-      cwd: repoRoot,
-      env: { ...process.env, ...env, FORCE_COLOR: '0', NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      signal: options.signal,
-    })
-    const onData = lineSplitter((line) => {
+  const code = await runAstroBuild({
+    env,
+    signal: options.signal,
+    onLine: (line) => {
       const clean = stripVTControlCharacters(line).trimEnd()
       if (!clean.trim()) return
       tail.push(clean)
       if (tail.length > 20) tail.shift()
       options.onLog?.(clean)
-    })
-    child.stdout.on('data', onData)
-    child.stderr.on('data', onData)
-    child.on('error', reject)
-    child.on('close', resolve)
+    },
   }).catch((error: Error) => {
+    if (error instanceof RebuildError) throw error
     if (options.signal?.aborted) throw new RebuildError('The site build was stopped before it finished: rebuild again.')
     throw new RebuildError(`The site build could not start (${error.message}): run \`pnpm build\` to see why.`)
   })
@@ -179,12 +167,77 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
   return outDir
 }
 
-function lineSplitter(onLine: (line: string) => void): (chunk: Buffer) => void {
+/**
+ * Runs `astro build` of the repository's site in a child process with the environment given (over
+ * this process's), passing each line it prints to onLine; resolves to its exit code.
+ *
+ * Each build runs in a working directory of its own under the repository's .astro/builds (the site
+ * still comes from the repository, --root). Astro bundles the pages it pre-renders into
+ * `.astro/.prerender` of the working directory and deletes that folder when done: two builds at
+ * once in one directory (the console's and a CLI's, or two in the tests) pulled it from under each
+ * other's feet, and one failed. It must stay inside the repository, where the bundle's imports of
+ * React and the rest resolve.
+ */
+export async function runAstroBuild(options: {
+  env: NodeJS.ProcessEnv
+  onLine: (line: string) => void
+  signal?: AbortSignal
+}): Promise<number | null> {
+  const astro = path.join(repoRoot, 'node_modules', 'astro', 'bin', 'astro.mjs')
+  if (!existsSync(astro)) {
+    throw new RebuildError(
+      `The site cannot be built: ${astro} is missing. Run \`pnpm install\` at the repository root first.`,
+    )
+  }
+  const { env } = options
+  const buildsDir = path.join(repoRoot, '.astro', 'builds')
+  await mkdir(buildsDir, { recursive: true })
+  const cwd = await mkdtemp(path.join(buildsDir, 'build-'))
+  try {
+    return await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, [astro, 'build', '--root', repoRoot], {
+        cwd,
+        env: {
+          ...process.env,
+          ...env,
+          // A relative data folder means the one this process uses, not one under the build's directory.
+          ...(env.ROLAND_DATA_DIR ? { ROLAND_DATA_DIR: path.resolve(env.ROLAND_DATA_DIR) } : {}),
+          FORCE_COLOR: '0',
+          NO_COLOR: '1',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        signal: options.signal,
+      })
+      // One splitter each: a line of stderr must not land inside an unfinished line of stdout.
+      const out = lineSplitter(options.onLine)
+      const err = lineSplitter(options.onLine)
+      child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
+      child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
+      child.on('error', reject)
+      child.on('close', (code) => {
+        out.end()
+        err.end()
+        resolve(code)
+      })
+    })
+  } finally {
+    await rm(cwd, { recursive: true, force: true })
+  }
+}
+
+/** Splits a stream's chunks into lines for onLine; `end` passes on a last line with no line break. */
+function lineSplitter(onLine: (line: string) => void) {
   let rest = ''
-  return (chunk) => {
-    const lines = (rest + chunk.toString('utf8')).split(/\r?\n/)
-    rest = lines.pop() ?? ''
-    lines.forEach(onLine)
+  return {
+    push(chunk: Buffer) {
+      const lines = (rest + chunk.toString('utf8')).split(/\r?\n/)
+      rest = lines.pop() ?? ''
+      lines.forEach(onLine)
+    },
+    end() {
+      if (rest) onLine(rest)
+      rest = ''
+    },
   }
 }
 
