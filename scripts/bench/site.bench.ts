@@ -1,14 +1,12 @@
-import { spawn } from 'node:child_process'
 import { createReadStream, existsSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
-import { createRequire } from 'node:module'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { runMigration } from '../src/migrate/job.ts'
-import { repoRoot } from '../src/paths.ts'
+import { runAstroBuild } from '../src/rebuild/rebuild.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { percentile, table } from './measure.ts'
@@ -22,11 +20,6 @@ import { generateRolandText } from './migrate.bench.ts'
 // script within 2 KB; /businesses under 100 KB before a search; a keystroke under 16 ms.
 
 const sizes = [1_000, 10_000]
-const astroBin = path.join(
-  path.dirname(createRequire(import.meta.url).resolve('astro/package.json', { paths: [repoRoot] })),
-  'bin',
-  'astro.mjs',
-)
 
 /** A build's time, its peak memory, what it printed, and whether it loaded sharp (the image library). */
 export interface BuildRun {
@@ -69,34 +62,18 @@ export async function build(
     ].join('\n'),
   )
   const env = {
-    ...process.env,
     SUPABASE_URL: '',
     ROLAND_DATA_DIR: dataDir,
     ROLAND_OUT_DIR: outDir,
     SITE_URL: siteUrl,
     ASTRO_TELEMETRY_DISABLED: '1',
-    NO_COLOR: '1',
   }
-  // A working directory of its own inside the repository: Astro puts its temporary bundle in
-  // .astro/.prerender of the working directory, and a build running at the same time in the
-  // same directory (a test, say) would delete it when done.
-  await mkdir(path.join(repoRoot, '.astro'), { recursive: true })
-  const cwd = await mkdtemp(path.join(repoRoot, '.astro', 'bench-'))
+  const lines: string[] = []
   const start = performance.now()
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', hook, astroBin, 'build', '--root', repoRoot], {
-      cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let text = ''
-    child.stdout.on('data', (chunk) => (text += chunk))
-    child.stderr.on('data', (chunk) => (text += chunk))
-    child.on('error', reject)
-    child.on('close', (exit) => resolve({ code: exit, output: text }))
-  })
+  // As the console's rebuild runs it: in a working directory of its own, so a test may build beside it.
+  const code = await runAstroBuild({ env, execArgv: ['--import', hook], onLine: (line) => lines.push(line) })
   const seconds = (performance.now() - start) / 1000
-  await rm(cwd, { recursive: true, force: true })
+  const output = lines.join('\n')
   if (code !== 0) throw new Error(`astro build failed (exit ${code}):\n${output.slice(-3000)}`)
   const maxRssKb = Number(await readFile(rssFile, 'utf8'))
   return { seconds, peakRssMb: maxRssKb / 1024, output, loadedSharp: existsSync(sharpFile) }

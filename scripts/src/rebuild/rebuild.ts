@@ -182,6 +182,8 @@ export async function runAstroBuild(options: {
   env: NodeJS.ProcessEnv
   onLine: (line: string) => void
   signal?: AbortSignal
+  /** Node options for the build's process (the bench preloads a module that reports its memory). */
+  execArgv?: string[]
 }): Promise<number | null> {
   const astro = path.join(repoRoot, 'node_modules', 'astro', 'bin', 'astro.mjs')
   if (!existsSync(astro)) {
@@ -195,7 +197,7 @@ export async function runAstroBuild(options: {
   const cwd = await mkdtemp(path.join(buildsDir, 'build-'))
   try {
     return await new Promise<number | null>((resolve, reject) => {
-      const child = spawn(process.execPath, [astro, 'build', '--root', repoRoot], {
+      const child = spawn(process.execPath, [...(options.execArgv ?? []), astro, 'build', '--root', repoRoot], {
         cwd,
         env: {
           ...process.env,
