@@ -135,7 +135,7 @@ export interface CrawlerSettingsView {
   keySource: 'environment' | 'console' | null
 }
 
-export type { BusinessImageRow, BusinessRow } from './content.ts'
+export type { BusinessImageRow, BusinessRow } from '@roland/scripts/content/schema'
 
 /** The crawled image result (SPEC §3) a crawl job returns, as far as the console reads it. */
 export interface CrawlResultView {

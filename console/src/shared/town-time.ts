@@ -1,4 +1,4 @@
-import { townTimeZone } from './content.ts'
+import { townTimeZone } from '@roland/scripts/content/schema'
 
 // Event times: operators type them in the town's wall-clock time (America/Chicago), whatever
 // the time zone of their laptop, and the database keeps the instant (UTC).

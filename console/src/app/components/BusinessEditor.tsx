@@ -5,7 +5,7 @@ import {
   type BusinessImageRow,
   type BusinessRow,
   type ServiceRow,
-} from '../../shared/content.ts'
+} from '@roland/scripts/content/schema'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { Field, FormFields, type FieldDef } from './forms.tsx'
 import { History } from './History.tsx'

@@ -32,7 +32,7 @@ export interface ContentKind<Row extends ContentRow, Draft extends FormDraft> {
   itemData: (row: Row) => Record<`data-${string}`, string>
   /** The list item's heading and badges; `loadedAt` is when the list was loaded (Date.now()). */
   summary: (row: Row, loadedAt: number) => ReactNode
-  /** The shared schemas of console/src/shared/content.ts the API applies, applied here first. */
+  /** The shared schemas of scripts/src/content/schema.ts the API applies, applied here first. */
   createSchema: z.ZodType
   patchSchema: z.ZodType
   /** A new row's form; its keys are the columns a form shows (see draftOfRow). */

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { changedFields, type AuditEntryView } from '../../shared/content.ts'
+import { changedFields, type AuditEntryView } from '@roland/scripts/content/schema'
 import { formatTownTime } from '../../shared/town-time.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from './Toaster.tsx'

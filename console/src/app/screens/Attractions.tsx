@@ -3,7 +3,7 @@ import {
   attractionCreateSchema,
   attractionPatchSchema,
   type AttractionRow,
-} from '../../shared/content.ts'
+} from '@roland/scripts/content/schema'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
 import { Badge } from '../components/ui.tsx'
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { Job } from '../../shared/api.ts'
-import { businessCategories, businessCreateSchema, type BusinessRow } from '../../shared/content.ts'
+import { businessCategories, businessCreateSchema, type BusinessRow } from '@roland/scripts/content/schema'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { BusinessEditor } from '../components/BusinessEditor.tsx'
 import { Field, Select } from '../components/forms.tsx'

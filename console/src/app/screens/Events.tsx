@@ -1,4 +1,4 @@
-import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '../../shared/content.ts'
+import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '@roland/scripts/content/schema'
 import { formatTownTime, fromTownInput, toTownInput } from '../../shared/town-time.ts'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
 import { Badge, Button } from '../components/ui.tsx'

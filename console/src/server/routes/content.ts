@@ -28,7 +28,7 @@ import {
   imagePatchSchema,
   townTimeZone,
   updatedAtSchema,
-} from '../../shared/content.ts'
+} from '@roland/scripts/content/schema'
 import type { Route, RouteContext } from '../context.ts'
 import { HttpError, readBody, readJson, sendJson } from '../http.ts'
 

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@roland/scripts/content/edit'
+import type { AuditEntry } from './edit.ts'
 import { z } from 'zod'
 
 // The content an operator edits (issue 18): one set of schemas, used by the console's forms to
