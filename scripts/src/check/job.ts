@@ -1,7 +1,8 @@
 import { runJob, type JobListener } from '../jobs/run-job.ts'
 import type { Store } from '../store/types.ts'
 import { StoreError } from '../store/types.ts'
-import { findingKinds, listingFindings, type Finding, type FindingKind, type ListingToCheck } from './rules.ts'
+import { findingKinds, type FindingKind } from './kinds.ts'
+import { listingFindings, type Finding, type ListingToCheck } from './rules.ts'
 import { checkWebsite, WEBSITE_CHECK_DEFAULTS } from './website.ts'
 
 // DESIGN.md, "Freshness": the check job. It reads the active businesses, applies the rules that

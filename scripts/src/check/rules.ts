@@ -1,22 +1,10 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js'
 import { getDomain } from 'tldts'
 import { parseHours } from '../migrate/hours.ts'
+import type { FindingKind } from './kinds.ts'
 
 // The rules of the freshness check (issue 28) that need no network: pure functions over a
 // listing, and the judgements of a fetched website (moved, parked). The job in job.ts applies them.
-
-/** What a check can find about a listing, as the listing_findings table names it. */
-export const findingKinds = [
-  'website-unreachable',
-  'website-error',
-  'website-moved',
-  'website-parked',
-  'phone-invalid',
-  'hours-unreadable',
-  'no-photo',
-  'unverified',
-] as const
-export type FindingKind = (typeof findingKinds)[number]
 
 /** One thing a check found, with the evidence an operator reads (and a dismissal remembers). */
 export interface Finding {

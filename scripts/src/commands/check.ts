@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander'
 import { checkReport, runCheck, type CheckReport } from '../check/job.ts'
-import { findingKinds } from '../check/rules.ts'
+import { findingKinds, findingLabels } from '../check/kinds.ts'
 import { loadSampleData } from '../migrate/sample.ts'
 import { openStore } from '../store/index.ts'
 import { terminalProgress } from './progress.ts'
@@ -70,7 +70,7 @@ function describe(report: CheckReport): string {
   for (const kind of findingKinds) {
     const ofKind = report.findings.filter((finding) => finding.kind === kind)
     if (ofKind.length === 0) continue
-    lines.push(`${kind} (${ofKind.length})`)
+    lines.push(`${findingLabels[kind]} (${kind}, ${ofKind.length})`)
     for (const finding of ofKind) lines.push(`  ${finding.business}: ${finding.detail}`)
   }
   return `${lines.join('\n')}\n`
