@@ -142,12 +142,14 @@ describe('Needs attention, in Chromium', () => {
     async () => {
       const before = new Set((await server.services.jobs.list(50)).map((job) => job.id))
       await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
+      // The history is read only while no rebuild is due or running: reading it opens the database,
+      // which the build's own process needs.
       const rebuild = await waitFor(
-        async () =>
-          (await server.services.jobs.list(50)).find(
-            (job) =>
-              job.kind === 'rebuild' && !before.has(job.id) && (job.status === 'succeeded' || job.status === 'failed'),
-          ),
+        async () => {
+          const { pending, running } = server.services.scheduler.state
+          if (pending || running) return undefined
+          return (await server.services.jobs.list(50)).find((job) => job.kind === 'rebuild' && !before.has(job.id))
+        },
         'the rebuild',
         400_000,
       )
