@@ -99,7 +99,9 @@ describe('Needs attention, in Chromium', () => {
   })
 
   test('"Open editor" opens the business in its editor', slow, async () => {
-    await finding('unverified', verified.slug).getByRole('link', { name: `Open editor of ${verified.name}` }).click()
+    await finding('unverified', verified.slug)
+      .getByRole('link', { name: `Open editor of ${verified.name}` })
+      .click()
     await page.getByTestId('business-editor').waitFor()
     expect(await page.getByTestId('business-editor').getByLabel('Name', { exact: true }).inputValue()).toBe(
       verified.name,
@@ -131,8 +133,14 @@ describe('Needs attention, in Chromium', () => {
     await page.getByRole('navigation', { name: 'Screens' }).getByRole('link', { name: 'Today' }).click()
     const changes = page.getByRole('list', { name: 'Recent changes' })
     await changes.getByText(`volunteer@example.org changed ${dead.name}`).first().waitFor()
-    await page.getByRole('list', { name: 'The site' }).getByText(/edit\(s\) waiting for a rebuild/).waitFor()
-    await page.getByRole('list', { name: 'Findings by kind' }).getByRole('link', { name: /No photo/ }).click()
+    await page
+      .getByRole('list', { name: 'The site' })
+      .getByText(/edit\(s\) waiting for a rebuild/)
+      .waitFor()
+    await page
+      .getByRole('list', { name: 'Findings by kind' })
+      .getByRole('link', { name: /No photo/ })
+      .click()
     await page.getByRole('heading', { name: 'Needs attention', level: 1 }).waitFor()
   })
 

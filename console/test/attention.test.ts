@@ -54,7 +54,9 @@ describe('the freshness API', () => {
     const finding = json.findings.find((f: { kind: string }) => f.kind === 'no-photo')
     expect((await api(`/api/findings/${finding.id}/dismiss`, { method: 'POST' })).status).toBe(200)
     const after = (await api('/api/findings')).json
-    expect(after.findings.find((f: { id: string }) => f.id === finding.id)).toMatchObject({ dismissed_by: 'automation' })
+    expect(after.findings.find((f: { id: string }) => f.id === finding.id)).toMatchObject({
+      dismissed_by: 'automation',
+    })
     expect(after.byKind['no-photo']).toBe(json.byKind['no-photo'] - 1)
     expect((await api('/api/findings/not-an-id/dismiss', { method: 'POST' })).status).toBe(400)
     const unknown = await api(`/api/findings/${crypto.randomUUID()}/dismiss`, { method: 'POST' })

@@ -47,7 +47,9 @@ export async function run(): Promise<void> {
         const answer = () =>
           response
             .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-            .end(request.method === 'HEAD' ? undefined : `<!DOCTYPE html><title>Shop ${host}</title><h1>Open daily</h1>`)
+            .end(
+              request.method === 'HEAD' ? undefined : `<!DOCTYPE html><title>Shop ${host}</title><h1>Open daily</h1>`,
+            )
         if (slow) setTimeout(answer, SLOW_MS)
         else answer()
       })

@@ -4,7 +4,13 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { checkCases, loadCheckCatalog, startCheckSites, type CheckCase, type CheckSites } from './check-fixture-sites.ts'
+import {
+  checkCases,
+  loadCheckCatalog,
+  startCheckSites,
+  type CheckCase,
+  type CheckSites,
+} from './check-fixture-sites.ts'
 import { freshStoreIn } from './support/fresh-store.ts'
 
 // `roland check` as other tools use it: a real process over its own embedded database, checking a
@@ -67,7 +73,11 @@ describe('roland check --json', () => {
 
   test('reports exactly the expected findings, and none for healthy listings', () => {
     const expected = cases.flatMap((item) =>
-      item.expected.map((finding) => ({ business: item.slug, kind: finding.kind, detail: expect.stringMatching(finding.detail) })),
+      item.expected.map((finding) => ({
+        business: item.slug,
+        kind: finding.kind,
+        detail: expect.stringMatching(finding.detail),
+      })),
     )
     expect(first.findings).toHaveLength(expected.length)
     expect(first.findings).toEqual(expect.arrayContaining(expected))

@@ -166,22 +166,48 @@ export function checkCases(sites: CheckSites): CheckCase[] {
       website: sites.dead.url,
       expected: [{ kind: 'website-unreachable', detail: /refused the connection/ }],
     },
-    { slug: 'missing-page-store', website: sites.notFound.url, expected: [{ kind: 'website-error', detail: /HTTP 404/ }] },
-    { slug: 'broken-server-bank', website: sites.serverError.url, expected: [{ kind: 'website-error', detail: /HTTP 500/ }] },
+    {
+      slug: 'missing-page-store',
+      website: sites.notFound.url,
+      expected: [{ kind: 'website-error', detail: /HTTP 404/ }],
+    },
+    {
+      slug: 'broken-server-bank',
+      website: sites.serverError.url,
+      expected: [{ kind: 'website-error', detail: /HTTP 500/ }],
+    },
     {
       slug: 'moved-away-marina',
       website: sites.offDomain.url,
       expected: [{ kind: 'website-moved', detail: /redirects to another domain: http:\/\/127\.0\.0\.2:\d+\/welcome/ }],
     },
-    { slug: 'hanging-site-salon', website: sites.hang.url, expected: [{ kind: 'website-unreachable', detail: /did not answer within/ }] },
-    { slug: 'loop-site-garage', website: sites.loop.url, expected: [{ kind: 'website-error', detail: /redirects in a loop/ }] },
-    { slug: 'parked-bait-shop', website: sites.parked.url, expected: [{ kind: 'website-parked', detail: /this domain is for sale/ }] },
+    {
+      slug: 'hanging-site-salon',
+      website: sites.hang.url,
+      expected: [{ kind: 'website-unreachable', detail: /did not answer within/ }],
+    },
+    {
+      slug: 'loop-site-garage',
+      website: sites.loop.url,
+      expected: [{ kind: 'website-error', detail: /redirects in a loop/ }],
+    },
+    {
+      slug: 'parked-bait-shop',
+      website: sites.parked.url,
+      expected: [{ kind: 'website-parked', detail: /this domain is for sale/ }],
+    },
     {
       slug: 'internal-address-realty',
       website: sites.internal.url,
-      expected: [{ kind: 'website-unreachable', detail: /Refused to fetch http:\/\/169\.254\.169\.254\/.*cloud metadata/ }],
+      expected: [
+        { kind: 'website-unreachable', detail: /Refused to fetch http:\/\/169\.254\.169\.254\/.*cloud metadata/ },
+      ],
     },
-    { slug: 'bad-phone-plumber', phone: '555-12', expected: [{ kind: 'phone-invalid', detail: /"555-12" is not a valid US phone number/ }] },
+    {
+      slug: 'bad-phone-plumber',
+      phone: '555-12',
+      expected: [{ kind: 'phone-invalid', detail: /"555-12" is not a valid US phone number/ }],
+    },
     {
       slug: 'odd-hours-antiques',
       hours: 'Whenever the sign says open',
@@ -189,7 +215,11 @@ export function checkCases(sites: CheckSites): CheckCase[] {
     },
     { slug: 'no-photo-tailor', photo: false, expected: [{ kind: 'no-photo', detail: /No photo and no store image/ }] },
     { slug: 'stale-hardware', verifiedDaysAgo: 400, expected: [{ kind: 'unverified', detail: /over 365 days ago/ }] },
-    { slug: 'never-checked-feed-store', verifiedDaysAgo: null, expected: [{ kind: 'unverified', detail: /Never verified/ }] },
+    {
+      slug: 'never-checked-feed-store',
+      verifiedDaysAgo: null,
+      expected: [{ kind: 'unverified', detail: /Never verified/ }],
+    },
     { slug: 'closed-for-good-mill', website: sites.dead.url, active: false, expected: [] },
   ]
 }
@@ -198,14 +228,24 @@ export function checkCases(sites: CheckSites): CheckCase[] {
 export async function loadCheckCatalog(store: EmbeddedStore, cases: CheckCase[]): Promise<void> {
   await store.db.query('delete from businesses')
   for (const item of cases) {
-    const name = item.slug.split('-').map((word) => word[0]!.toUpperCase() + word.slice(1)).join(' ')
+    const name = item.slug
+      .split('-')
+      .map((word) => word[0]!.toUpperCase() + word.slice(1))
+      .join(' ')
     const days = item.verifiedDaysAgo === undefined ? 10 : item.verifiedDaysAgo
     const { rows } = await store.db.query<{ id: string }>(
       `insert into businesses (slug, name, website, phone, hours, is_active, verified_at)
        values ($1, $2, $3, $4, $5, $6, case when $7::int is null then null else now() - make_interval(days => $7::int) end)
        returning id`,
-      [item.slug, name, item.website ?? null, item.phone ?? '(501) 868-1234', item.hours ?? 'Mon-Fri 7am-5pm',
-        item.active ?? true, days],
+      [
+        item.slug,
+        name,
+        item.website ?? null,
+        item.phone ?? '(501) 868-1234',
+        item.hours ?? 'Mon-Fri 7am-5pm',
+        item.active ?? true,
+        days,
+      ],
     )
     if (item.photo !== false) {
       await store.db.query(

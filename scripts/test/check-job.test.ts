@@ -58,7 +58,11 @@ describe('the check job', () => {
       'parked-bait-shop': 'website-parked',
     })
     const job = await store.jobs.get(result.jobId!)
-    expect(job).toMatchObject({ kind: 'check', status: 'succeeded', progress: { phase: 'recording findings', done: 1 } })
+    expect(job).toMatchObject({
+      kind: 'check',
+      status: 'succeeded',
+      progress: { phase: 'recording findings', done: 1 },
+    })
     expect(sites.huge.requests.map((request) => request.method)).toContain('GET')
   })
 
@@ -79,12 +83,18 @@ describe('the check job', () => {
   test('a dismissed finding stays dismissed until the evidence changes', async () => {
     await check('parked-bait-shop')
     const [finding] = await openFindings(store, 'parked-bait-shop')
-    const outcome = await store.call('dismiss_finding', { finding: finding!.id, actor: { email: 'ed@example.org', role: 'editor' } })
+    const outcome = await store.call('dismiss_finding', {
+      finding: finding!.id,
+      actor: { email: 'ed@example.org', role: 'editor' },
+    })
     expect(outcome).toEqual({ status: 'ok' })
     expect(await findingsOf('parked-bait-shop')).toEqual([])
     await check('parked-bait-shop')
     expect(await findingsOf('parked-bait-shop')).toEqual([])
-    expect((await openFindings(store, 'parked-bait-shop'))[0]).toMatchObject({ dismissed_by: 'ed@example.org', seen_count: 2 })
+    expect((await openFindings(store, 'parked-bait-shop'))[0]).toMatchObject({
+      dismissed_by: 'ed@example.org',
+      seen_count: 2,
+    })
 
     await setWebsite('parked-bait-shop', `${sites.parked.url}?lapsed=again`)
     await check('parked-bait-shop')

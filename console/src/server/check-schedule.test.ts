@@ -20,7 +20,9 @@ describe('parseCheckEvery', () => {
   })
 
   test('refuses anything else, saying what it takes', () => {
-    expect(() => parseCheckEvery('weekly')).toThrow(/ROLAND_CHECK_EVERY must be a number and a unit \(30m, 12h, 7d, 2w\) or off/)
+    expect(() => parseCheckEvery('weekly')).toThrow(
+      /ROLAND_CHECK_EVERY must be a number and a unit \(30m, 12h, 7d, 2w\) or off/,
+    )
     expect(() => parseCheckEvery('0d')).toThrow(/ROLAND_CHECK_EVERY/)
   })
 })

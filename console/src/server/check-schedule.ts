@@ -25,9 +25,7 @@ export function parseCheckEvery(value: string | undefined): number | null {
   if (text === 'off' || text === '0') return null
   const match = /^(\d+)\s*([mhdw])$/.exec(text)
   if (!match || Number(match[1]) === 0) {
-    throw new Error(
-      `ROLAND_CHECK_EVERY must be a number and a unit (30m, 12h, 7d, 2w) or off, not "${value}"`,
-    )
+    throw new Error(`ROLAND_CHECK_EVERY must be a number and a unit (30m, 12h, 7d, 2w) or off, not "${value}"`)
   }
   return Number(match[1]) * UNITS[match[2]!]!
 }

@@ -117,7 +117,10 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckResult> {
     {
       store,
       kind: 'check',
-      params: { ...(options.slug ? { slug: options.slug } : {}), allowPrivateNetwork: options.allowPrivateNetwork ?? false },
+      params: {
+        ...(options.slug ? { slug: options.slug } : {}),
+        allowPrivateNetwork: options.allowPrivateNetwork ?? false,
+      },
       startedBy: options.startedBy ?? 'cli',
       onEvent: (event) => {
         if ('job' in event) jobId ??= event.job.id
@@ -181,8 +184,8 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckResult> {
       })
       const report = await checkReport(store, options.slug)
       const after = hidden(await openFindings(store, options.slug))
-      const websiteLinksChanged = [...after].filter((slug) => !before.has(slug)).length +
-        [...before].filter((slug) => !after.has(slug)).length
+      const websiteLinksChanged =
+        [...after].filter((slug) => !before.has(slug)).length + [...before].filter((slug) => !after.has(slug)).length
       reporter.progress({ phase: 'recording findings', done: 1, total: 1 })
       reporter.log(
         `Checked ${todo.length}: ${report.findings.length} open finding${report.findings.length === 1 ? '' : 's'} ` +

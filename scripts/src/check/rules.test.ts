@@ -17,7 +17,10 @@ describe('phoneFinding', () => {
 
   test('flags a number too short, with an impossible exchange, or from another country', () => {
     for (const phone of ['555-12', '(501) 123-4567', '+44 20 7946 0958', 'call us'])
-      expect(phoneFinding(phone)).toEqual({ kind: 'phone-invalid', detail: `"${phone}" is not a valid US phone number` })
+      expect(phoneFinding(phone)).toEqual({
+        kind: 'phone-invalid',
+        detail: `"${phone}" is not a valid US phone number`,
+      })
   })
 
   test('says nothing of a listing without a phone', () => {
@@ -41,9 +44,7 @@ describe('verifiedFinding', () => {
 
   test('flags a listing never verified, or last verified over 365 days ago', () => {
     expect(verifiedFinding(null, now)).toEqual({ kind: 'unverified', detail: 'Never verified by an operator' })
-    expect(verifiedFinding('2025-11-25T12:00:00Z', now)?.detail).toBe(
-      'Last verified on 2025-11-25, over 365 days ago',
-    )
+    expect(verifiedFinding('2025-11-25T12:00:00Z', now)?.detail).toBe('Last verified on 2025-11-25, over 365 days ago')
   })
 
   test('accepts a verification within the year', () => {
@@ -93,7 +94,10 @@ describe('parkedEvidence', () => {
       /parkingcrew\.net/,
     )
     expect(
-      parkedEvidence('https://bigrock.example/', '<script src="https://img1.wsimg.com/parking-lander/static/js"></script>'),
+      parkedEvidence(
+        'https://bigrock.example/',
+        '<script src="https://img1.wsimg.com/parking-lander/static/js"></script>',
+      ),
     ).toMatch(/parking-lander/)
     expect(parkedEvidence('https://bigrock.example/', '<h1>This   domain is for sale!</h1>')).toMatch(
       /"this domain is for sale"/,

@@ -123,7 +123,10 @@ export function parkedEvidence(finalUrl: string, html: string): string | null {
   const host = new URL(finalUrl).hostname.toLowerCase()
   const onService = PARKING_HOSTS.find((service) => host === service || host.endsWith(`.${service}`))
   if (onService) return `it lands on ${onService}, a domain parking service`
-  const text = html.slice(0, 256 * 1024).toLowerCase().replace(/\s+/g, ' ')
+  const text = html
+    .slice(0, 256 * 1024)
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
   const named = NAMED_SERVICE.exec(text)?.[1]
   if (named) return `the page names ${named}, a domain parking service`
   const phrase = PARKING_PHRASES.map((pattern) => pattern.exec(text)?.[0]).find(Boolean)

@@ -75,13 +75,18 @@ export async function checkWebsite(website: string, options: WebsiteCheckOptions
   const headRefused = response.status >= 400
   if (headRefused || (response.status < 300 && isHtml(response))) {
     try {
-      const page = await safeFetch(url, { ...common, method: 'GET', maxBytes: options.maxBytes ?? WEBSITE_CHECK_DEFAULTS.maxBytes })
+      const page = await safeFetch(url, {
+        ...common,
+        method: 'GET',
+        maxBytes: options.maxBytes ?? WEBSITE_CHECK_DEFAULTS.maxBytes,
+      })
       response = page
       if (page.status < 300 && isHtml(page)) body = decodeText(page)
     } catch (error) {
       if (cancelled()) throw error
       // A page longer than we read is a live site, not a parking page: judge it by HEAD's answer.
-      if (!(error instanceof CrawlError && error.code === 'too-large')) return failure(url.href, error, deadline, totalMs)
+      if (!(error instanceof CrawlError && error.code === 'too-large'))
+        return failure(url.href, error, deadline, totalMs)
     }
   }
 

@@ -45,7 +45,8 @@ export function register(program: Command): void {
           : await runCheck({
               store,
               slug: flags.business,
-              allowPrivateNetwork: flags.allowPrivateNetwork === true || process.env.ROLAND_ALLOW_PRIVATE_NETWORK === '1',
+              allowPrivateNetwork:
+                flags.allowPrivateNetwork === true || process.env.ROLAND_ALLOW_PRIVATE_NETWORK === '1',
               timeoutMs: flags.timeout === undefined ? undefined : flags.timeout * 1000,
               siteUrl: process.env.SITE_URL,
               onEvent: flags.json ? undefined : progress,

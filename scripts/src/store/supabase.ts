@@ -26,7 +26,8 @@ const bucket = 'files'
 const pageSize = 1000
 
 // website_hidden is a computed column (a SQL function of the row), which PostgREST gives only when named.
-const catalogSelect = '*, website_hidden, services:business_services(*), images:business_images(*), hours_detail:business_hours(*)'
+const catalogSelect =
+  '*, website_hidden, services:business_services(*), images:business_images(*), hours_detail:business_hours(*)'
 
 /** A store over a Supabase project, with its clients for what only Supabase does (Auth). */
 export interface SupabaseStore extends Store {

@@ -69,9 +69,7 @@ export function NeedsAttention() {
   const deactivate = (finding: FindingView) =>
     act(`deactivate:${finding.business_id}`, async () => {
       await api(`/api/businesses/${finding.business_id}`, { method: 'PATCH', body: { is_active: false } })
-      const { entries } = await api<AuditAnswer>(
-        `/api/audit?table=businesses&row=${finding.business_id}&limit=1`,
-      )
+      const { entries } = await api<AuditAnswer>(`/api/audit?table=businesses&row=${finding.business_id}&limit=1`)
       setDeactivated((map) => new Map(map).set(finding.business_id, entries[0]?.id ?? 0))
       toast.success(`${finding.name} deactivated: it leaves the site at the next rebuild`)
     })

@@ -74,7 +74,8 @@ export function Today() {
           {today.recentChanges.length === 0 ? <li className="px-2 text-slate-500">No changes yet.</li> : null}
           {today.recentChanges.map((change) => {
             const screen = tableScreens[change.table] ?? '/jobs'
-            const to = change.table === 'businesses' && change.action !== 'delete' ? `${screen}?edit=${change.rowId}` : screen
+            const to =
+              change.table === 'businesses' && change.action !== 'delete' ? `${screen}?edit=${change.rowId}` : screen
             return (
               <Line key={change.id} to={to}>
                 <span className="font-semibold">{change.actor}</span> {actionWords[change.action]}{' '}
@@ -89,9 +90,7 @@ export function Today() {
       <Card title="The site">
         <ul className="text-sm" aria-label="The site">
           <Line to="/jobs">
-            {unpublished > 0
-              ? `${unpublished} edit(s) waiting for a rebuild`
-              : 'No edits waiting for a rebuild'}
+            {unpublished > 0 ? `${unpublished} edit(s) waiting for a rebuild` : 'No edits waiting for a rebuild'}
           </Line>
           <Line to="/jobs">
             {lastBuild ? (
