@@ -61,7 +61,7 @@ describe('roland check --json', () => {
   let first: Report
 
   beforeAll(async () => {
-    const result = await roland(['check', '--json', '--timeout', '1'])
+    const result = await roland(['check', '--json', '--timeout', '5'])
     expect(result.stderr).toBe('')
     expect(result.code).toBe(0)
     first = JSON.parse(result.stdout) as Report
@@ -103,7 +103,7 @@ describe('roland check --json', () => {
   })
 
   test('--business checks one listing and reports its findings', async () => {
-    const result = await roland(['check', '--business', 'missing-page-store', '--json', '--timeout', '1'])
+    const result = await roland(['check', '--business', 'missing-page-store', '--json', '--timeout', '5'])
     expect(result.code).toBe(0)
     expect(JSON.parse(result.stdout)).toEqual({
       checked: 1,
