@@ -2,6 +2,7 @@ import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
+  addTestOperator,
   call,
   operatorsCli,
   signIn,
@@ -265,5 +266,31 @@ describe('the per-account lockout', () => {
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(locked.headers.get('set-cookie')).toBeNull()
     await signIn(server, 'coordinator@example.org')
+  })
+
+  test('an unknown email gets the very answers an account gets, before and after the lockout', async () => {
+    await addTestOperator(server, 'treasurer@example.org', 'editor')
+    // Everything a client sees of an answer, but the clock: the date, and how many seconds remain.
+    const answers = async (email: string) => {
+      const seen = []
+      for (let i = 0; i < 6; i++) {
+        const answer = await call(server, '/api/session', {
+          method: 'POST',
+          auth: 'none',
+          body: { email, password: `wrong password ${i}` },
+        })
+        const headers = [...answer.headers].filter(([name]) => !['date', 'content-length'].includes(name))
+        seen.push({
+          status: answer.status,
+          body: answer.text.replace(/\d+ s\b/g, 'N s'),
+          headers: headers.map(([name, value]) => [name, name === 'retry-after' ? value.replace(/^\d+$/, 'N') : value]),
+        })
+      }
+      return seen
+    }
+    const known = await answers('treasurer@example.org')
+    expect(known.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 429, 429])
+    expect(known.at(-1)!.headers).toContainEqual(['retry-after', 'N'])
+    expect(await answers('no-account-here@example.org')).toEqual(known)
   })
 })
