@@ -1,13 +1,16 @@
 import type { Command } from 'commander'
-import { rm } from 'node:fs/promises'
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
 import path from 'node:path'
+import { writeBackup } from '../backup/backup.ts'
+import { restoreBackup } from '../backup/restore.ts'
 import { businessStats } from '../catalog/queries.ts'
 import { loadSampleData } from '../migrate/sample.ts'
 import { dataDir } from '../paths.ts'
 import { openStore, supabaseSettings } from '../store/index.ts'
 import { StoreError } from '../store/types.ts'
 
-/** Adds `roland db init|reset|status`. */
+/** Adds `roland db init|reset|status|backup|restore`. */
 export function register(program: Command): void {
   const db = program.command('db').description('the database: embedded Postgres under .data/, or Supabase')
 
@@ -70,4 +73,55 @@ export function register(program: Command): void {
         await store.close()
       }
     })
+
+  db.command('backup')
+    .description('write one file holding the database and the stored files (photos and their derivatives)')
+    .option('--out <file>', 'where to write it (default: roland-backup-<date>.tar.gz here)')
+    .action(async (options: { out?: string }) => {
+      const out = path.resolve(options.out ?? defaultBackupName())
+      // Written beside its name and renamed when whole: a file with the name is always a complete backup.
+      const partial = `${out}.partial`
+      const store = await openStore({ onCreate: loadSampleData })
+      try {
+        const summary = await writeBackup(store, createWriteStream(partial))
+        await rename(partial, out)
+        process.stdout.write(
+          `Backed up ${store.location}: ${summary.rows} rows in ${summary.tables} tables and ${summary.files} files ` +
+            `(${megabytes(summary.bytes)}) to ${out}.\n`,
+        )
+      } catch (error) {
+        await rm(partial, { force: true })
+        throw error
+      } finally {
+        await store.close()
+      }
+    })
+
+  db.command('restore')
+    .description('bring the embedded database and files back to the state of a backup')
+    .argument('<file>', 'a file made by `roland db backup`')
+    .option('--force', 'replace a database that holds data')
+    .action(async (file: string, options: { force?: boolean }) => {
+      if (supabaseSettings()) {
+        throw new StoreError(
+          'db restore brings back the embedded store; SUPABASE_URL is set. To move a backup to Supabase, ' +
+            'see "Backups" in README.md; to restore into the embedded store, unset SUPABASE_URL.',
+        )
+      }
+      const dir = dataDir()
+      const summary = await restoreBackup({ dir, file: path.resolve(file), force: options.force ?? false })
+      process.stdout.write(
+        `Restored the embedded database in ${dir} from ${file}: ${summary.rows} rows in ${summary.tables} tables ` +
+          `and ${summary.files} files (${megabytes(summary.bytes)}).\n`,
+      )
+    })
+}
+
+/** A backup's default file name: roland-backup-2026-11-26T031500Z.tar.gz. */
+export function defaultBackupName(now = new Date()): string {
+  return `roland-backup-${now.toISOString().replace(/[:-]|\.\d+/g, '')}.tar.gz`
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
