@@ -1,4 +1,8 @@
+import { writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
+import path from 'node:path'
+import { restoreBackup } from '@roland/scripts/backup/restore'
+import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
@@ -223,6 +227,37 @@ describe('an admin', () => {
     expect(demote.status).toBe(409)
     expect(demote.json.error).toMatch(/last admin/)
     expect((await call(server, `/api/operators/${me.id}`, { method: 'DELETE', ...as(admin) })).status).toBe(409)
+  })
+})
+
+describe('the backup download', () => {
+  test('streams the whole store to an admin as one file a restore brings back; editors and strangers get none', async () => {
+    const admin = await signIn(server, 'coordinator@example.org')
+    const answer = await fetch(`${server.url}/api/backup`, { headers: { cookie: admin } })
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('application/gzip')
+    expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="roland-backup-\d{8}T\d{6}Z\.tar\.gz"$/)
+    const file = path.join(data.dir, 'downloaded.tar.gz')
+    await writeFile(file, Buffer.from(await answer.arrayBuffer()))
+    const restored = path.join(data.dir, 'restored')
+    const summary = await restoreBackup({ dir: restored, file })
+    expect(summary.rows).toBeGreaterThan(0)
+    const restoredStore = await openEmbeddedStore({ dir: restored })
+    try {
+      const slugs = (await restoredStore.listBusinesses()).map((b) => b.slug)
+      const { json } = await call(server, '/api/businesses', as(admin))
+      expect(slugs.toSorted()).toEqual(json.businesses.map((b: { slug: string }) => b.slug).toSorted())
+      const emails = (await restoredStore.db.query<{ email: string }>('select email from operators order by email')).rows
+      expect(emails.map((row) => row.email)).toEqual(['coordinator@example.org', 'editor@example.org'])
+    } finally {
+      await restoredStore.close()
+    }
+
+    const editor = await signIn(server, 'editor@example.org')
+    const refused = await call(server, '/api/backup', as(editor))
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('content-disposition')).toBeNull()
+    expect((await call(server, '/api/backup', { auth: 'none' })).status).toBe(401)
   })
 })
 

@@ -26,6 +26,7 @@ import { HttpError, securityHeaders, sendError } from './http.ts'
 import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
+import { backupRoutes } from './routes/backup.ts'
 import { businessRoutes } from './routes/businesses.ts'
 import { contentRoutes } from './routes/content.ts'
 import { crawlerRoutes } from './routes/crawler.ts'
@@ -47,6 +48,7 @@ export const routes: Route[] = [
   ...businessRoutes,
   ...rebuildRoutes,
   ...operatorRoutes,
+  ...backupRoutes,
 ]
 
 /** Options of a console server. */

@@ -110,6 +110,11 @@ export async function writeBackup(store: Store, output: Writable, now = new Date
   return summary
 }
 
+/** A backup's default file name: roland-backup-20261126T031500Z.tar.gz. */
+export function backupFileName(now = new Date()): string {
+  return `roland-backup-${now.toISOString().replace(/[:-]|\.\d+/g, '')}.tar.gz`
+}
+
 /** The size and SHA-256 of some bytes, as the manifest records them. */
 export function digest(bytes: Uint8Array): { size: number; sha256: string } {
   return { size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }

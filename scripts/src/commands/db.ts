@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import { writeBackup } from '../backup/backup.ts'
+import { backupFileName, writeBackup } from '../backup/backup.ts'
 import { restoreBackup } from '../backup/restore.ts'
 import { businessStats } from '../catalog/queries.ts'
 import { loadSampleData } from '../migrate/sample.ts'
@@ -78,7 +78,7 @@ export function register(program: Command): void {
     .description('write one file holding the database and the stored files (photos and their derivatives)')
     .option('--out <file>', 'where to write it (default: roland-backup-<date>.tar.gz here)')
     .action(async (options: { out?: string }) => {
-      const out = path.resolve(options.out ?? defaultBackupName())
+      const out = path.resolve(options.out ?? backupFileName())
       // Written beside its name and renamed when whole: a file with the name is always a complete backup.
       const partial = `${out}.partial`
       const store = await openStore({ onCreate: loadSampleData })
@@ -115,11 +115,6 @@ export function register(program: Command): void {
           `and ${summary.files} files (${megabytes(summary.bytes)}).\n`,
       )
     })
-}
-
-/** A backup's default file name: roland-backup-2026-11-26T031500Z.tar.gz. */
-export function defaultBackupName(now = new Date()): string {
-  return `roland-backup-${now.toISOString().replace(/[:-]|\.\d+/g, '')}.tar.gz`
 }
 
 function megabytes(bytes: number): string {
