@@ -7,13 +7,13 @@ import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { writeBackup, type BackupTable } from '../src/backup/backup.ts'
-import { restoreBackup } from '../src/backup/restore.ts'
+import { restoreBackup, restoreBackupFiles, writeBackupSql } from '../src/backup/restore.ts'
 import { addPhoto } from '../src/images/add-photo.ts'
 import { addOperator, asServiceRole, checkPassword } from '../src/operators/accounts.ts'
 import { repoRoot } from '../src/paths.ts'
 import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 import { openSupabaseStore } from '../src/store/supabase.ts'
-import { freshStoreIn } from './support/fresh-store.ts'
+import { freshStore, freshStoreIn } from './support/fresh-store.ts'
 import { photoJpeg } from './support/image-fixtures.ts'
 import { sqlFunctions, startSupabaseStandIn } from './support/supabase-stand-in.ts'
 
@@ -209,6 +209,64 @@ describe('a backup', () => {
     } finally {
       await standIn.close()
       await source.close()
+    }
+  })
+})
+
+describe('moving a backup to a new Supabase project', () => {
+  test('its SQL loads every row but the embedded sign-in into a migrated database, as psql would', async () => {
+    const sqlFile = path.join(root, 'rows.sql')
+    await writeBackupSql(backupFile, sqlFile)
+    const target = await freshStore()
+    try {
+      await target.db.exec(await readFile(sqlFile, 'utf8'))
+      const loaded = await snapshot(target)
+      const signIn = ['operators', 'operator_sessions', 'sign_in_failures']
+      for (const [table, rows] of Object.entries(before.tables)) {
+        expect(loaded.tables[table], table).toEqual(signIn.includes(table) ? [] : rows)
+      }
+      // Ids continue after the loaded rows: the audit entry of this change would take a taken id otherwise.
+      await target.db.query(`update businesses set phone = '(501) 555-0100' where slug = 'big-rock-coffee'`)
+    } finally {
+      await target.close()
+    }
+  })
+
+  test('its SQL points the file URLs at the project’s bucket when told where it is', async () => {
+    const sqlFile = path.join(root, 'rows-for-bucket.sql')
+    const filesUrl = 'https://abcd.supabase.co/storage/v1/object/public/files'
+    await writeBackupSql(backupFile, sqlFile, { filesUrl })
+    const target = await freshStore()
+    try {
+      await target.db.exec(await readFile(sqlFile, 'utf8'))
+      const { rows } = await target.db.query<{ image_url: string; variants: Array<{ url: string }> }>(
+        'select image_url, variants from business_images',
+      )
+      const urls = rows.flatMap((row) => [row.image_url, ...row.variants.map((variant) => variant.url)])
+      expect(urls.length).toBeGreaterThan(3)
+      for (const url of urls) expect(url.startsWith(`${filesUrl}/`), url).toBe(true)
+    } finally {
+      await target.close()
+    }
+  })
+
+  test('its files upload to the project’s bucket, byte for byte', async () => {
+    const standIn = await startSupabaseStandIn({ publishableKey: 'sb_publishable_move', secretKey: 'sb_secret_move' })
+    const supabase = openSupabaseStore({ url: standIn.url, publicKey: 'sb_publishable_move', secretKey: 'sb_secret_move' })
+    try {
+      const uploaded = await restoreBackupFiles(backupFile, supabase)
+      expect(uploaded.files).toBe(Object.keys(before.files).length)
+      const inBucket = Object.fromEntries(
+        [...standIn.objects].map(([id, object]) => [
+          id.slice('files/'.length),
+          createHash('sha256').update(object.bytes).digest('hex'),
+        ]),
+      )
+      expect(inBucket).toEqual(before.files)
+      expect(standIn.objects.get('files/Roland.txt')?.contentType).toMatch(/^text\/plain/)
+    } finally {
+      await supabase.close()
+      await standIn.close()
     }
   })
 })

@@ -1,13 +1,16 @@
+import { randomBytes } from 'node:crypto'
 import { createReadStream, existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip } from 'node:zlib'
 import { extract as tarExtract } from 'tar-stream'
+import { lookup as contentTypeOf } from 'mime-types'
 import { z } from 'zod'
 import { openEmbeddedStore, type EmbeddedStore } from '../store/embedded.ts'
 import { readMigrations } from '../store/sql-files.ts'
-import { StoreError } from '../store/types.ts'
+import { StoreError, type Store } from '../store/types.ts'
 import {
   backupFormat,
   backupHeaderSchema,
@@ -224,4 +227,97 @@ async function replaceRows(store: EmbeddedStore, backup: CheckedBackup): Promise
       }
     }
   })
+}
+
+/** Tables of the embedded store's own sign-in: on Supabase, Supabase Auth keeps the operators. */
+const embeddedSignInTables = new Set(['operators', 'operator_sessions', 'sign_in_failures'])
+
+/**
+ * Reads a backup and writes the SQL that loads its rows into a database with every migration
+ * applied and nothing else (a new Supabase project: `psql "$DATABASE_URL" -f FILE`), in one
+ * transaction with triggers off, as a restore does. The operators, their sessions and failed
+ * sign-ins stay out: on Supabase an operator is a Supabase Auth user, added with `roland operators add`.
+ * With `filesUrl` (the bucket's public URL), the embedded store's site-relative file URLs (/files/…)
+ * become URLs of the bucket, where `--files-only` puts the files.
+ */
+export async function writeBackupSql(
+  file: string,
+  out: string,
+  options: { filesUrl?: string } = {},
+): Promise<{ tables: number; rows: number }> {
+  return withCheckedBackup(file, async (backup) => {
+    const tables = backup.manifest.tables.filter((table) => !embeddedSignInTables.has(table.name))
+    const lines = [
+      `-- The rows of ${path.basename(file)}, backed up ${backup.header.createdAt} from ${backup.header.source.location}.`,
+      '-- Load into a database with every migration applied (supabase db push) and no other data:',
+      '--   psql "$DATABASE_URL" -f this-file.sql',
+      'begin;',
+      'set local session_replication_role = replica;',
+      `truncate ${tables.map((table) => `public."${table.name}"`).join(', ')} restart identity;`,
+    ]
+    for (const table of tables) {
+      const rows = backup.tables.get(table.name) ?? []
+      const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))]
+      if (!rows.length) continue
+      if (!columns.every((column) => /^[a-z_][a-z0-9_]*$/.test(column))) {
+        throw new StoreError(`The backup's table ${table.name} has a column name this cannot load: ${columns.join(', ')}`)
+      }
+      let json = JSON.stringify(rows)
+      if (options.filesUrl) json = json.replaceAll('"/files/', JSON.stringify(`${options.filesUrl.replace(/\/+$/, '')}/`).slice(0, -1))
+      let tag = ''
+      while (!tag || json.includes(tag)) tag = `$rows_${randomBytes(6).toString('hex')}$`
+      const list = columns.map((column) => `"${column}"`).join(', ')
+      lines.push(
+        `insert into public."${table.name}" (${list}) overriding system value`,
+        `  select ${list} from jsonb_populate_recordset(null::public."${table.name}", ${tag}${json}${tag}::jsonb);`,
+      )
+    }
+    // Identity and serial columns continue after the loaded rows.
+    lines.push(
+      'do $$',
+      'declare c record;',
+      'begin',
+      '  for c in',
+      "    select t.relname as table_name, a.attname as column_name,",
+      "           pg_get_serial_sequence(format('public.%I', t.relname), a.attname) as sequence_name",
+      '    from pg_class t join pg_namespace n on n.oid = t.relnamespace',
+      '      join pg_attribute a on a.attrelid = t.oid and a.attnum > 0 and not a.attisdropped',
+      `    where n.nspname = 'public' and t.relname = any (array[${tables.map((t) => `'${t.name}'`).join(', ')}]::text[])`,
+      "      and pg_get_serial_sequence(format('public.%I', t.relname), a.attname) is not null",
+      '  loop',
+      "    execute format('select setval(%L, coalesce((select max(%I) from public.%I), 0) + 1, false)',",
+      '      c.sequence_name, c.column_name, c.table_name);',
+      '  end loop;',
+      'end',
+      '$$;',
+      'commit;',
+      '',
+    )
+    await writeFile(out, lines.join('\n'))
+    return { tables: tables.length, rows: tables.reduce((sum, table) => sum + table.rows, 0) }
+  })
+}
+
+/** Uploads a backup's files into a store's storage (a new Supabase project's bucket), replacing files with the same path. */
+export async function restoreBackupFiles(file: string, store: Store): Promise<{ files: number; bytes: number }> {
+  return withCheckedBackup(file, async (backup) => {
+    for (const entry of backup.manifest.files) {
+      const bytes = await readFile(path.join(backup.filesDir, entry.path))
+      const contentType = contentTypeOf(entry.path) || 'application/octet-stream'
+      await store.files.put(entry.path, bytes, { contentType, upsert: true })
+    }
+    return {
+      files: backup.manifest.files.length,
+      bytes: backup.manifest.files.reduce((sum, entry) => sum + entry.size, 0),
+    }
+  })
+}
+
+async function withCheckedBackup<T>(file: string, fn: (backup: CheckedBackup) => Promise<T>): Promise<T> {
+  const staging = await mkdtemp(path.join(tmpdir(), 'roland-backup-'))
+  try {
+    return await fn(await readBackup(file, path.join(staging, 'files')))
+  } finally {
+    await rm(staging, { recursive: true, force: true })
+  }
 }

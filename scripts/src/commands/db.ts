@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { backupFileName, writeBackup } from '../backup/backup.ts'
-import { restoreBackup } from '../backup/restore.ts'
+import { restoreBackup, restoreBackupFiles, writeBackupSql } from '../backup/restore.ts'
 import { businessStats } from '../catalog/queries.ts'
 import { loadSampleData } from '../migrate/sample.ts'
 import { dataDir } from '../paths.ts'
@@ -101,15 +101,38 @@ export function register(program: Command): void {
     .description('bring the embedded database and files back to the state of a backup')
     .argument('<file>', 'a file made by `roland db backup`')
     .option('--force', 'replace a database that holds data')
-    .action(async (file: string, options: { force?: boolean }) => {
+    .option('--sql <out>', 'write the SQL that loads the rows into a new Supabase project (psql), changing nothing here')
+    .option('--files-only', "upload the backup's files to the store in use (a Supabase project's bucket)")
+    .action(async (file: string, options: { force?: boolean; sql?: string; filesOnly?: boolean }) => {
+      const backup = path.resolve(file)
+      if (options.sql) {
+        const out = path.resolve(options.sql)
+        // With a Supabase project configured, file URLs name its bucket, where --files-only uploads them.
+        const settings = supabaseSettings()
+        const filesUrl = settings ? `${settings.url}/storage/v1/object/public/files` : undefined
+        const { tables, rows } = await writeBackupSql(backup, out, { filesUrl })
+        process.stdout.write(`Wrote ${out}: ${rows} rows in ${tables} tables. Load it with psql "$DATABASE_URL" -f ${out}\n`)
+        return
+      }
+      if (options.filesOnly) {
+        const store = await openStore()
+        try {
+          const { files, bytes } = await restoreBackupFiles(backup, store)
+          process.stdout.write(`Uploaded ${files} files (${megabytes(bytes)}) from ${file} to ${store.location}.\n`)
+        } finally {
+          await store.close()
+        }
+        return
+      }
       if (supabaseSettings()) {
         throw new StoreError(
-          'db restore brings back the embedded store; SUPABASE_URL is set. To move a backup to Supabase, ' +
-            'see "Backups" in README.md; to restore into the embedded store, unset SUPABASE_URL.',
+          'db restore brings back the embedded store, and SUPABASE_URL is set. To move a backup to Supabase, ' +
+            'load its rows with --sql and its files with --files-only (README.md, "Backups"); to restore the ' +
+            'embedded store, unset SUPABASE_URL.',
         )
       }
       const dir = dataDir()
-      const summary = await restoreBackup({ dir, file: path.resolve(file), force: options.force ?? false })
+      const summary = await restoreBackup({ dir, file: backup, force: options.force ?? false })
       process.stdout.write(
         `Restored the embedded database in ${dir} from ${file}: ${summary.rows} rows in ${summary.tables} tables ` +
           `and ${summary.files} files (${megabytes(summary.bytes)}).\n`,
