@@ -133,9 +133,10 @@ describe('an editor created with the CLI', () => {
       email: 'editor@example.org',
       role: 'editor',
     })
+    const callsBefore = hook.calls.length
     const rebuild = await call(server, '/api/rebuild', { method: 'POST', ...as(cookie), body: {} })
     expect(rebuild.status).toBe(202)
-    await waitFor(() => hook.calls.length > 0, 'the rebuild hook')
+    await waitFor(() => hook.calls.length === callsBefore + 1, 'the rebuild hook')
     expect((await call(server, '/api/jobs', as(cookie))).status).toBe(200)
 
     const add = await call(server, '/api/operators', {
@@ -236,7 +237,9 @@ describe('the backup download', () => {
     const answer = await fetch(`${server.url}/api/backup`, { headers: { cookie: admin } })
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toBe('application/gzip')
-    expect(answer.headers.get('content-disposition')).toMatch(/^attachment; filename="roland-backup-\d{8}T\d{6}Z\.tar\.gz"$/)
+    expect(answer.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="roland-backup-\d{8}T\d{6}Z\.tar\.gz"$/,
+    )
     const file = path.join(data.dir, 'downloaded.tar.gz')
     await writeFile(file, Buffer.from(await answer.arrayBuffer()))
     const restored = path.join(data.dir, 'restored')
@@ -247,7 +250,8 @@ describe('the backup download', () => {
       const slugs = (await restoredStore.listBusinesses()).map((b) => b.slug)
       const { json } = await call(server, '/api/businesses', as(admin))
       expect(slugs.toSorted()).toEqual(json.businesses.map((b: { slug: string }) => b.slug).toSorted())
-      const emails = (await restoredStore.db.query<{ email: string }>('select email from operators order by email')).rows
+      const emails = (await restoredStore.db.query<{ email: string }>('select email from operators order by email'))
+        .rows
       expect(emails.map((row) => row.email)).toEqual(['coordinator@example.org', 'editor@example.org'])
     } finally {
       await restoredStore.close()

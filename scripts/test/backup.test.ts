@@ -1,9 +1,10 @@
-import { spawn } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { createWriteStream, existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { promisify } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { writeBackup, type BackupTable } from '../src/backup/backup.ts'
@@ -66,19 +67,22 @@ async function backUp(store: EmbeddedStore | ReturnType<typeof openSupabaseStore
   return writeBackup(store, createWriteStream(file))
 }
 
-function cli(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/src/cli.ts'), ...args], {
-      cwd: root,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: dataDir },
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')))
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
+const run = promisify(execFile)
+
+/** Runs `roland …` on a data folder, as an operator would; a non-zero exit is returned, not thrown. */
+async function cli(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const options = { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: dataDir } }
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [path.join(repoRoot, 'scripts/src/cli.ts'), ...args],
+      options,
+    )
+    return { code: 0, stdout, stderr }
+  } catch (error) {
+    const { code, stdout, stderr } = error as { code: number | null; stdout: string; stderr: string }
+    return { code, stdout, stderr }
+  }
 }
 
 beforeAll(async () => {
@@ -111,11 +115,15 @@ beforeAll(async () => {
       role: 'admin',
       password: 'a long backup test password',
     })
-    await checkPassword(store.db, { email: 'someone@example.org', password: 'wrong' }, {
-      freeAttempts: 0,
-      baseLockoutMs: 60_000,
-      maxLockoutMs: 60_000,
-    })
+    await checkPassword(
+      store.db,
+      { email: 'someone@example.org', password: 'wrong' },
+      {
+        freeAttempts: 0,
+        baseLockoutMs: 60_000,
+        maxLockoutMs: 60_000,
+      },
+    )
     const job = await store.jobs.create('rebuild', { trigger: 'manual' }, 'keeper@example.org')
     await store.jobs.update(job.id, { status: 'succeeded', appendLog: ['Site built'] })
     before = await snapshot(store)
@@ -129,6 +137,9 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true })
 })
 
+// Each restore into a new folder creates a database first: minutes on a loaded machine, never asserted.
+const slow = { timeout: 240_000 }
+
 describe('a backup', () => {
   test('holds a store worth restoring: every kind of row and the photos with their derivatives', () => {
     const count = (table: string) => (before.tables[table] as unknown[]).length
@@ -139,24 +150,28 @@ describe('a backup', () => {
     expect(before.files['Roland.txt']).toBeDefined()
   })
 
-  test('brings a changed store back to exactly its state, and refuses to overwrite it without force', async () => {
-    await withStore(dir, async (store) => {
-      await store.db.query(`delete from businesses where slug = 'lakeview-marina'`)
-      await store.db.query(`update attractions set name = 'Renamed'`)
-      await store.files.remove('Roland.txt')
-      await store.files.put('stray.txt', new TextEncoder().encode('not in the backup'), { contentType: 'text/plain' })
-    })
-    const changed = await stateOf(dir)
-    await expect(restoreBackup({ dir, file: backupFile })).rejects.toThrow(
-      /holds data \(1 businesses, 1 operators, 1 jobs, \d+ stored files\).*run the restore again with --force/,
-    )
-    expect(await stateOf(dir)).toEqual(changed)
+  test(
+    'brings a changed store back to exactly its state, and refuses to overwrite it without force',
+    slow,
+    async () => {
+      await withStore(dir, async (store) => {
+        await store.db.query(`delete from businesses where slug = 'lakeview-marina'`)
+        await store.db.query(`update attractions set name = 'Renamed'`)
+        await store.files.remove('Roland.txt')
+        await store.files.put('stray.txt', new TextEncoder().encode('not in the backup'), { contentType: 'text/plain' })
+      })
+      const changed = await stateOf(dir)
+      await expect(restoreBackup({ dir, file: backupFile })).rejects.toThrow(
+        /holds data \(1 businesses, 1 operators, 1 jobs, \d+ stored files\).*run the restore again with --force/,
+      )
+      expect(await stateOf(dir)).toEqual(changed)
 
-    await restoreBackup({ dir, file: backupFile, force: true })
-    expect(await stateOf(dir)).toEqual(before)
-  })
+      await restoreBackup({ dir, file: backupFile, force: true })
+      expect(await stateOf(dir)).toEqual(before)
+    },
+  )
 
-  test('brings a wiped store back, into a folder with no database at all', async () => {
+  test('brings a wiped store back, into a folder with no database at all', slow, async () => {
     await rm(dir, { recursive: true, force: true })
     const summary = await restoreBackup({ dir, file: backupFile })
     expect(summary.files).toBe(Object.keys(before.files).length)
@@ -164,7 +179,7 @@ describe('a backup', () => {
     expect((await readdir(dir)).filter((name) => name.startsWith('.restore-'))).toEqual([])
   })
 
-  test('leaves a restored store working: new rows take new ids, the triggers run again', async () => {
+  test('leaves a restored store working: new rows take new ids, the triggers run again', slow, async () => {
     const other = path.join(root, 'working')
     await restoreBackup({ dir: other, file: backupFile })
     await withStore(other, async (store) => {
@@ -178,43 +193,50 @@ describe('a backup', () => {
     })
   })
 
-  test('made from a Supabase project (through its REST and Storage APIs) restores to the same state', async () => {
-    const source = await openEmbeddedStore({ dir })
-    const standIn = await startSupabaseStandIn({
-      publishableKey: 'sb_publishable_backup',
-      secretKey: 'sb_secret_backup',
-      tables: Object.fromEntries(
-        Object.entries(before.tables).map(([name, rows]) => [name, structuredClone(rows) as Record<string, unknown>[]]),
-      ),
-      rpc: sqlFunctions(source, ['backup_tables']),
-    })
-    try {
-      for (const file of Object.keys(before.files)) {
-        standIn.objects.set(`files/${file}`, {
-          bytes: Buffer.from((await source.files.get(file))!),
-          contentType: 'application/octet-stream',
-        })
-      }
-      const supabase = openSupabaseStore({
-        url: standIn.url,
-        publicKey: 'sb_publishable_backup',
+  test(
+    'made from a Supabase project (through its REST and Storage APIs) restores to the same state',
+    slow,
+    async () => {
+      const source = await openEmbeddedStore({ dir })
+      const standIn = await startSupabaseStandIn({
+        publishableKey: 'sb_publishable_backup',
         secretKey: 'sb_secret_backup',
+        tables: Object.fromEntries(
+          Object.entries(before.tables).map(([name, rows]) => [
+            name,
+            structuredClone(rows) as Record<string, unknown>[],
+          ]),
+        ),
+        rpc: sqlFunctions(source, ['backup_tables']),
       })
-      const fromSupabase = path.join(root, 'supabase.tar.gz')
-      await backUp(supabase, fromSupabase)
-      await supabase.close()
-      const restored = path.join(root, 'from-supabase')
-      await restoreBackup({ dir: restored, file: fromSupabase })
-      expect(await stateOf(restored)).toEqual(before)
-    } finally {
-      await standIn.close()
-      await source.close()
-    }
-  })
+      try {
+        for (const file of Object.keys(before.files)) {
+          standIn.objects.set(`files/${file}`, {
+            bytes: Buffer.from((await source.files.get(file))!),
+            contentType: 'application/octet-stream',
+          })
+        }
+        const supabase = openSupabaseStore({
+          url: standIn.url,
+          publicKey: 'sb_publishable_backup',
+          secretKey: 'sb_secret_backup',
+        })
+        const fromSupabase = path.join(root, 'supabase.tar.gz')
+        await backUp(supabase, fromSupabase)
+        await supabase.close()
+        const restored = path.join(root, 'from-supabase')
+        await restoreBackup({ dir: restored, file: fromSupabase })
+        expect(await stateOf(restored)).toEqual(before)
+      } finally {
+        await standIn.close()
+        await source.close()
+      }
+    },
+  )
 })
 
 describe('moving a backup to a new Supabase project', () => {
-  test('its SQL loads every row but the embedded sign-in into a migrated database, as psql would', async () => {
+  test('its SQL loads every row but the embedded sign-in into a migrated database, as psql would', slow, async () => {
     const sqlFile = path.join(root, 'rows.sql')
     await writeBackupSql(backupFile, sqlFile)
     const target = await freshStore()
@@ -232,7 +254,7 @@ describe('moving a backup to a new Supabase project', () => {
     }
   })
 
-  test('its SQL points the file URLs at the project’s bucket when told where it is', async () => {
+  test('its SQL points the file URLs at the project’s bucket when told where it is', slow, async () => {
     const sqlFile = path.join(root, 'rows-for-bucket.sql')
     const filesUrl = 'https://abcd.supabase.co/storage/v1/object/public/files'
     await writeBackupSql(backupFile, sqlFile, { filesUrl })
@@ -252,7 +274,11 @@ describe('moving a backup to a new Supabase project', () => {
 
   test('its files upload to the project’s bucket, byte for byte', async () => {
     const standIn = await startSupabaseStandIn({ publishableKey: 'sb_publishable_move', secretKey: 'sb_secret_move' })
-    const supabase = openSupabaseStore({ url: standIn.url, publicKey: 'sb_publishable_move', secretKey: 'sb_secret_move' })
+    const supabase = openSupabaseStore({
+      url: standIn.url,
+      publicKey: 'sb_publishable_move',
+      secretKey: 'sb_secret_move',
+    })
     try {
       const uploaded = await restoreBackupFiles(backupFile, supabase)
       expect(uploaded.files).toBe(Object.keys(before.files).length)
@@ -273,7 +299,10 @@ describe('moving a backup to a new Supabase project', () => {
 
 describe('a bad backup file', () => {
   const cases: Array<[string, () => Promise<Buffer>]> = [
-    ['cut short', async () => (await readFile(backupFile)).subarray(0, Math.floor((await readFile(backupFile)).length / 2))],
+    [
+      'cut short',
+      async () => (await readFile(backupFile)).subarray(0, Math.floor((await readFile(backupFile)).length / 2)),
+    ],
     ['not gzipped at all', async () => Buffer.from('Big Rock Coffee, 501-555-0100\n')],
     ['a gzip of something else', async () => gzipSync(Buffer.from('{"hello": "world"}'))],
     ['empty', async () => Buffer.alloc(0)],

@@ -250,7 +250,9 @@ describe('row-level security on operators and their sessions', () => {
         `insert into sign_in_failures (email) values ('someone@example.org')`,
         'delete from sign_in_failures',
       ]) {
-        expect(await attempt(role, sql), `${role}: ${sql}`).toEqual({ error: expect.stringMatching(/permission denied/) })
+        expect(await attempt(role, sql), `${role}: ${sql}`).toEqual({
+          error: expect.stringMatching(/permission denied/),
+        })
       }
     },
   )

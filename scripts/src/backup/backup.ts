@@ -148,7 +148,7 @@ async function readRows(store: Store, table: BackupTable): Promise<unknown[]> {
     for (const column of table.key) query = query.order(column)
     const { data, error } = await query.range(from, from + pageSize - 1)
     if (error) throw new StoreError(`Could not read the table ${table.name} (${store.location}): ${error.message}`)
-    all.push(...data)
+    all.push(...(data as unknown[]))
     if (data.length < pageSize) return all
   }
 }

@@ -195,12 +195,15 @@ async function replaceRows(store: EmbeddedStore, backup: CheckedBackup): Promise
   const known = new Set(current.map((table) => table.name))
   for (const name of backup.tables.keys()) {
     if (!known.has(name)) {
-      throw new StoreError(`The backup holds a table this database lacks (${name}): update the Roland tools, then restore it.`)
+      throw new StoreError(
+        `The backup holds a table this database lacks (${name}): update the Roland tools, then restore it.`,
+      )
     }
   }
   await store.db.transaction(async (tx) => {
     await tx.exec('set local session_replication_role = replica')
-    if (current.length) await tx.exec(`truncate ${current.map((t) => `public."${t.name}"`).join(', ')} restart identity`)
+    if (current.length)
+      await tx.exec(`truncate ${current.map((t) => `public."${t.name}"`).join(', ')} restart identity`)
     for (const { name } of current) {
       const rows = backup.tables.get(name) ?? []
       const columns = await tx.query<{ name: string; serial: string | null }>(
@@ -260,10 +263,13 @@ export async function writeBackupSql(
       const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))]
       if (!rows.length) continue
       if (!columns.every((column) => /^[a-z_][a-z0-9_]*$/.test(column))) {
-        throw new StoreError(`The backup's table ${table.name} has a column name this cannot load: ${columns.join(', ')}`)
+        throw new StoreError(
+          `The backup's table ${table.name} has a column name this cannot load: ${columns.join(', ')}`,
+        )
       }
       let json = JSON.stringify(rows)
-      if (options.filesUrl) json = json.replaceAll('"/files/', JSON.stringify(`${options.filesUrl.replace(/\/+$/, '')}/`).slice(0, -1))
+      if (options.filesUrl)
+        json = json.replaceAll('"/files/', JSON.stringify(`${options.filesUrl.replace(/\/+$/, '')}/`).slice(0, -1))
       let tag = ''
       while (!tag || json.includes(tag)) tag = `$rows_${randomBytes(6).toString('hex')}$`
       const list = columns.map((column) => `"${column}"`).join(', ')
@@ -278,7 +284,7 @@ export async function writeBackupSql(
       'declare c record;',
       'begin',
       '  for c in',
-      "    select t.relname as table_name, a.attname as column_name,",
+      '    select t.relname as table_name, a.attname as column_name,',
       "           pg_get_serial_sequence(format('public.%I', t.relname), a.attname) as sequence_name",
       '    from pg_class t join pg_namespace n on n.oid = t.relnamespace',
       '      join pg_attribute a on a.attrelid = t.oid and a.attnum > 0 and not a.attisdropped',

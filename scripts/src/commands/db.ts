@@ -101,7 +101,10 @@ export function register(program: Command): void {
     .description('bring the embedded database and files back to the state of a backup')
     .argument('<file>', 'a file made by `roland db backup`')
     .option('--force', 'replace a database that holds data')
-    .option('--sql <out>', 'write the SQL that loads the rows into a new Supabase project (psql), changing nothing here')
+    .option(
+      '--sql <out>',
+      'write the SQL that loads the rows into a new Supabase project (psql), changing nothing here',
+    )
     .option('--files-only', "upload the backup's files to the store in use (a Supabase project's bucket)")
     .action(async (file: string, options: { force?: boolean; sql?: string; filesOnly?: boolean }) => {
       const backup = path.resolve(file)
@@ -111,7 +114,9 @@ export function register(program: Command): void {
         const settings = supabaseSettings()
         const filesUrl = settings ? `${settings.url}/storage/v1/object/public/files` : undefined
         const { tables, rows } = await writeBackupSql(backup, out, { filesUrl })
-        process.stdout.write(`Wrote ${out}: ${rows} rows in ${tables} tables. Load it with psql "$DATABASE_URL" -f ${out}\n`)
+        process.stdout.write(
+          `Wrote ${out}: ${rows} rows in ${tables} tables. Load it with psql "$DATABASE_URL" -f ${out}\n`,
+        )
         return
       }
       if (options.filesOnly) {

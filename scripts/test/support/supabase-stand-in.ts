@@ -201,8 +201,13 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
     // a folder comes back as an entry with a null id.
     const list = url.pathname.match(/^\/storage\/v1\/object\/list\/([a-z0-9_-]+)$/)
     if (list && req.method === 'POST') {
-      if (role !== 'service_role') return send(400, { statusCode: '403', error: 'Unauthorized', message: 'not allowed' })
-      const { prefix = '', limit = 100, offset = 0 } = (body ?? {}) as { prefix?: string; limit?: number; offset?: number }
+      if (role !== 'service_role')
+        return send(400, { statusCode: '403', error: 'Unauthorized', message: 'not allowed' })
+      const {
+        prefix = '',
+        limit = 100,
+        offset = 0,
+      } = (body ?? {}) as { prefix?: string; limit?: number; offset?: number }
       const folder = `${list[1]}/${prefix ? `${prefix.replace(/\/+$/, '')}/` : ''}`
       const entries = new Map<string, Row>()
       for (const [id, object] of objects) {
