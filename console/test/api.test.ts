@@ -455,8 +455,10 @@ describe('rebuild', () => {
     })
     const finished = await waitForJob(server, same.json.job.id)
     expect(finished.result).toMatchObject({ summary: { added: 0, updated: 0, deactivated: 0 } })
-    expect(server.services.scheduler.state.pending).toBe(false)
-    await server.services.scheduler.idle()
+    // The scheduler hears of a job's end only after its row says so: wait for the job's own promise,
+    // not for "no rebuild is due", which already holds before the scheduler has heard anything.
+    await server.services.jobs.idle()
+    expect(server.services.scheduler.state).toMatchObject({ pending: false, running: false })
     expect(hook.calls.length).toBe(callsBefore)
 
     const manual = await api('/api/rebuild', { method: 'POST' })

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { readBackup } from '@roland/scripts/backup/restore'
 import { sampleRolandFile } from '@roland/scripts/migrate/sample'
 import type { EmbeddedStore } from '@roland/scripts/store/embedded'
 import type { Job } from '@roland/scripts/store/types'
@@ -67,12 +68,21 @@ afterAll(async () => {
   if (outDir) await rm(path.dirname(outDir), { recursive: true, force: true })
 })
 
-/** Waits until the server has no rebuild due or running. */
-async function rebuildsSettled(): Promise<void> {
-  await waitFor(
-    () => !server.services.scheduler.state.pending && !server.services.scheduler.state.running,
-    'rebuilds to settle',
+/**
+ * Waits for the rebuild a job that changed data causes, and returns its row once it has run. Not
+ * "until no rebuild is due or running": that already holds between the job's end reaching the page
+ * and the scheduler hearing of it. Once the rebuild is recorded it runs; it is awaited without
+ * polling the database, which the build's own process must open.
+ */
+async function rebuildAfter(cause: Job): Promise<Job> {
+  const since = Date.parse(cause.finished_at!)
+  const { id } = await waitFor(
+    async () =>
+      (await server.services.jobs.list(50)).find((job) => job.kind === 'rebuild' && Date.parse(job.created_at) > since),
+    `the rebuild after the ${cause.kind} job ${cause.id}`,
   )
+  await server.services.scheduler.idle()
+  return (await server.services.jobs.list(50)).find((job) => job.id === id)!
 }
 
 async function lastJob(kind: Job['kind']): Promise<Job | undefined> {
@@ -183,10 +193,9 @@ describe('the console in Chromium', () => {
       const stored = (attach?.result as { stored: Array<{ role: string; created: boolean }> }).stored
       expect(stored.filter((image) => image.created).map((image) => image.role)).toContain('hero')
 
-      await rebuildsSettled()
-      const rebuild = await lastJob('rebuild')
+      const rebuild = await rebuildAfter(attach!)
       expect(rebuild).toMatchObject({ status: 'succeeded', params: { mode: 'local' } })
-      expect(Date.parse(rebuild!.created_at)).toBeGreaterThan(Date.parse(attach!.finished_at!))
+      expect(Date.parse(rebuild.created_at)).toBeGreaterThan(Date.parse(attach!.finished_at!))
       const panel = page.getByTestId('rebuild-panel')
       await panel.getByText('succeeded').waitFor()
       expect(await panel.textContent()).toMatch(/last rebuild\s*succeeded\s*(\d+ min )?\d+(\.\d)? s/)
@@ -267,11 +276,11 @@ describe('the console in Chromium', () => {
       await succeeded()
       expect(await job.textContent()).toMatch(/^Generate image/)
       await row.getByText(`${imagesBefore + 1} image(s)`).waitFor()
-      expect(await lastJob('images')).toMatchObject({ status: 'succeeded', params: { target: newSlug } })
-      await rebuildsSettled()
-      const rebuild = await lastJob('rebuild')
+      const generated = await lastJob('images')
+      expect(generated).toMatchObject({ status: 'succeeded', params: { target: newSlug } })
+      const rebuild = await rebuildAfter(generated!)
       // Its error and the end of its log, when it failed, are what to look at.
-      expect({ status: rebuild?.status, error: rebuild?.error, log: rebuild?.log.slice(-5) }).toMatchObject({
+      expect({ status: rebuild.status, error: rebuild.error, log: rebuild.log.slice(-5) }).toMatchObject({
         status: 'succeeded',
       })
     },
@@ -360,6 +369,16 @@ describe('operators in Chromium', () => {
       await tab.getByLabel('Password').fill(testPassword)
       await tab.getByRole('button', { name: 'Add operator' }).click()
       await tab.getByTestId('operator-row').filter({ hasText: 'volunteer@example.org' }).waitFor()
+
+      // The backup downloads as a file the restore accepts, holding the operator just added.
+      const downloading = tab.waitForEvent('download')
+      await tab.getByRole('link', { name: 'Download a backup' }).click()
+      const download = await downloading
+      expect(download.suggestedFilename()).toMatch(/^roland-backup-\d{8}T\d{6}Z\.tar\.gz$/)
+      const file = path.join(data.dir, 'downloaded-backup.tar.gz')
+      await download.saveAs(file)
+      const backup = await readBackup(file, path.join(data.dir, 'downloaded-backup-files'))
+      expect(backup.tables.get('operators')?.map((row) => row.email)).toContain('volunteer@example.org')
 
       await tab.getByRole('button', { name: 'Sign out' }).click()
       // The Operators screen has an Email field too: fill in the sign-in form only once it is shown.

@@ -260,13 +260,24 @@ describe('editing in the console, in Chromium', () => {
     { timeout: 500_000 },
     async () => {
       const business = await target()
-      await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
-      await waitFor(
-        () => !server.services.scheduler.state.pending && !server.services.scheduler.state.running,
-        'the rebuild',
-        400_000,
+      const rebuildIds = async () =>
+        (await server.services.jobs.list(100)).filter((job) => job.kind === 'rebuild').map((job) => job.id)
+      const before = new Set(await rebuildIds())
+      // Waits for the effect of this click (its request, then the job it made, then that job's end):
+      // "the scheduler is idle" already holds before the click's request reaches the server.
+      const requested = page.waitForResponse(
+        (response) => response.url().endsWith('/api/rebuild') && response.request().method() === 'POST',
       )
-      const rebuild = (await server.services.jobs.list(20)).find((job) => job.kind === 'rebuild')
+      await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
+      expect((await requested).status()).toBe(202)
+      const id = await waitFor(
+        async () => (await rebuildIds()).find((jobId) => !before.has(jobId)),
+        'the rebuild job the click made',
+      )
+      // Its job exists, so its rebuild runs: wait for it without polling the database, which the
+      // build's own process must open (the console closes it only once no call has used it for a while).
+      await server.services.scheduler.idle()
+      const rebuild = (await server.services.jobs.list(100)).find((row) => row.id === id)
       // Its error and the end of its log, when it failed, are what to look at.
       expect({ status: rebuild?.status, error: rebuild?.error, log: rebuild?.log.slice(-8) }).toMatchObject({
         status: 'succeeded',

@@ -1,7 +1,11 @@
+import { writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
+import path from 'node:path'
+import { readBackup } from '@roland/scripts/backup/restore'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
+  addTestOperator,
   call,
   operatorsCli,
   signIn,
@@ -128,9 +132,10 @@ describe('an editor created with the CLI', () => {
       email: 'editor@example.org',
       role: 'editor',
     })
+    const callsBefore = hook.calls.length
     const rebuild = await call(server, '/api/rebuild', { method: 'POST', ...as(cookie), body: {} })
     expect(rebuild.status).toBe(202)
-    await waitFor(() => hook.calls.length > 0, 'the rebuild hook')
+    await waitFor(() => hook.calls.length === callsBefore + 1, 'the rebuild hook')
     expect((await call(server, '/api/jobs', as(cookie))).status).toBe(200)
 
     const add = await call(server, '/api/operators', {
@@ -225,6 +230,34 @@ describe('an admin', () => {
   })
 })
 
+describe('the backup download', () => {
+  test('streams the whole store to an admin as one file a restore accepts; editors and strangers get none', async () => {
+    const admin = await signIn(server, 'coordinator@example.org')
+    const answer = await fetch(`${server.url}/api/backup`, { headers: { cookie: admin } })
+    expect(answer.status).toBe(200)
+    expect(answer.headers.get('content-type')).toBe('application/gzip')
+    expect(answer.headers.get('content-disposition')).toMatch(
+      /^attachment; filename="roland-backup-\d{8}T\d{6}Z\.tar\.gz"$/,
+    )
+    const file = path.join(data.dir, 'downloaded.tar.gz')
+    await writeFile(file, Buffer.from(await answer.arrayBuffer()))
+    // What a restore checks before it changes anything (scripts/test/backup.test.ts restores one whole).
+    const backup = await readBackup(file, path.join(data.dir, 'downloaded-files'))
+    const { json } = await call(server, '/api/businesses', as(admin))
+    const slugs = (rows: Array<{ slug: string }>) => rows.map((row) => row.slug).toSorted()
+    expect(slugs(backup.tables.get('businesses') as Array<{ slug: string }>)).toEqual(slugs(json.businesses))
+    expect(backup.tables.get('operators')?.map((row) => row.email)).toEqual(
+      expect.arrayContaining(['coordinator@example.org', 'editor@example.org']),
+    )
+
+    const editor = await signIn(server, 'editor@example.org')
+    const refused = await call(server, '/api/backup', as(editor))
+    expect(refused.status).toBe(403)
+    expect(refused.headers.get('content-disposition')).toBeNull()
+    expect((await call(server, '/api/backup', { auth: 'none' })).status).toBe(401)
+  })
+})
+
 describe('behind an HTTPS reverse proxy (CONSOLE_PUBLIC_URL)', () => {
   test('signing in through the public address sets a Secure cookie, which then opens the API there', async () => {
     const answer = await viaProxy('/api/session', {
@@ -265,5 +298,31 @@ describe('the per-account lockout', () => {
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(locked.headers.get('set-cookie')).toBeNull()
     await signIn(server, 'coordinator@example.org')
+  })
+
+  test('an unknown email gets the very answers an account gets, before and after the lockout', async () => {
+    await addTestOperator(server, 'treasurer@example.org', 'editor')
+    // Everything a client sees of an answer, but the clock: the date, and how many seconds remain.
+    const answers = async (email: string) => {
+      const seen = []
+      for (let i = 0; i < 6; i++) {
+        const answer = await call(server, '/api/session', {
+          method: 'POST',
+          auth: 'none',
+          body: { email, password: `wrong password ${i}` },
+        })
+        const headers = [...answer.headers].filter(([name]) => !['date', 'content-length'].includes(name))
+        seen.push({
+          status: answer.status,
+          body: answer.text.replace(/\d+ s\b/g, 'N s'),
+          headers: headers.map(([name, value]) => [name, name === 'retry-after' ? value.replace(/^\d+$/, 'N') : value]),
+        })
+      }
+      return seen
+    }
+    const known = await answers('treasurer@example.org')
+    expect(known.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 429, 429])
+    expect(known.at(-1)!.headers).toContainEqual(['retry-after', 'N'])
+    expect(await answers('no-account-here@example.org')).toEqual(known)
   })
 })

@@ -57,9 +57,9 @@ beforeAll(async () => {
   standIn = await startSupabaseStandIn({
     publishableKey,
     secretKey,
-    tables: { operators: [], operator_sessions: [], jobs: [] },
-    defaults: { operators: { disabled: false, failed_attempts: 0, locked_until: null } },
-    privateTables: ['operators', 'operator_sessions', 'jobs'],
+    tables: { operators: [], operator_sessions: [], jobs: [], sign_in_failures: [] },
+    defaults: { operators: { disabled: false }, sign_in_failures: { failed_attempts: 0, locked_until: null } },
+    privateTables: ['operators', 'operator_sessions', 'jobs', 'sign_in_failures'],
     rpc: sqlFunctions(postgres, functions),
   })
   env = { SUPABASE_URL: standIn.url, SUPABASE_PUBLISHABLE_KEY: publishableKey, SUPABASE_SECRET_KEY: secretKey }

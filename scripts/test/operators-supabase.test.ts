@@ -21,9 +21,9 @@ beforeAll(async () => {
   standIn = await startSupabaseStandIn({
     publishableKey,
     secretKey,
-    tables: { operators: [], operator_sessions: [] },
-    defaults: { operators: { disabled: false, failed_attempts: 0, locked_until: null } },
-    privateTables: ['operators', 'operator_sessions'],
+    tables: { operators: [], operator_sessions: [], sign_in_failures: [] },
+    defaults: { operators: { disabled: false }, sign_in_failures: { failed_attempts: 0, locked_until: null } },
+    privateTables: ['operators', 'operator_sessions', 'sign_in_failures'],
   })
   store = openSupabaseStore({ url: standIn.url, publicKey: publishableKey, secretKey })
   directory = operatorDirectory(store)
@@ -152,7 +152,7 @@ describe('operators on Supabase', () => {
     try {
       standIn.options.failWith = { status: 500, body: { message: 'upstream unavailable' } }
       await expect(sessions.signIn(input, limits)).rejects.toThrow(
-        /^Could not read the operators \(Supabase at http:\/\/127\.0\.0\.1:\d+\): upstream unavailable$/,
+        /^Could not read the failed sign-ins \(Supabase at http:\/\/127\.0\.0\.1:\d+\): upstream unavailable$/,
       )
       standIn.options.failWith = { status: 500, body: { message: 'upstream unavailable' }, path: '/auth/v1/' }
       await expect(sessions.signIn(input, limits)).rejects.toThrow(

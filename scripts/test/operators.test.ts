@@ -83,10 +83,25 @@ describe('checkPassword', () => {
     })
     now += 2000
     expect((await checkPassword(store.db, { ...editor, password }, limits, clock)).kind).toBe('signed-in')
-    const { rows } = await store.db.query<{ failed_attempts: number }>(
-      `select failed_attempts from operators where email = 'editor@example.org'`,
+    const { rows } = await store.db.query(`select * from sign_in_failures where email = 'editor@example.org'`)
+    expect(rows).toEqual([])
+  })
+
+  test('locks an unknown email exactly as it locks an account, so a lockout tells nobody who has one', async () => {
+    let now = Date.parse('2026-11-25T13:00:00Z')
+    const clock = () => now
+    const answers = async (email: string) => {
+      const seen = []
+      for (let i = 0; i < 5; i++) seen.push(await checkPassword(store.db, { email, password: 'wrong' }, limits, clock))
+      now += 60_000
+      return seen
+    }
+    const known = await answers('admin@example.org')
+    expect(known.map((answer) => answer.kind)).toEqual(['wrong', 'wrong', 'wrong', 'locked', 'locked'])
+    expect(await answers('nobody-here@example.org')).toEqual(known)
+    expect((await checkPassword(store.db, { email: 'admin@example.org', password }, limits, clock)).kind).toBe(
+      'signed-in',
     )
-    expect(rows[0]!.failed_attempts).toBe(0)
   })
 })
 

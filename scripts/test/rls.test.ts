@@ -244,13 +244,28 @@ describe('row-level security on operators and their sessions', () => {
     for (const sql of [addOperator, promote, removeEditor]) {
       expect(succeeded(await attempt('admin', sql)), sql).toBe(true)
     }
-    expect(await attempt('admin', 'select password_hash, failed_attempts from operators')).toEqual({
+    expect(await attempt('admin', 'select password_hash from operators')).toEqual({
       error: expect.stringMatching(/permission denied/),
     })
     expect(await attempt('admin', 'select * from operator_sessions')).toEqual({
       error: expect.stringMatching(/permission denied/),
     })
   })
+
+  test.each(['anon', 'stranger', 'editor', 'admin'] as const)(
+    '%s neither reads nor changes the failed sign-ins, which only the sign-in itself counts',
+    async (role) => {
+      for (const sql of [
+        'select * from sign_in_failures',
+        `insert into sign_in_failures (email) values ('someone@example.org')`,
+        'delete from sign_in_failures',
+      ]) {
+        expect(await attempt(role, sql), `${role}: ${sql}`).toEqual({
+          error: expect.stringMatching(/permission denied/),
+        })
+      }
+    },
+  )
 
   test('a disabled operator is nobody: is_operator() and is_admin() are false for them', async () => {
     const claims = { sub: disabledId, email: 'gone@example.org', role: 'authenticated' }

@@ -29,6 +29,7 @@ import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
 import { attentionRoutes } from './routes/attention.ts'
+import { backupRoutes } from './routes/backup.ts'
 import { businessRoutes } from './routes/businesses.ts'
 import { contentRoutes } from './routes/content.ts'
 import { crawlerRoutes } from './routes/crawler.ts'
@@ -51,6 +52,7 @@ export const routes: Route[] = [
   ...attentionRoutes,
   ...rebuildRoutes,
   ...operatorRoutes,
+  ...backupRoutes,
 ]
 
 /** Options of a console server. */

@@ -33,7 +33,7 @@ afterAll(async () => {
   await store.close()
 })
 
-/** The files bucket, counting what is in it (the in-memory bucket has no listing of its own). */
+/** The files bucket, counting what is in it. */
 function countingFiles(inner: FileStorage, failOnPut?: number) {
   const present = new Set<string>()
   let puts = 0
@@ -50,6 +50,7 @@ function countingFiles(inner: FileStorage, failOnPut?: number) {
       await inner.remove(path)
       present.delete(path)
     },
+    list: () => inner.list(),
     publicUrl: (path) => inner.publicUrl(path),
   }
   return { files, present }

@@ -74,7 +74,7 @@ export function hashPassword(password: string): Promise<string> {
   return hash(password)
 }
 
-// Unknown emails are checked against this hash, so they take as long as a wrong password.
+// Unknown and disabled emails are checked against this hash, so they take as long as a wrong password.
 let dummyHash: Promise<string> | undefined
 
 const viewColumns = `id, email, role, disabled, to_json(created_at) #>> '{}' as created_at`
@@ -159,10 +159,11 @@ export type SignInOutcome =
   { kind: 'signed-in'; operator: OperatorView } | { kind: 'wrong' } | { kind: 'locked'; retryAfterMs: number }
 
 /**
- * Checks an email and password (service role). An unknown or disabled email is hashed against a
- * dummy, so it answers like a wrong password in about the same time. Each wrong password counts
- * against the account; past the free attempts it is locked for a time that doubles, and while
- * locked nothing is checked, the right password included.
+ * Checks an email and password (service role). Every email takes the same path, whether an
+ * operator has it or not: a locked email is refused unchecked, the right password included;
+ * otherwise the password is verified (an unknown or disabled email against a dummy hash, so it
+ * answers like a wrong password in about the same time), and a wrong one counts against the
+ * email. Past the free attempts the email is locked for a time that doubles.
  */
 export async function checkPassword(
   db: PGlite,
@@ -173,41 +174,44 @@ export async function checkPassword(
   const email = input.email.trim().toLowerCase()
   dummyHash ??= hashPassword(randomBytes(16).toString('hex'))
   const run = asServiceRole(db)
-  const account = await run(async (tx) => {
-    const { rows } = await tx.query<
-      OperatorView & { password_hash: string | null; failed_attempts: number; locked_until: Date | null }
-    >(`select ${viewColumns}, password_hash, failed_attempts, locked_until from public.operators where email = $1`, [
-      email,
-    ])
-    return rows[0]
+  const { account, lockedUntil } = await run(async (tx) => {
+    const operator = await tx.query<OperatorView & { password_hash: string | null }>(
+      `select ${viewColumns}, password_hash from public.operators where email = $1`,
+      [email],
+    )
+    const failures = await tx.query<{ locked_until: Date | null }>(
+      'select locked_until from public.sign_in_failures where email = $1',
+      [email],
+    )
+    return { account: operator.rows[0], lockedUntil: failures.rows[0]?.locked_until ?? null }
   })
-  if (!account || account.disabled || !account.password_hash) {
-    await verify(await dummyHash, input.password).catch(() => false)
-    return { kind: 'wrong' }
-  }
-  const lockedFor = account.locked_until ? account.locked_until.getTime() - now() : 0
+  const lockedFor = lockedUntil ? lockedUntil.getTime() - now() : 0
   if (lockedFor > 0) return { kind: 'locked', retryAfterMs: lockedFor }
-  const right = await verify(account.password_hash, input.password).catch(() => false)
+  const usable = account && !account.disabled && account.password_hash ? account : undefined
+  const right = await verify(usable?.password_hash ?? (await dummyHash), input.password).catch(() => false)
+  if (right && usable) {
+    await run((tx) => tx.query('delete from public.sign_in_failures where email = $1', [email]))
+    // Only the view's fields: never the password hash.
+    return { kind: 'signed-in', operator: operatorView(usable) }
+  }
   await run(async (tx) => {
-    if (right) {
-      await tx.query('update public.operators set failed_attempts = 0, locked_until = null where id = $1', [account.id])
-      return
-    }
-    // Counted in SQL, so two wrong passwords at once both count.
+    // Counted in SQL, so two wrong passwords at once both count. A day without failures forgets them.
+    await tx.query(`delete from public.sign_in_failures where last_failed_at < now() - interval '1 day'`)
     const { rows } = await tx.query<{ failed_attempts: number }>(
-      'update public.operators set failed_attempts = failed_attempts + 1 where id = $1 returning failed_attempts',
-      [account.id],
+      `insert into public.sign_in_failures as f (email, failed_attempts) values ($1, 1)
+       on conflict (email) do update set failed_attempts = f.failed_attempts + 1, last_failed_at = now()
+       returning failed_attempts`,
+      [email],
     )
     const lockout = lockoutMs(rows[0]?.failed_attempts ?? 0, limits)
     if (lockout > 0) {
-      await tx.query('update public.operators set locked_until = $2 where id = $1', [
-        account.id,
+      await tx.query('update public.sign_in_failures set locked_until = $2 where email = $1', [
+        email,
         new Date(now() + lockout),
       ])
     }
   })
-  // Only the view's fields: never the password hash or the lockout state.
-  return right ? { kind: 'signed-in', operator: operatorView(account) } : { kind: 'wrong' }
+  return { kind: 'wrong' }
 }
 
 /** Starts a session for an operator; returns the token for the cookie (only its hash is stored). */

@@ -26,20 +26,24 @@ import { operatorEmailSchema, operatorPasswordSchema, operatorRoleSchema, type O
 // it receives is nobody else's, and ends that session at once: the console keeps its own,
 // server-side, in operator_sessions, as on the embedded store.
 
-type OperatorRow = OperatorView & {
-  user_id: string | null
+type OperatorRow = OperatorView & { user_id: string | null }
+
+/** A row of sign_in_failures: wrong passwords per email, operator or not. */
+interface FailureRow {
+  email: string
   failed_attempts: number
   locked_until: string | null
 }
 
 const viewColumns = 'id, email, role, disabled, created_at'
-const rowColumns = `${viewColumns}, user_id, failed_attempts, locked_until`
+const rowColumns = `${viewColumns}, user_id`
 
 /** The operator accounts of a Supabase project (Supabase Auth users with an operators row). */
 export function supabaseOperators(store: SupabaseStore): OperatorDirectory & OperatorSessions {
   const where = `Supabase at ${store.settings.url}`
   const operators = () => store.admin().from('operators')
   const sessions = () => store.admin().from('operator_sessions')
+  const failures = () => store.admin().from('sign_in_failures')
 
   const fail = (action: string, error: PostgrestError | AuthError): never => {
     if (/last admin/i.test(error.message)) throw new OperatorError('last-admin', error.message)
@@ -153,7 +157,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
       const updated = await store.admin().auth.admin.updateUserById(authUserOf(row), { password: checked })
       if (updated.error) return refusedPassword(updated.error, `set the password of ${row.email}`)
       // The admin who set it vouches for the operator: no lockout; and a leaked session dies with the old password.
-      const { error } = await operators().update({ failed_attempts: 0, locked_until: null }).eq('id', row.id)
+      const { error } = await failures().delete().eq('email', row.email)
       if (error) return fail(`clear the lockout of ${row.email}`, error)
       await endSessionsOf(row.id)
       return operatorView(row)
@@ -175,11 +179,15 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
     },
 
     async signIn(input, limits): Promise<SignInOutcome> {
+      // Every email takes the same path, an operator's or not, so the answers tell nobody who has an account.
       const email = input.email.trim().toLowerCase()
-      const account = operatorEmailSchema.safeParse(email).success ? await find({ email }) : undefined
-      const lockedFor = account?.locked_until ? Date.parse(account.locked_until) - Date.now() : 0
+      const read = await failures().select('email, failed_attempts, locked_until').eq('email', email)
+      if (read.error) return fail('read the failed sign-ins', read.error)
+      const failed = (read.data as FailureRow[])[0]
+      const lockedFor = failed?.locked_until ? Date.parse(failed.locked_until) - Date.now() : 0
       if (lockedFor > 0) return { kind: 'locked', retryAfterMs: lockedFor }
 
+      const account = operatorEmailSchema.safeParse(email).success ? await find({ email }) : undefined
       const { url, publicKey } = store.settings
       const client = createClient(url, publicKey, {
         auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
@@ -192,31 +200,31 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
             `Supabase Auth did not answer the sign-in (${error.message}): check SUPABASE_URL and that the project is up.`,
           )
         }
-        if (account) await countFailure(account)
-        return { kind: 'wrong' }
+        return countFailure()
       }
       // The console keeps its own session; the Auth session it was handed ends here.
       await store.admin().auth.admin.signOut(data.session.access_token, 'local')
       // Only an Auth user with an operators row gets in: a stranger who signed up gets the same answer.
-      if (!account || account.user_id !== data.user.id || account.disabled) return { kind: 'wrong' }
-      if (account.failed_attempts) {
-        const { error: clearError } = await operators()
-          .update({ failed_attempts: 0, locked_until: null })
-          .eq('id', account.id)
+      if (!account || account.user_id !== data.user.id || account.disabled) return countFailure()
+      if (failed) {
+        const { error: clearError } = await failures().delete().eq('email', email)
         if (clearError) fail('clear the failed sign-ins', clearError)
       }
       return { kind: 'signed-in', operator: operatorView(account) }
 
-      async function countFailure(row: OperatorRow) {
-        const failures = row.failed_attempts + 1
-        const lockout = lockoutMs(failures, limits)
-        const { error: countError } = await operators()
-          .update({
-            failed_attempts: failures,
-            locked_until: lockout > 0 ? new Date(Date.now() + lockout).toISOString() : row.locked_until,
-          })
-          .eq('id', row.id)
+      async function countFailure(): Promise<SignInOutcome> {
+        const failedAttempts = (failed?.failed_attempts ?? 0) + 1
+        const lockout = lockoutMs(failedAttempts, limits)
+        const row = {
+          failed_attempts: failedAttempts,
+          locked_until: lockout > 0 ? new Date(Date.now() + lockout).toISOString() : (failed?.locked_until ?? null),
+          last_failed_at: new Date().toISOString(),
+        }
+        const { error: countError } = failed
+          ? await failures().update(row).eq('email', email)
+          : await failures().insert({ email, ...row })
         if (countError) fail('count the failed sign-in', countError)
+        return { kind: 'wrong' }
       }
     },
 

@@ -1,7 +1,7 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import { acquireLockFile } from '../lock-file.ts'
@@ -321,6 +321,17 @@ function folderStorage(root: string | undefined): FileStorage {
         return
       }
       await rm(path.join(root, key), { force: true })
+    },
+    async list() {
+      if (!root) return [...memory.keys()].sort()
+      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+        throw error
+      })
+      return entries
+        .filter((entry) => entry.isFile())
+        .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+        .sort()
     },
     publicUrl(objectPath) {
       return `/files/${resolve(objectPath)}`

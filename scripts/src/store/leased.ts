@@ -88,6 +88,7 @@ export async function openLeasedStore(
       get: (path) => use((s) => s.files.get(path)),
       put: (path, bytes, opts) => use((s) => s.files.put(path, bytes, opts)),
       remove: (path) => use((s) => s.files.remove(path)),
+      list: () => use((s) => s.files.list()),
       publicUrl,
     },
     jobs: {

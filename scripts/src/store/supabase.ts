@@ -76,6 +76,26 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
       const { error } = await admin().storage.from(bucket).remove([path])
       if (error) fail(`remove ${path}`, error)
     },
+    async list() {
+      // Storage lists one folder at a time, a page at a time; a folder is an entry without an id.
+      const found: string[] = []
+      const folders = ['']
+      for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+        for (let offset = 0; ; offset += pageSize) {
+          const { data, error } = await admin()
+            .storage.from(bucket)
+            .list(folder, { limit: pageSize, offset, sortBy: { column: 'name', order: 'asc' } })
+          if (error) return fail(`list the files under ${folder || 'the bucket'}`, error)
+          for (const entry of data) {
+            const entryPath = folder ? `${folder}/${entry.name}` : entry.name
+            if (entry.id === null) folders.push(entryPath)
+            else found.push(entryPath)
+          }
+          if (data.length < pageSize) break
+        }
+      }
+      return found.sort()
+    },
     publicUrl(path) {
       return publicClient.storage.from(bucket).getPublicUrl(path).data.publicUrl
     },

@@ -93,6 +93,8 @@ export interface FileStorage {
   put(path: string, bytes: Uint8Array, options: { contentType: string; upsert?: boolean }): Promise<void>
   /** Removes a file if it exists. */
   remove(path: string): Promise<void>
+  /** Lists the path of every file, sorted (a backup holds them all). */
+  list(): Promise<string[]>
   /** The URL the public site uses for a file. */
   publicUrl(path: string): string
 }

@@ -197,6 +197,33 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       )
     }
 
+    // Storage's listing of one folder: POST /storage/v1/object/list/<bucket> with {prefix, limit, offset};
+    // a folder comes back as an entry with a null id.
+    const list = url.pathname.match(/^\/storage\/v1\/object\/list\/([a-z0-9_-]+)$/)
+    if (list && req.method === 'POST') {
+      if (role !== 'service_role')
+        return send(400, { statusCode: '403', error: 'Unauthorized', message: 'not allowed' })
+      const {
+        prefix = '',
+        limit = 100,
+        offset = 0,
+      } = (body ?? {}) as { prefix?: string; limit?: number; offset?: number }
+      const folder = `${list[1]}/${prefix ? `${prefix.replace(/\/+$/, '')}/` : ''}`
+      const entries = new Map<string, Row>()
+      for (const [id, object] of objects) {
+        if (!id.startsWith(folder)) continue
+        const [name, ...deeper] = id.slice(folder.length).split('/') as [string, ...string[]]
+        entries.set(
+          name,
+          deeper.length
+            ? { name, id: null, metadata: null }
+            : { name, id, metadata: { size: object.bytes.length, mimetype: object.contentType } },
+        )
+      }
+      const sorted = [...entries.values()].sort((a, b) => String(a.name).localeCompare(String(b.name)))
+      return send(200, sorted.slice(offset, offset + limit))
+    }
+
     const storage = url.pathname.match(/^\/storage\/v1\/object\/(?:(public|authenticated)\/)?([a-z0-9_-]+)\/(.+)$/)
     if (storage) {
       const [, , bucket, objectPath] = storage as unknown as [string, string | undefined, string, string]

@@ -105,6 +105,19 @@ export function Operators() {
         )}
       </Card>
       <AddOperator onAdded={load} />
+      <Card
+        title="Backup"
+        description="One file with the whole database and every stored photo. Keep it somewhere safe; `pnpm roland db restore FILE` brings the store back to it."
+      >
+        {/* A plain link: the browser downloads the stream itself, never holding it in the page. */}
+        <a
+          href="/api/backup"
+          download
+          className="inline-flex items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 hover:bg-slate-50 focus-visible:ring-2 focus-visible:ring-brand-600 focus-visible:ring-offset-2 focus-visible:outline-none"
+        >
+          Download a backup
+        </a>
+      </Card>
     </div>
   )
 }

@@ -16,8 +16,9 @@ export const sessionRoutes: Route[] = [
       refuseWhileLockedOut(limiter.retryAfterMs(client))
       const input = await readJson(req, signInSchema)
       // Embedded: the argon2id hash in the operators table. Supabase: Supabase Auth, then the operators table.
+      // Either way an unknown email takes the same path and gets the same answers, lockout included.
       const outcome = await store.use((s) => operatorSessions(s).signIn(input, services.accountLimits))
-      if (outcome.kind === 'locked') throw lockedOut(outcome.retryAfterMs, 'wrong passwords for this account')
+      if (outcome.kind === 'locked') throw lockedOut(outcome.retryAfterMs, 'wrong passwords for this email')
       if (outcome.kind === 'wrong') {
         limiter.fail(client)
         // One answer for an unknown email and a wrong password: nobody learns who has an account.
