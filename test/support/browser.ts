@@ -142,16 +142,26 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
   return undefined
 }
 
+/** True where Debian's packages can be installed here: as root on Debian, with apt-get. */
+export function canInstallDebianPackages(): boolean {
+  return process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && isDebian()
+}
+
+/** Installs one of Debian's packages (apt-get update, then install); returns why it failed, or undefined. */
+export function installDebianPackage(name: string): string | undefined {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  return run('apt-get', ['update', '-qq'], env) ?? run('apt-get', ['install', '-y', '-qq', name], env)
+}
+
 /**
  * Installs a Chromium the lookup will then find: Debian's package when running as root on Debian,
  * else the one this playwright-core was released with, into Playwright's cache. Returns why it
  * failed, or undefined.
  */
 export function installChromium(): string | undefined {
-  if (process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && isDebian()) {
+  if (canInstallDebianPackages()) {
     console.error("No browser for the tests was found: installing Debian's Chromium (apt-get install -y chromium)…")
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    return run('apt-get', ['update', '-qq'], env) ?? run('apt-get', ['install', '-y', '-qq', 'chromium'], env)
+    return installDebianPackage('chromium')
   }
   console.error(
     "No browser for the tests was found: installing Playwright's Chromium (playwright-core install chromium)…",
