@@ -8,13 +8,7 @@ export default function Icon({ name, className = 'size-5', label }: IconProps) {
   return (
     <svg
       viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      className={className}
-      focusable="false"
+      className={`icon ${className}`}
       {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true })}
       dangerouslySetInnerHTML={{ __html: iconMarkup(name) }}
     />

@@ -1,4 +1,5 @@
-// The site's icon set: inline SVG (24×24, stroked with currentColor), so icons cost no request.
+// The site's icon set: inline SVG (24×24, stroked with currentColor by the `icon` class of
+// styles/global.css), so icons cost no request.
 // Category icons are keyed by location_categories.icon_name; anything unknown is a building.
 
 const icons = {

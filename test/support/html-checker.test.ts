@@ -2,7 +2,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { checkBuiltSite, sitePathOf } from './html-checker.ts'
+import { sitePathOf } from './build-site.ts'
+import { checkBuiltSite } from './html-checker.ts'
 
 const page = (head: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A page</title>${head}</head><body>${body}</body></html>`

@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { canInstallDebianPackages, installDebianPackage } from './browser.ts'
+import { builtPages, sitePathOf } from './build-site.ts'
 
 // The W3C Nu HTML checker (npm's vnu-jar) over built pages, in the tests and before Lighthouse
 // (test/site/html.test.ts, lhci.ts). It runs on Java, which is found on PATH or in JAVA_HOME, and
@@ -132,21 +132,6 @@ export async function checkHtmlFiles(
       message: message.message,
       extract: (message.extract ?? '').trim(),
     }))
-}
-
-/** The site path a built HTML file answers: index.html files by their folder, 404.html as /404. */
-export function sitePathOf(outDir: string, file: string): string {
-  const relative = path.relative(outDir, file).split(path.sep).join('/')
-  return `/${relative.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`
-}
-
-/** Every HTML file of a built site. */
-export async function builtPages(outDir: string): Promise<string[]> {
-  const entries = await readdir(outDir, { withFileTypes: true, recursive: true })
-  return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
-    .map((entry) => path.join(entry.parentPath, entry.name))
-    .sort()
 }
 
 /** Runs the checker over every page of a built site; errors name their page by its site path. */
