@@ -25,8 +25,8 @@ export default function BusinessCard({ business, headingLevel = 3, lead = false 
         <Icon name="building" className="size-12" />
         {business.image && <Picture image={business.image} place={lead ? 'lead-card' : 'card'} />}
         <div className="absolute top-3 left-3 flex flex-wrap gap-2">
-          <span className="badge bg-white/95 text-forest-800 shadow-sm">{business.badge}</span>
-          {business.is_featured && <span className="badge bg-amber-300 text-amber-950 shadow-sm">Featured</span>}
+          <span className="badge bg-white/95 text-forest-800 lift-sm">{business.badge}</span>
+          {business.is_featured && <span className="badge bg-amber-300 text-amber-950 lift-sm">Featured</span>}
         </div>
       </div>
       <div className="flex flex-1 flex-col gap-3 p-5">
