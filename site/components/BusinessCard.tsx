@@ -34,7 +34,7 @@ export default function BusinessCard({ business, headingLevel = 3, lead = false 
         <p className="line-clamp-3 text-sm text-stone-600">{business.description}</p>
         <ContactLines business={business} />
         <a className="btn-primary mt-auto" href={`/business/${business.slug}`}>
-          View Details<span className="sr-only"> of {business.name}</span>
+          View Details<span className="sr-only">{` of ${business.name}`}</span>
         </a>
       </div>
     </article>

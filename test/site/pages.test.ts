@@ -90,8 +90,8 @@ describe('a category page', () => {
     expect(text).toContain('0 Locations Found')
     expect(text).toContain('No Businesses Yet')
     expect(text).not.toContain('View All Business Categories')
-    const icon = await page.locator('[data-page-icon] svg').innerHTML()
-    expect(icon).toContain('<rect x="4" y="2" width="16" height="20"')
+    const icon = await page.locator('[data-page-icon] svg use').getAttribute('href')
+    expect(icon).toMatch(/^\/icons\.svg\?v=\w+#building$/)
   })
 
   test("says 'Coming Soon' for other types, pointing to the page that has their content", async () => {
