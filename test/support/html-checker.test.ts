@@ -1,9 +1,10 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { sitePathOf } from './build-site.ts'
-import { checkBuiltSite } from './html-checker.ts'
+import { checkBuiltSite, ensureJava, findJava, noJavaHelp } from './html-checker.ts'
 
 const page = (head: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A page</title>${head}</head><body>${body}</body></html>`
@@ -48,5 +49,48 @@ describe('the Nu HTML checker over a built site', () => {
     expect(sitePathOf('/out', '/out/index.html')).toBe('/')
     expect(sitePathOf('/out', '/out/business/a-cafe/index.html')).toBe('/business/a-cafe')
     expect(sitePathOf('/out', '/out/404.html')).toBe('/404')
+  })
+})
+
+describe('finding Java for the checker', () => {
+  let root: string
+  const fakeJava = async (dir: string) => {
+    const file = path.join(root, dir, 'java')
+    await mkdir(path.dirname(file), { recursive: true })
+    await writeFile(file, '#!/bin/sh\nexit 0\n')
+    await chmod(file, 0o755)
+    return file
+  }
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'roland-java-lookup-'))
+  })
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
+
+  test("takes JAVA_HOME's java before one on PATH", async () => {
+    const home = await fakeJava('jdk/bin')
+    const onPath = await fakeJava('usr/bin')
+    expect(findJava({ JAVA_HOME: path.join(root, 'jdk'), PATH: path.dirname(onPath) })).toBe(home)
+    expect(findJava({ PATH: path.dirname(onPath) })).toBe(onPath)
+  })
+
+  test('installs Java once when there is none, then finds it', async () => {
+    const dir = path.join(root, 'later/bin')
+    let installs = 0
+    const found = ensureJava({ PATH: dir }, () => {
+      installs++
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(path.join(dir, 'java'), '#!/bin/sh\n', { mode: 0o755 })
+      return undefined
+    })
+    expect(found).toBe(path.join(dir, 'java'))
+    expect(installs).toBe(1)
+  })
+
+  test('stops with why the install failed and what to install', () => {
+    expect(() => ensureJava({ PATH: path.join(root, 'nowhere') }, () => 'apt-get exited with 100')).toThrow(
+      `No Java for the Nu HTML checker, and installing it failed (apt-get exited with 100). ${noJavaHelp}`,
+    )
   })
 })

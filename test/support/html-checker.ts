@@ -38,23 +38,31 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): string | undefin
   return candidates.find(isExecutable)
 }
 
+/** Installs Debian's Java when this is Debian as root; returns why it could not, or undefined. */
+export function installJava(): string | undefined {
+  if (!canInstallDebianPackages()) return 'this is not Debian as root'
+  console.error(
+    "No Java for the HTML checker was found: installing Debian's (apt-get install -y default-jre-headless)…",
+  )
+  return installDebianPackage('default-jre-headless')
+}
+
 /**
- * Finds Java for the checker, installing Debian's default-jre-headless when there is none and this
- * is Debian as root (at most once), and stops with what to install when that fails too.
+ * Finds Java for the checker, installing it when there is none (`install` runs at most once), and
+ * stops with what to install when that fails too.
  */
-export function ensureJava(): string {
-  const found = findJava()
+export function ensureJava(
+  env: NodeJS.ProcessEnv = process.env,
+  install: () => string | undefined = installJava,
+): string {
+  const found = findJava(env)
   if (found) return found
-  let failure = 'this is not Debian as root'
-  if (canInstallDebianPackages()) {
-    console.error(
-      "No Java for the HTML checker was found: installing Debian's (apt-get install -y default-jre-headless)…",
-    )
-    failure = installDebianPackage('default-jre-headless') ?? 'it left no java on PATH'
-  }
-  const installed = findJava()
+  const failure = install()
+  const installed = findJava(env)
   if (installed) return installed
-  throw new Error(`No Java for the Nu HTML checker, and none could be installed (${failure}). ${noJavaHelp}`)
+  throw new Error(
+    `No Java for the Nu HTML checker, and installing it ${failure ? `failed (${failure})` : 'left none to find'}. ${noJavaHelp}`,
+  )
 }
 
 /** One error the checker found: the page (a site path, or the file's name), where, and what. */
