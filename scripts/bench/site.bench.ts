@@ -11,7 +11,7 @@ import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { builtPages, sitePathOf } from '../../test/support/build-site.ts'
 import { firstRoundTrip, firstRoundTripBudget } from '../../test/support/page-weight.ts'
-import { percentile, table } from './measure.ts'
+import { countsFromEnv, percentile, table } from './measure.ts'
 import { generateRolandText } from './migrate.bench.ts'
 
 // The public site built for generated catalogs of 1,000 and 10,000 businesses (issue 8): build
@@ -24,16 +24,7 @@ import { generateRolandText } from './migrate.bench.ts'
 // (default 1000,10000).
 
 /** The catalog sizes to build, from ROLAND_BENCH_SITE_SIZES (default 1,000 and 10,000 businesses). */
-function sizes(): number[] {
-  const setting = process.env.ROLAND_BENCH_SITE_SIZES ?? '1000,10000'
-  const values = setting.split(',').map((part) => Number(part.trim()))
-  if (values.some((value) => !Number.isInteger(value) || value < 1)) {
-    throw new Error(
-      `ROLAND_BENCH_SITE_SIZES is "${setting}": set it to counts of businesses separated by commas, e.g. 1000,10000.`,
-    )
-  }
-  return values
-}
+const sizes = () => countsFromEnv('ROLAND_BENCH_SITE_SIZES', '1000,10000')
 
 /**
  * The kinds of page, by path: the first that matches names a page's kind (a category is any other

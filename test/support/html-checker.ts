@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process'
-import { accessSync, constants, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import { canInstallDebianPackages, installDebianPackage } from './browser.ts'
+import { canInstallDebianPackages, findOrInstall, installDebianPackage, isExecutable } from './browser.ts'
 import { builtPages, sitePathOf } from './build-site.ts'
 
 // The W3C Nu HTML checker (npm's vnu-jar) over built pages, in the tests and before Lighthouse
@@ -16,15 +15,6 @@ export const noJavaHelp =
 
 /** The checker's jar, as the vnu-jar package ships it. */
 const vnuJar = String(createRequire(import.meta.url)('vnu-jar') as string)
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK)
-    return statSync(file).isFile()
-  } catch {
-    return false
-  }
-}
 
 /** The `java` of JAVA_HOME, else the first on PATH; undefined when there is none. */
 export function findJava(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -55,13 +45,10 @@ export function ensureJava(
   env: NodeJS.ProcessEnv = process.env,
   install: () => string | undefined = installJava,
 ): string {
-  const found = findJava(env)
-  if (found) return found
-  const failure = install()
-  const installed = findJava(env)
-  if (installed) return installed
-  throw new Error(
-    `No Java for the Nu HTML checker, and installing it ${failure ? `failed (${failure})` : 'left none to find'}. ${noJavaHelp}`,
+  return findOrInstall(
+    () => findJava(env),
+    install,
+    (outcome) => `No Java for the Nu HTML checker, and installing it ${outcome}. ${noJavaHelp}`,
   )
 }
 
