@@ -383,7 +383,7 @@ describe('the icons', () => {
       for (const [, href] of (await readFile(file, 'utf8')).matchAll(/<use href="([^"]+)"/g)) hrefs.add(href!)
     }
     expect(hrefs.size).toBeGreaterThan(10)
-    const missing = [...hrefs].filter((href) => !href.startsWith('/icons.svg?v=') || !symbols.has(href.split('#')[1]!))
+    const missing = [...hrefs].filter((href) => !href.startsWith('/icons.svg?v=') || !symbols.has(href.split('#')[1]))
     expect(missing).toEqual([])
     // An icon is drawn from the sprite: once it has come, the icon's shape has a size.
     const { page } = await site.open('/business/roland-coffee-house')
