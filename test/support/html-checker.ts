@@ -80,11 +80,12 @@ interface VnuMessage {
  *
  * `<link rel="expect" href="#main" blocking="render">` (BaseLayout.astro): the checker allows
  * `blocking` only on a stylesheet link, as the standard did before the `expect` link type. The
- * HTML Standard now defines it (§4.6.7 Link types, "expect", added by whatwg/html#9970 in February
- * 2024): "The expect keyword may be used with link elements. This keyword creates an internal
- * resource link." — one that, with `blocking="render"`, keeps the page from being rendered until
- * the element its href names has been parsed (html.spec.whatwg.org/multipage/links.html#link-type-expect,
- * and #blocking-attributes: "link ... elements have a blocking attribute").
+ * HTML Standard now defines that type (§4.6.7 Link types, "expect": html.spec.whatwg.org/multipage/
+ * links.html#link-type-expect, added by whatwg/html#9970, February 2024): a link whose rel is
+ * `expect` names an element of the page by its href and, with `blocking="render"`, keeps the page
+ * from being rendered until that element has been parsed; `blocking` is one of the link element's
+ * attributes ("blocking attributes", urls-and-fetching.html#blocking-attributes). Chromium and
+ * Safari implement it; the checker's rule predates it.
  */
 const standardAllows: Array<{ message: string; on: RegExp }> = [
   {
