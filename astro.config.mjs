@@ -8,7 +8,6 @@ import { catalogPrefetch } from './site/integrations/catalog-prefetch.ts'
 import { clientDirectives } from './site/integrations/client-directives.ts'
 import { inlineScripts } from './site/integrations/inline-script.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
-import { siteRedirects } from './site/lib/redirects.ts'
 
 // The build reads SUPABASE_URL and its keys from .env, like the CLI does.
 loadDotEnv()
@@ -26,7 +25,6 @@ export default defineConfig({
   // Pages are rendered four at a time: with thousands of them, most of a build is waiting on the
   // disk (writing pages, copying the unchanged ones from the last build), which this overlaps.
   build: { concurrency: 4 },
-  redirects: siteRedirects,
   integrations: [catalogPrefetch(), react(), clientDirectives(), publishSite()],
   vite: {
     plugins: [tailwindcss(), inlineScripts()],

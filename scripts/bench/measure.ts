@@ -31,3 +31,16 @@ export function percentile(times: readonly number[], share: number): number {
   const sorted = [...times].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!
 }
+
+/**
+ * Counts from an environment variable of numbers separated by commas (e.g. "1000,10000"), or the
+ * default; a value that is not a positive whole number stops the run, saying what to set.
+ */
+export function countsFromEnv(name: string, fallback: string): number[] {
+  const setting = process.env[name] ?? fallback
+  const values = setting.split(',').map((part) => Number(part.trim()))
+  if (values.some((value) => !Number.isInteger(value) || value < 1)) {
+    throw new Error(`${name} is "${setting}": set it to counts of businesses separated by commas, e.g. ${fallback}.`)
+  }
+  return values
+}

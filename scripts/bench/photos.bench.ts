@@ -8,7 +8,7 @@ import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { weighPage, type PageWeight, type Transferred } from '../../test/support/page-weight.ts'
 import { serveStatic } from '../../test/support/static-server.ts'
-import { measure, percentile, table } from './measure.ts'
+import { countsFromEnv, measure, percentile, table } from './measure.ts'
 import { generateRolandText } from './migrate.bench.ts'
 import { build } from './site.bench.ts'
 
@@ -24,16 +24,7 @@ import { build } from './site.bench.ts'
 const PHOTOS_EACH = 3
 
 /** The counts of businesses to measure, from ROLAND_BENCH_PHOTO_COUNTS (default 50 and 200). */
-function counts(): number[] {
-  const setting = process.env.ROLAND_BENCH_PHOTO_COUNTS ?? '50,200'
-  const values = setting.split(',').map((part) => Number(part.trim()))
-  if (values.some((value) => !Number.isInteger(value) || value < 1)) {
-    throw new Error(
-      `ROLAND_BENCH_PHOTO_COUNTS is "${setting}": set it to counts of businesses separated by commas, e.g. 50,200.`,
-    )
-  }
-  return values
-}
+const counts = () => countsFromEnv('ROLAND_BENCH_PHOTO_COUNTS', '50,200')
 
 /** The pages weighed: a cafe's page (hero and two gallery photos) and page 1 of its category. */
 const pages: Array<[label: string, pathname: string]> = [

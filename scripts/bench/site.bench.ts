@@ -9,17 +9,80 @@ import { runMigration } from '../src/migrate/job.ts'
 import { runAstroBuild } from '../src/rebuild/rebuild.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { launchBrowser } from '../../test/support/browser.ts'
-import { percentile, table } from './measure.ts'
+import { builtPages, sitePathOf } from '../../test/support/build-site.ts'
+import { firstRoundTrip, firstRoundTripBudget } from '../../test/support/page-weight.ts'
+import { countsFromEnv, percentile, table } from './measure.ts'
 import { generateRolandText } from './migrate.bench.ts'
 
 // The public site built for generated catalogs of 1,000 and 10,000 businesses (issue 8): build
 // time, peak memory and output size of a full build and of a rebuild after one business changed,
 // the weight of each kind of page, and the cost of a keystroke in the businesses search.
 // Targets: 10,000 businesses in under 2 minutes within 2 GB on a 2-core machine; the rebuild in
-// under a third of the full build; a business page's HTML and CSS within 14.6 KB gzip and its
-// script within 2 KB; /businesses under 100 KB before a search; a keystroke under 16 ms.
+// under a third of the full build; every page's first round trip (HTML, CSS and inline scripts,
+// gzip: issue 30) within 14.6 KB and a business page's script within 2 KB; /businesses under
+// 100 KB before a search; a keystroke under 16 ms. ROLAND_BENCH_SITE_SIZES sets the catalog sizes
+// (default 1000,10000).
 
-const sizes = [1_000, 10_000]
+/** The catalog sizes to build, from ROLAND_BENCH_SITE_SIZES (default 1,000 and 10,000 businesses). */
+const sizes = () => countsFromEnv('ROLAND_BENCH_SITE_SIZES', '1000,10000')
+
+/**
+ * The kinds of page, by path: the first that matches names a page's kind (a category is any other
+ * page at the top level). The home page, each fixed page, and each kind of page made from the catalog.
+ */
+const pageTypes: Array<[label: string, path: RegExp]> = [
+  ['/ (home)', /^\/$/],
+  ['/businesses', /^\/businesses$/],
+  ['/businesses/page/{n}', /^\/businesses\/page\/\d+$/],
+  ['/businesses/{alias} (redirect)', /^\/businesses\/[^/]+$/],
+  ['/business/{slug}', /^\/business\/[^/]+$/],
+  ['/attraction/{id}', /^\/attraction\//],
+  ['/events', /^\/events$/],
+  ['/contact', /^\/contact$/],
+  ['/nearby', /^\/nearby$/],
+  ['/recreation', /^\/recreation$/],
+  ['/recreation/{category}', /^\/recreation\/[^/]+$/],
+  ['/community', /^\/community$/],
+  ['/community/{page}', /^\/community\/[^/]+$/],
+  ['/about', /^\/about$/],
+  ['/about/{page}', /^\/about\/[^/]+$/],
+  ['/404', /^\/404$/],
+  ['/{category}/page/{n}', /^\/[^/]+\/page\/\d+$/],
+  ['/{category}', /^\/[^/]+$/],
+]
+
+/**
+ * The first round trip of every page of a built site (issue 30: HTML, CSS and inline scripts,
+ * gzip, within 14.6 KB), the heaviest page of each kind.
+ */
+export async function firstRoundTrips(outDir: string, n: number): Promise<Array<Record<string, string | number>>> {
+  const cssCache = new Map<string, number>()
+  const heaviest = new Map<string, { path: string; pages: number; html: number; css: number; total: number }>()
+  for (const file of await builtPages(outDir)) {
+    const sitePath = sitePathOf(outDir, file)
+    const type = pageTypes.find(([, pattern]) => pattern.test(sitePath))?.[0] ?? 'other'
+    const trip = await firstRoundTrip(outDir, file, cssCache)
+    const before = heaviest.get(type)
+    const pages = (before?.pages ?? 0) + 1
+    heaviest.set(type, before && before.total >= trip.total ? { ...before, pages } : { path: sitePath, pages, ...trip })
+  }
+  return [...pageTypes.map(([label]) => label), 'other'].flatMap((type) => {
+    const row = heaviest.get(type)
+    if (!row) return []
+    return [
+      {
+        businesses: n,
+        page: type,
+        pages: row.pages,
+        heaviest: row.path,
+        'HTML gz B': row.html,
+        'CSS gz B': row.css,
+        'first trip B': row.total,
+        [`≤ ${firstRoundTripBudget}`]: row.total <= firstRoundTripBudget ? 'yes' : 'OVER',
+      },
+    ]
+  })
+}
 
 /** A build's time, its peak memory, what it printed, and whether it loaded sharp (the image library). */
 export interface BuildRun {
@@ -273,6 +336,7 @@ export async function benchSite(n: number) {
       if (file.endsWith('.html') && size > largest.size) largest = { file, size }
     }
     const largestPage = `/${path.relative(outDir, path.dirname(largest.file))} ${kb(weigh([await readFile(largest.file)]).gzip)} gz`
+    const firstTrips = await firstRoundTrips(outDir, n)
 
     // One business changes, as after an operator's edit or a crawl of its website, three times over:
     // the first rebuild starts from the copy of every page the full build left in Astro's cache (moved
@@ -343,6 +407,7 @@ export async function benchSite(n: number) {
         'rebuild RSS MB': Math.round(Math.max(...rebuilds.map((r) => r.peakRssMb))),
       },
       pages: pageRows,
+      firstTrips,
       search: {
         businesses: n,
         'index KB': kb(search.index.raw),
@@ -361,13 +426,13 @@ export async function benchSite(n: number) {
   }
 }
 
-/** Builds the site for 1,000 and 10,000 generated businesses and prints the figures of issue 8. */
+/** Builds the site for each catalog size (1,000 and 10,000 generated businesses) and prints the figures of issues 8 and 30. */
 export async function run(): Promise<void> {
   // Every build makes a folder per page, twice (the site and Astro's cache): the speed of creating
   // folders where the builds run weighs on the figures, and differs from one folder to another.
   process.stdout.write(`\nBuilding in ${tmpdir()} (set TMPDIR to measure on another disk).\n`)
   const results = []
-  for (const n of sizes) results.push(await benchSite(n))
+  for (const n of sizes()) results.push(await benchSite(n))
   process.stdout.write(
     '\nBuilds (a full build, then three rebuilds, each after one business changed; the first starts from the\n' +
       "pages the full build left in Astro's cache; the next ones copy in only the files the one before changed):\n",
@@ -378,6 +443,12 @@ export async function run(): Promise<void> {
       'scripts; on search: the island and its chunks, fetched when the visitor starts to search):\n',
   )
   table(results.flatMap((result) => result.pages))
+  process.stdout.write(
+    `\nThe first round trip of each kind of page, its heaviest page (issue 30): the HTML, its inline scripts\n` +
+      `and Astro's island loader included, and the stylesheets it links, gzip, in bytes; OVER past ${firstRoundTripBudget}\n` +
+      '(ten TCP segments of 1,460 bytes):\n',
+  )
+  table(results.flatMap((result) => result.firstTrips))
   process.stdout.write(
     '\nThe businesses search: its index, the filter alone per keystroke in Node, and in Chromium a keystroke\n' +
       'from the input event to the results in the DOM (filter and render of a page of results):\n',

@@ -25,8 +25,8 @@ export default function BusinessCard({ business, headingLevel = 3, lead = false 
         <Icon name="building" className="size-12" />
         {business.image && <Picture image={business.image} place={lead ? 'lead-card' : 'card'} />}
         <div className="absolute top-3 left-3 flex flex-wrap gap-2">
-          <span className="badge bg-white/95 text-forest-800 shadow-sm">{business.badge}</span>
-          {business.is_featured && <span className="badge bg-amber-300 text-amber-950 shadow-sm">Featured</span>}
+          <span className="badge bg-white/95 text-forest-800 lift-sm">{business.badge}</span>
+          {business.is_featured && <span className="badge bg-amber-300 text-amber-950 lift-sm">Featured</span>}
         </div>
       </div>
       <div className="flex flex-1 flex-col gap-3 p-5">
@@ -34,7 +34,7 @@ export default function BusinessCard({ business, headingLevel = 3, lead = false 
         <p className="line-clamp-3 text-sm text-stone-600">{business.description}</p>
         <ContactLines business={business} />
         <a className="btn-primary mt-auto" href={`/business/${business.slug}`}>
-          View Details<span className="sr-only"> of {business.name}</span>
+          View Details<span className="sr-only">{` of ${business.name}`}</span>
         </a>
       </div>
     </article>

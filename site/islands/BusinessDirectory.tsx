@@ -100,7 +100,7 @@ export default function BusinessDirectory({ categories, indexUrl, children }: Pr
           <div className="relative">
             <Icon
               name="search"
-              className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-stone-400"
+              className="pointer-events-none absolute top-1/2 left-3 size-5 [translate:0_-50%] text-stone-400"
             />
             <input
               ref={searchBox}

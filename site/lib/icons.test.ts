@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { categoryIcon, iconMarkup } from './icons.ts'
+import { categoryIcon, iconHref, iconMarkup, iconSprite, iconSpriteUrl } from './icons.ts'
 
 describe('categoryIcon', () => {
   test('uses the icon named by every seeded category', () => {
@@ -29,5 +29,18 @@ describe('categoryIcon', () => {
 describe('iconMarkup', () => {
   test('gives SVG shapes for an icon', () => {
     expect(iconMarkup('building')).toMatch(/^<(rect|path|circle)/)
+  })
+})
+
+describe('the icon sprite', () => {
+  test('holds every icon as a symbol named by the icon, with its shapes', () => {
+    const sprite = iconSprite()
+    expect(sprite).toContain(`<symbol id="building" viewBox="0 0 24 24">${iconMarkup('building')}</symbol>`)
+    expect(sprite).toContain('<symbol id="map-pin" viewBox="0 0 24 24">')
+  })
+
+  test('is addressed with a version of its contents, and an icon by its name', () => {
+    expect(iconSpriteUrl).toMatch(/^\/icons\.svg\?v=[0-9a-f]+$/)
+    expect(iconHref('phone')).toBe(`${iconSpriteUrl}#phone`)
   })
 })

@@ -1,4 +1,6 @@
-import { describe, expect, test } from 'vitest'
+import { readFile } from 'node:fs/promises'
+import { describe, expect, inject, test } from 'vitest'
+import { builtPages } from '../support/build-site.ts'
 import { useSite } from '../support/site-session.ts'
 
 const site = useSite()
@@ -90,8 +92,8 @@ describe('a category page', () => {
     expect(text).toContain('0 Locations Found')
     expect(text).toContain('No Businesses Yet')
     expect(text).not.toContain('View All Business Categories')
-    const icon = await page.locator('[data-page-icon] svg').innerHTML()
-    expect(icon).toContain('<rect x="4" y="2" width="16" height="20"')
+    const icon = await page.locator('[data-page-icon] svg use').getAttribute('href')
+    expect(icon).toMatch(/^\/icons\.svg\?v=\w+#building$/)
   })
 
   test("says 'Coming Soon' for other types, pointing to the page that has their content", async () => {
@@ -387,4 +389,21 @@ describe('the 404 page', () => {
       await expect(page.getByRole('link', { name: 'Return to Home' }).getAttribute('href')).resolves.toBe('/')
     },
   )
+})
+
+describe('the icons', () => {
+  test('each icon of every page is a symbol of the sprite the site serves, drawn in Chromium', async () => {
+    const sprite = await (await fetch(site.url('/icons.svg'))).text()
+    const symbols = new Set([...sprite.matchAll(/<symbol id="([^"]+)"/g)].map(([, id]) => id))
+    const hrefs = new Set<string>()
+    for (const file of await builtPages(inject('siteDir'))) {
+      for (const [, href] of (await readFile(file, 'utf8')).matchAll(/<use href="([^"]+)"/g)) hrefs.add(href!)
+    }
+    expect(hrefs.size).toBeGreaterThan(10)
+    const missing = [...hrefs].filter((href) => !href.startsWith('/icons.svg?v=') || !symbols.has(href.split('#')[1]))
+    expect(missing).toEqual([])
+    // An icon is drawn from the sprite: once it has come, the icon's shape has a size.
+    const { page } = await site.open('/business/roland-coffee-house')
+    await page.waitForFunction(() => document.querySelector<SVGUseElement>('main svg.icon use')!.getBBox().width > 0)
+  })
 })

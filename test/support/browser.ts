@@ -41,7 +41,8 @@ export const noChromiumHelp =
   'Install one with `npx -y pnpm@10.34.9 exec playwright-core install --with-deps chromium` ' +
   '(or, on Debian as root, `apt-get install -y chromium`), or set CHROMIUM_PATH to a Chrome or Chromium executable.'
 
-function isExecutable(file: string): boolean {
+/** True when a path is a file this process may execute. */
+export function isExecutable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK)
     return statSync(file).isFile()
@@ -142,16 +143,26 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
   return undefined
 }
 
+/** True where Debian's packages can be installed here: as root on Debian, with apt-get. */
+export function canInstallDebianPackages(): boolean {
+  return process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && isDebian()
+}
+
+/** Installs one of Debian's packages (apt-get update, then install); returns why it failed, or undefined. */
+export function installDebianPackage(name: string): string | undefined {
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
+  return run('apt-get', ['update', '-qq'], env) ?? run('apt-get', ['install', '-y', '-qq', name], env)
+}
+
 /**
  * Installs a Chromium the lookup will then find: Debian's package when running as root on Debian,
  * else the one this playwright-core was released with, into Playwright's cache. Returns why it
  * failed, or undefined.
  */
 export function installChromium(): string | undefined {
-  if (process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && isDebian()) {
+  if (canInstallDebianPackages()) {
     console.error("No browser for the tests was found: installing Debian's Chromium (apt-get install -y chromium)…")
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-    return run('apt-get', ['update', '-qq'], env) ?? run('apt-get', ['install', '-y', '-qq', 'chromium'], env)
+    return installDebianPackage('chromium')
   }
   console.error(
     "No browser for the tests was found: installing Playwright's Chromium (playwright-core install chromium)…",
@@ -168,15 +179,30 @@ export function ensureChromium(
   lookup: ChromiumLookup = {},
   install: () => string | undefined = installChromium,
 ): FoundChromium {
-  const found = findChromium(lookup)
-  if (found) return found
-  const failure = install()
-  const installed = findChromium(lookup)
-  if (installed) return installed
-  throw new Error(
-    `No Chrome or Chromium for the browser tests: none at CHROMIUM_PATH, in Playwright's cache or on the system, ` +
-      `and installing one ${failure ? `failed (${failure})` : 'did not leave one to find'}. ${noChromiumHelp}`,
+  return findOrInstall(
+    () => findChromium(lookup),
+    install,
+    (outcome) =>
+      `No Chrome or Chromium for the browser tests: none at CHROMIUM_PATH, in Playwright's cache or on the system, ` +
+      `and installing one ${outcome}. ${noChromiumHelp}`,
   )
+}
+
+/**
+ * Finds a tool the tests need, else installs it (once) and finds it again; else throws the message
+ * `failed` makes of how the install went ("failed (why)" or "did not leave one to find").
+ */
+export function findOrInstall<T>(
+  find: () => T | undefined,
+  install: () => string | undefined,
+  failed: (outcome: string) => string,
+): T {
+  const found = find()
+  if (found !== undefined) return found
+  const failure = install()
+  const installed = find()
+  if (installed !== undefined) return installed
+  throw new Error(failed(failure ? `failed (${failure})` : 'did not leave one to find'))
 }
 
 /** Launches the browser the lookup finds, headless; fails with what to install when there is none. */

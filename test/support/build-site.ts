@@ -1,3 +1,5 @@
+import { readdir } from 'node:fs/promises'
+import path from 'node:path'
 import { runAstroBuild } from '@roland/scripts/rebuild/rebuild'
 
 /** How a build ended: its exit code and everything it printed. */
@@ -30,4 +32,19 @@ export async function buildSite(options: {
   const lines: string[] = []
   const code = await runAstroBuild({ env, onLine: (line) => lines.push(line) })
   return { code, output: lines.join('\n') }
+}
+
+/** The site path a built HTML file answers: index.html files by their folder, 404.html as /404. */
+export function sitePathOf(outDir: string, file: string): string {
+  const relative = path.relative(outDir, file).split(path.sep).join('/')
+  return `/${relative.replace(/(^|\/)index\.html$/, '').replace(/\.html$/, '')}`
+}
+
+/** Every HTML file of a built site. */
+export async function builtPages(outDir: string): Promise<string[]> {
+  const entries = await readdir(outDir, { withFileTypes: true, recursive: true })
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.html'))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort()
 }

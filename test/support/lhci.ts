@@ -5,12 +5,15 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { repoRoot } from '@roland/scripts/paths'
 import { ensureChromium } from './browser.ts'
+import { checkBuiltSite, formatHtmlError } from './html-checker.ts'
 import { photoPages, servePhotoSite } from './photo-site.ts'
 
 // `pnpm lhci`: Lighthouse CI on mobile over every page type of the built site, with the budgets of
 // lighthouserc.json (each category ≥ 0.95, LCP ≤ 2 s, ≤ 200 KB). The site is the fixture catalog
 // with 2400×1600 photos processed as ingest does (photo-site.ts), so the business pages measured
-// carry real photos. The browser is the tests' own (test/support/browser.ts). Exits with lhci's code.
+// carry real photos. The browser is the tests' own (test/support/browser.ts). Before Lighthouse, the
+// Nu HTML checker reads every page of that site (html-checker.ts): an error stops the run, with
+// code 1. Exits with lhci's code otherwise.
 
 const pages = ['/', '/businesses', '/dining-refreshments', ...photoPages, '/events']
 
@@ -20,6 +23,13 @@ let code: number
 try {
   const server = await servePhotoSite(root, (line) => console.log(line))
   try {
+    const htmlErrors = await checkBuiltSite(server.outDir)
+    if (htmlErrors.length > 0) {
+      throw new Error(
+        `The Nu HTML checker found ${htmlErrors.length} error(s) on the photo site:\n${htmlErrors.map(formatHtmlError).join('\n')}`,
+      )
+    }
+    console.log('The Nu HTML checker found no error on the photo site.')
     const lhci = path.join(
       path.dirname(createRequire(import.meta.url).resolve('@lhci/cli/package.json')),
       'src',

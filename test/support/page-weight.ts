@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import type { Browser, Page, Response } from 'playwright-core'
 
@@ -97,4 +99,44 @@ export async function weighPage(
   } finally {
     await context.close()
   }
+}
+
+/**
+ * The first round trip (issue 30): what a server sends in the first ten TCP segments of 1,460
+ * bytes. Every page's HTML (its inline scripts and styles, Astro's island loader among them) and
+ * its stylesheets must fit, gzipped.
+ */
+export const firstRoundTripBudget = 14_600
+
+/** The gzip bytes of a built page's first round trip: its HTML, scripts and styles in it included, and the stylesheets it links. */
+export interface FirstRoundTrip {
+  html: number
+  css: number
+  total: number
+}
+
+/**
+ * Weighs a built page's first round trip from the files of the built site: its HTML file gzipped,
+ * and each stylesheet it links (read from outDir; `cssCache` keeps each one's gzip size across pages).
+ */
+export async function firstRoundTrip(
+  outDir: string,
+  htmlFile: string,
+  cssCache: Map<string, number> = new Map(),
+): Promise<FirstRoundTrip> {
+  const html = await readFile(htmlFile)
+  let css = 0
+  for (const [tag] of html.toString('utf8').matchAll(/<link\b[^>]*>/g)) {
+    if (!/\brel="?stylesheet"?/.test(tag)) continue
+    const href = tag.match(/\bhref="?([^"\s>]+)/)?.[1]
+    if (!href) continue
+    let bytes = cssCache.get(href)
+    if (bytes === undefined) {
+      bytes = gzipped(await readFile(path.join(outDir, new URL(href, 'http://site.invalid').pathname)))
+      cssCache.set(href, bytes)
+    }
+    css += bytes
+  }
+  const htmlBytes = gzipped(html)
+  return { html: htmlBytes, css, total: htmlBytes + css }
 }

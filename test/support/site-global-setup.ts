@@ -4,6 +4,7 @@ import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { buildSite } from './build-site.ts'
 import { buildFixtureDataDir } from './fixture-catalog.ts'
+import { ensureJava } from './html-checker.ts'
 import { serveStatic } from './static-server.ts'
 
 declare module 'vitest' {
@@ -22,6 +23,8 @@ declare module 'vitest' {
  * store, built into a temporary folder, served from 127.0.0.1.
  */
 export default async function setup(project: TestProject) {
+  // The HTML checker's Java (html.test.ts), found or installed once, before any test file starts.
+  ensureJava()
   const root = await mkdtemp(path.join(tmpdir(), 'roland-site-'))
   const dataDir = path.join(root, 'data')
   const outDir = path.join(root, 'site')
