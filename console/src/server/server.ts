@@ -36,6 +36,9 @@ import { rebuildRoutes, rebuildState } from './routes/rebuild.ts'
 import { refuseWhileLockedOut, sessionRoutes } from './routes/session.ts'
 import { FirecrawlKeyStore } from './secrets.ts'
 import { resolveInside, sendApp, sendFile } from './static.ts'
+import { handlePublicSubmission, publicSubmissionsPath } from './public-submissions.ts'
+import { SubmissionWebhook } from './submission-webhook.ts'
+import { submissionRoutes } from './routes/submissions.ts'
 
 /** Every API route. */
 export const routes: Route[] = [
@@ -44,6 +47,7 @@ export const routes: Route[] = [
   ...migrationRoutes,
   ...crawlerRoutes,
   ...contentRoutes,
+  ...submissionRoutes,
   ...businessRoutes,
   ...rebuildRoutes,
   ...operatorRoutes,
@@ -60,6 +64,8 @@ export interface ConsoleServerOptions {
   accountLimits?: SignInLimits
   /** How long the database stays open after the last call (default 250 ms). */
   storeIdleMs?: number
+  /** The waits before each retry of the submissions webhook (tests make them short). */
+  webhookRetryDelaysMs?: number[]
 }
 
 /** A running console. */
@@ -82,6 +88,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   services.keys = new FirecrawlKeyStore(config.dataDir, config.env)
   services.limiter = new SignInLimiter(options.signInLimits)
   services.accountLimits = options.accountLimits ?? options.signInLimits ?? defaultSignInLimits
+  const webhookUrl = config.submissions.webhookUrl
+  services.submissionWebhook = webhookUrl ? new SubmissionWebhook(webhookUrl, options.webhookRetryDelaysMs) : null
   services.hub = new EventHub({ onClientsChange: (count) => services.jobs.watch(count) })
   services.scheduler = new RebuildScheduler({
     debounceMs: config.rebuildDebounceMs,
@@ -123,6 +131,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   })
   const port = (server.address() as AddressInfo).port
   services.origins = consoleOrigins(port, config.publicUrl)
+  services.consoleUrl = `http://${config.host}:${port}`
   return {
     url: `http://${config.host}:${port}`,
     port,
@@ -144,6 +153,11 @@ async function handle(
   const host = req.headers.host?.toLowerCase()
   if (!host || !origins.byHost.has(host)) {
     throw new HttpError(421, crossSiteReason(req.headers, origins) ?? 'Unknown host')
+  }
+  // The one route a visitor's browser calls, from the site: its own CORS rules, no credentials.
+  if (url.pathname === publicSubmissionsPath) {
+    await handlePublicSubmission(req, res, services)
+    return
   }
   if (isApi || isFile) {
     const reason = crossSiteReason(req.headers, origins)
@@ -252,10 +266,12 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   services.scheduler.close()
   services.jobs.close()
   services.hub.close()
+  services.submissionWebhook?.close()
   shutdown.abort()
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await services.scheduler.idle()
   await services.jobs.idle()
+  await services.submissionWebhook?.idle()
   await services.store.close()
 }

@@ -30,6 +30,7 @@ export async function startTestConsole(options: {
   serveApp?: boolean
   signInLimits?: ConsoleServerOptions['signInLimits']
   accountLimits?: ConsoleServerOptions['accountLimits']
+  webhookRetryDelaysMs?: number[]
 }): Promise<ConsoleServer> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -46,6 +47,7 @@ export async function startTestConsole(options: {
     serveApp: options.serveApp ?? false,
     signInLimits: options.signInLimits,
     accountLimits: options.accountLimits,
+    webhookRetryDelaysMs: options.webhookRetryDelaysMs,
   })
 }
 
