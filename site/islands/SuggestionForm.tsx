@@ -10,6 +10,7 @@ import {
 import { mailtoUrl } from '../lib/links.ts'
 import {
   emailBody,
+  emailSubject,
   listingChanges,
   listingFields,
   sendSubmission,
@@ -188,9 +189,10 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
       }
     }
     const payload: Record<string, unknown> = {}
-    for (const { key } of fields) {
+    for (const { key, required } of fields) {
       const text = value(key).trim()
-      if (!text) continue
+      // A required field left blank is sent blank, so its schema says "… is required" beside it.
+      if (!text && !required) continue
       payload[key] = key === 'services' ? textToServices(text) : key.endsWith('_at') ? townTimeToIso(text) : text
     }
     return payload
@@ -251,9 +253,8 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
     )
   }
 
-  const subject = kind === 'business-update' ? `Update for ${published.name}` : suggestionLabels[kind]
   const labelled = [...fields, ...contactFields].map((field) => [field.label, value(field.key)] as const)
-  const byEmail = mailtoUrl(coordinator.email, subject, emailBody(labelled))
+  const byEmail = mailtoUrl(coordinator.email, emailSubject(kind, published.name), emailBody(labelled))
 
   return (
     <form ref={form} noValidate aria-labelledby={labelledBy} className="card mt-4 grid gap-4 p-6" onSubmit={submit}>

@@ -13,6 +13,12 @@ export const suggestionLabels: Record<SubmissionKind, string> = {
   event: 'Submit an event',
 }
 
+/** The subject of the email a form gives way to (the contact page's own subjects); a suggested edit names its business. */
+export function emailSubject(kind: SubmissionKind, businessName?: string): string {
+  if (kind === 'business-update') return `Update for ${businessName}`
+  return kind === 'event' ? 'Event submission' : 'New business'
+}
+
 /** The fields of a listing a visitor may change (issue 27), by column name, in the order the form asks for them. */
 export const listingFields = [
   'name',
