@@ -208,7 +208,12 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
           // PostgREST answers an error raised with SQLSTATE PTxyz with HTTP status xyz.
           const raised = (error as { code?: unknown }).code
           const code = typeof raised === 'string' ? raised : 'P0001'
-          const status = /^PT\d{3}$/.test(code) ? Number(code.slice(2)) : 400
+          // A missing grant is 401 for anon, as PostgREST answers it.
+          const status = /^PT\d{3}$/.test(code)
+            ? Number(code.slice(2))
+            : code === '42501' && role === 'anon'
+              ? 401
+              : 400
           return send(status, { code, message: (error as Error).message, details: null, hint: null })
         }
       }
