@@ -1,6 +1,13 @@
 import { createServer, type IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { embeddedDb } from '@roland/scripts/operators/accounts'
+import type { EmbeddedStore } from '@roland/scripts/store/embedded'
+import { freshStore } from '../../scripts/test/support/fresh-store.ts'
+import {
+  publicSqlFunctions,
+  startSupabaseStandIn,
+  type SupabaseStandIn,
+} from '../../scripts/test/support/supabase-stand-in.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { ConsoleServer } from '../src/server/server.ts'
 import { publicSubmissionsPath } from '../src/server/public-submissions.ts'
@@ -436,5 +443,61 @@ describe('Turnstile and the webhook', () => {
       headers: { origin: site, 'x-turnstile-token': 'good' },
     })
     expect(answer.status).toBe(403)
+  })
+})
+
+describe('on a Supabase project', () => {
+  const publishableKey = 'sb_publishable_submissions-console'
+  const secretKey = 'sb_secret_submissions-console'
+  let postgres: EmbeddedStore
+  let standIn: SupabaseStandIn
+  let onSupabase: ConsoleServer
+  let supabaseData: Awaited<ReturnType<typeof tempDataDir>>
+
+  beforeAll(async () => {
+    postgres = await freshStore()
+    standIn = await startSupabaseStandIn({
+      publishableKey,
+      secretKey,
+      tables: { operators: [], operator_sessions: [], jobs: [] },
+      privateTables: ['operators', 'operator_sessions', 'jobs'],
+      rpc: publicSqlFunctions(postgres, ['submit_suggestion', 'submission_by_id', 'pending_submission_count']),
+    })
+    supabaseData = await tempDataDir()
+    onSupabase = await startTestConsole({
+      dataDir: supabaseData.dir,
+      env: { SUPABASE_URL: standIn.url, SUPABASE_PUBLISHABLE_KEY: publishableKey, SUPABASE_SECRET_KEY: secretKey },
+    })
+  }, 120_000)
+
+  afterAll(async () => {
+    await onSupabase?.close()
+    await supabaseData?.remove()
+    await standIn?.close()
+    await postgres?.close()
+  })
+
+  test('the console’s route calls submit_suggestion with the secret key, naming the visitor as the sender', async () => {
+    const answer = await call(onSupabase, publicSubmissionsPath, {
+      method: 'POST',
+      auth: 'none',
+      body: bakeSale,
+      headers: { origin: site },
+    })
+    expect(answer.status, answer.text).toBe(201)
+    const rpc = standIn.requests.find((request) => request.path === '/rest/v1/rpc/submit_suggestion')
+    expect(rpc?.headers).toMatchObject({ apikey: secretKey, 'x-roland-client-ip': '127.0.0.1' })
+    const { rows } = await postgres.db.query<{ id: string; sender_hash: string }>(
+      'select id, sender_hash from submissions',
+    )
+    expect(rows).toEqual([{ id: answer.json.id, sender_hash: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    const refused = await call(onSupabase, publicSubmissionsPath, {
+      method: 'POST',
+      auth: 'none',
+      body: { kind: 'business-update', payload: { business: 'no-such-shop', phone: '(501) 555-0100' } },
+      headers: { origin: site },
+    })
+    expect(refused.status).toBe(400)
+    expect(refused.json.message).toMatch(/No listed business/)
   })
 })
