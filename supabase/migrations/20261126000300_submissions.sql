@@ -9,7 +9,8 @@
 --
 -- Privacy: the sender's IP address is never stored. The rate limit counts a salted SHA-256 of it;
 -- the salt is a secret only this migration's functions read. The sender's contact details and that
--- hash are deleted 90 days after the decision.
+-- hash are deleted 90 days after the decision (forget_submission_senders, run with every submission
+-- and every decision).
 --
 -- Accepting goes through the editing functions (20261125000400_editing.sql), so the table rules,
 -- the stale check and the audit trigger hold; the audit entry names the operator and, in
@@ -453,6 +454,7 @@ begin
     outcome := public.create_row(case s.kind when 'event' then 'community_events' else 'businesses' end, fields, actor);
   end if;
   perform set_config('roland.submission_id', '', true);
+  perform public.forget_submission_senders();
   if outcome ->> 'status' = 'ok' then
     update public.submissions
        set status = 'accepted', decided_by = public.audit_actor(), decided_at = now(), applied_row_id = outcome #>> '{row,id}'
@@ -493,6 +495,7 @@ begin
     return jsonb_build_object('status', 'decided', 'submission', public.submission_entry(s));
   end if;
   perform public.act_as(actor);
+  perform public.forget_submission_senders();
   update public.submissions
      set status = decision, decided_by = public.audit_actor(), decided_at = now(),
          decision_reason = nullif(btrim(reason), '')
