@@ -159,6 +159,11 @@ describe('POST /api/public/submissions', () => {
       /too large: at most 8 KB/,
     ],
     ['a body that is not JSON', '{"kind": ', /not valid JSON/],
+    [
+      'a body over 16 KB',
+      { kind: 'new-business', payload: { name: 'Huge', full_description: 'x'.repeat(20_000) } },
+      /too large: at most 8 KB/,
+    ],
   ]
   test.each(badInputs)('refuses %s with 400 and a clear message, storing nothing', async (_, body, message) => {
     const before = await countSubmissions()

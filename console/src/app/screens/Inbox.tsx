@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react'
-import { eventTypes } from '@roland/scripts/content/schema'
 import type { SubmissionEntry, SubmissionStatus } from '@roland/scripts/content/submissions'
-import { formatTownTime, fromTownInput, toTownInput } from '../../shared/town-time.ts'
+import { formatTownTime, toTownInput } from '../../shared/town-time.ts'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { FormFields, Field, Select, type FieldDef, type FormDraft } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
 import { useLive } from '../live.tsx'
+import { eventBody, eventFields as eventFormFields, type EventDraft } from './Events.tsx'
 import { Badge, Button, Card } from '../components/ui.tsx'
 
 // The Inbox (issue 27): visitors' suggestions, newest first, each shown against what it would
@@ -134,15 +134,6 @@ const businessEditFields: FieldDef<EditDraft>[] = businessFields
       : { kind: 'text', key, id: key, label },
   )
 
-const eventEditFields: FieldDef<EditDraft>[] = [
-  { kind: 'text', key: 'title', label: 'Title' },
-  { kind: 'text', key: 'location', label: 'Location' },
-  { kind: 'text', key: 'starts_at', id: 'starts', type: 'datetime-local', label: 'Starts (Roland time)' },
-  { kind: 'text', key: 'ends_at', id: 'ends', type: 'datetime-local', label: 'Ends (Roland time)' },
-  { kind: 'select', key: 'event_type', id: 'type', label: 'Type', options: eventTypes },
-  { kind: 'textarea', key: 'description', label: 'Description' },
-]
-
 // The values accepting writes, as the form starts: the listing with the suggestion over it, or the draft.
 function startingDraft(entry: SubmissionEntry): EditDraft {
   const text = (value: unknown) => (typeof value === 'string' ? value : '')
@@ -179,14 +170,7 @@ function acceptBody(entry: SubmissionEntry, draft: EditDraft | null): Record<str
     return { ...body, updated_at: target.updated_at }
   }
   if (!draft) return undefined
-  if (entry.kind === 'event') {
-    return {
-      ...draft,
-      starts_at: fromTownInput(draft.starts_at ?? '') ?? draft.starts_at,
-      ends_at: draft.ends_at ? (fromTownInput(draft.ends_at) ?? draft.ends_at) : null,
-      description: draft.description || null,
-    }
-  }
+  if (entry.kind === 'event') return { ...eventBody(draft as EventDraft), description: draft.description || null }
   const body: Record<string, unknown> = Object.fromEntries(
     Object.entries(draft).filter(([field, value]) => value !== '' || field in entry.payload),
   )
@@ -267,7 +251,9 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
           <div className="mt-4 grid gap-3 md:grid-cols-2" aria-label="Edit before accepting" role="group">
             <FormFields
               prefix={idPrefix}
-              fields={entry.kind === 'event' ? eventEditFields : businessEditFields}
+              fields={
+                entry.kind === 'event' ? (eventFormFields as unknown as FieldDef<EditDraft>[]) : businessEditFields
+              }
               draft={draft}
               setDraft={setDraft as never}
               errors={errors}
