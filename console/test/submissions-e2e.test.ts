@@ -23,7 +23,6 @@ import {
   addTestOperator,
   call,
   operatorsCli,
-  signIn,
   startTestConsole,
   tempDataDir,
   testPassword,
@@ -32,7 +31,7 @@ import {
 
 // Visitors' suggestions end to end (issue 27), in Chromium, from the built site: a visitor suggests
 // a new phone number for a business and submits an event through the site's forms; an editor finds
-// both in the console and accepts them; the rebuilt site shows them, and the business's history
+// both in the console's Inbox and accepts them; the rebuilt site shows them, and the business's history
 // names the editor and the submission. The real console and a real local site build, on each
 // store: the embedded one (the forms post to the console's public route), and a Supabase project
 // (the stand-in, over a real Postgres: the forms call the submit_suggestion RPC with the
@@ -100,6 +99,7 @@ async function openForm(page: Page, url: string, kind: string, label: string) {
 interface Business {
   id: string
   slug: string
+  name: string
   phone: string
 }
 
@@ -128,31 +128,49 @@ async function visitorSuggests(siteUrl: string, business: Business): Promise<Pag
 }
 
 /**
- * The editor's half: both suggestions wait in the Inbox, the change shown against the listing as
- * it is; the editor accepts both and rebuilds the site. Answers the suggested edit's id.
+ * The editor's half, in the console's screens: both suggestions wait in the Inbox, the new phone
+ * shown against the listing as it is and the event as the draft it would create; the editor
+ * accepts both and rebuilds the site; the business's history names the editor and the submission.
+ * `beforeRebuild` runs between the decisions and the rebuild.
  */
 async function editorAccepts(server: ConsoleServer, business: Business, beforeRebuild?: () => Promise<void>) {
-  const cookie = await signIn(server, editor)
-  const asEditor = { auth: 'none' as const, headers: { cookie } }
-  const { json } = await call(server, '/api/submissions?status=pending', asEditor)
-  const update = json.submissions.find((s: { kind: string }) => s.kind === 'business-update')
-  const submitted = json.submissions.find((s: { kind: string }) => s.kind === 'event')
-  expect(update).toMatchObject({ payload: { business: business.slug, phone: newPhone } })
-  expect(update.target).toMatchObject({ id: business.id, phone: business.phone })
-  expect(submitted).toMatchObject({ payload: { title: 'Church Bake Sale', location: 'Roland Baptist Church hall' } })
-  for (const submission of [update, submitted]) {
-    const accepted = await call(server, `/api/submissions/${submission.id}/accept`, { ...asEditor, method: 'POST' })
-    expect(accepted.status, accepted.text).toBe(200)
-  }
+  const context = await browser.newContext({ viewport: { width: 1200, height: 900 } })
+  cleanups.push(() => context.close())
+  const page = await context.newPage()
+  page.setDefaultTimeout(90_000)
+  await page.goto(`${server.url}/inbox`)
+  await page.getByLabel('Email').fill(editor)
+  await page.getByLabel('Password').fill(testPassword)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor()
+  await page.locator('[data-testid="inbox-count"]', { hasText: /^2 pending$/ }).waitFor()
+
+  const change = page.locator('li[data-submission]').filter({ hasText: `Suggested edit to ${business.name}` })
+  const phone = change.locator('tr[data-field="phone"]')
+  expect(await phone.getAttribute('data-changes')).toBe('true')
+  expect(await phone.textContent()).toContain(business.phone)
+  expect(await phone.textContent()).toContain(newPhone)
+  expect(await change.locator('tr[data-field="name"]').getAttribute('data-changes')).toBe('false')
+  const changeId = await change.getAttribute('data-submission')
+  const event = page.locator('li[data-submission]').filter({ hasText: 'Event: Church Bake Sale' })
+  expect(await event.getByTestId('draft').textContent()).toContain('Roland Baptist Church hall')
+
+  await change.getByRole('button', { name: 'Accept', exact: true }).click()
+  await page.getByText(`Accepted: Suggested edit to ${business.name}`).waitFor()
+  await change.waitFor({ state: 'detached' })
+  await event.getByRole('button', { name: 'Accept', exact: true }).click()
+  await page.getByText('Accepted: Event: Church Bake Sale').waitFor()
+  await page.getByText('Nothing waits for a decision.').waitFor()
 
   // The accepted changes wait to be published, as any edit does: the editor rebuilds the site.
-  expect(server.services.scheduler.state).toMatchObject({ unpublishedEdits: 2 })
+  await page.getByTestId('unpublished-edits').waitFor()
   await beforeRebuild?.()
   const before = new Set((await server.services.jobs.list(50)).map((job) => job.id))
-  expect((await call(server, '/api/rebuild', { ...asEditor, method: 'POST' })).status).toBe(202)
+  await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
   // The scheduler's own state, not the jobs table: reading the embedded database in a loop would
   // keep the build from opening it.
   const { scheduler } = server.services
+  await waitFor(() => scheduler.state.pending || scheduler.state.running, 'the rebuild to start')
   await waitFor(() => !scheduler.state.pending && !scheduler.state.running, 'the rebuild', 400_000)
   const rebuild = (await server.services.jobs.list(50)).find((job) => job.kind === 'rebuild' && !before.has(job.id))
   expect(rebuild).toBeDefined()
@@ -160,11 +178,14 @@ async function editorAccepts(server: ConsoleServer, business: Business, beforeRe
   expect(rebuild!.status, JSON.stringify({ error: rebuild!.error, log: rebuild!.log.slice(-8) })).toBe('succeeded')
 
   // The business's history names the editor and the submission.
-  const history = await call(server, `/api/audit?table=businesses&row=${business.id}`, asEditor)
-  const change = history.json.entries.find(
-    (entry: { after: { phone?: string } | null }) => entry.after?.phone === newPhone,
-  )
-  expect(change).toMatchObject({ actor: editor, submission_id: update.id })
+  await page.getByRole('link', { name: 'Businesses' }).click()
+  await page.getByLabel('Filter businesses').fill(business.name)
+  await page.locator(`article[data-business="${business.slug}"]`).getByRole('button', { name: 'Edit' }).click()
+  const history = page.getByTestId('business-editor').getByTestId('history')
+  const entry = history.locator('li').filter({ hasText: changeId! })
+  await entry.waitFor()
+  expect(await entry.textContent()).toContain(editor)
+  expect(await entry.textContent()).toContain(newPhone)
 }
 
 /** The rebuilt site shows the new phone on the business page and the event on /events. */
@@ -249,7 +270,12 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
       automationActor,
     )
     if (created.status !== 'ok') throw new Error(`could not create the test business: ${JSON.stringify(created)}`)
-    business = { id: created.row.id as string, slug: 'roland-feed-store', phone: '(501) 555-0142' }
+    business = {
+      id: created.row.id as string,
+      slug: 'roland-feed-store',
+      name: 'Roland Feed Store',
+      phone: '(501) 555-0142',
+    }
     const functions = [
       'create_row',
       'edit_row',
