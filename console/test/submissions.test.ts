@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import type { ConsoleServer } from '../src/server/server.ts'
 import { publicSubmissionsPath } from '../src/server/public-submissions.ts'
-import { addTestOperator, call, signIn, startTestConsole, tempDataDir } from './support/console.ts'
+import { addTestOperator, call, signIn, startTestConsole, tempDataDir, waitFor } from './support/console.ts'
 
 // Visitors' suggestions through the console (issue 27), over real HTTP on 127.0.0.1 with the real
 // embedded Postgres (the sample Roland.txt): the public route a site form posts to, with its CORS
@@ -458,6 +458,7 @@ describe('on a Supabase project', () => {
   let standIn: SupabaseStandIn
   let onSupabase: ConsoleServer
   let supabaseData: Awaited<ReturnType<typeof tempDataDir>>
+  let webhook: Awaited<ReturnType<typeof startStandIn>>
 
   beforeAll(async () => {
     postgres = await freshStore()
@@ -466,12 +467,24 @@ describe('on a Supabase project', () => {
       secretKey,
       tables: { operators: [], operator_sessions: [], jobs: [] },
       privateTables: ['operators', 'operator_sessions', 'jobs'],
-      rpc: publicSqlFunctions(postgres, ['submit_suggestion', 'submission_by_id', 'pending_submission_count']),
+      rpc: publicSqlFunctions(postgres, [
+        'submit_suggestion',
+        'submission_by_id',
+        'submission_entries',
+        'pending_submission_count',
+      ]),
     })
     supabaseData = await tempDataDir()
+    webhook = await startStandIn(() => ({ status: 200, body: { ok: true } }))
     onSupabase = await startTestConsole({
       dataDir: supabaseData.dir,
-      env: { SUPABASE_URL: standIn.url, SUPABASE_PUBLISHABLE_KEY: publishableKey, SUPABASE_SECRET_KEY: secretKey },
+      env: {
+        SUPABASE_URL: standIn.url,
+        SUPABASE_PUBLISHABLE_KEY: publishableKey,
+        SUPABASE_SECRET_KEY: secretKey,
+        SUBMISSIONS_WEBHOOK_URL: webhook.url,
+      },
+      submissionWatchMs: 100,
     })
   }, 120_000)
 
@@ -479,6 +492,7 @@ describe('on a Supabase project', () => {
     await onSupabase?.close()
     await supabaseData?.remove()
     await standIn?.close()
+    await webhook?.close()
     await postgres?.close()
   })
 
@@ -504,5 +518,24 @@ describe('on a Supabase project', () => {
     })
     expect(refused.status).toBe(400)
     expect(refused.json.message).toMatch(/No listed business/)
+    // Announced by the console's watch of the project, like every suggestion there.
+    await waitFor(() => webhook.requests.length === 1, 'the announcement')
+    expect(JSON.parse(webhook.requests[0]!).content).toMatch(/^New suggestion on the Roland site: an event\./)
+  })
+
+  test('suggestions sent straight to the rpc are announced too, each once, while the console runs', async () => {
+    const before = webhook.requests.length
+    const response = await fetch(`${standIn.url}/rest/v1/rpc/submit_suggestion`, {
+      method: 'POST',
+      headers: { apikey: publishableKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'new-business', payload: { name: 'Lakeside Bait & Tackle' } }),
+    })
+    expect(response.status).toBe(200)
+    await waitFor(() => webhook.requests.length > before, 'the announcement')
+    // A few more looks find nothing new.
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect(webhook.requests.slice(before).map((body) => JSON.parse(body).content)).toEqual([
+      expect.stringMatching(/^New suggestion on the Roland site: a new business\./),
+    ])
   })
 })

@@ -91,7 +91,7 @@ comment on function public.submission_limits() is 'The rate limits and sizes sub
 create or replace function public.submission_refuse(message text)
 returns void
 language plpgsql
-immutable
+volatile
 set search_path = ''
 as $$
 begin

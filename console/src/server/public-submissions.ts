@@ -1,16 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { submissionKinds, submissionSchema, submissionMaxBytes } from '@roland/scripts/content/schema'
-import {
-  pendingSubmissionCount,
-  proposedFields,
-  submissionEntry,
-  submitSuggestion,
-} from '@roland/scripts/content/submissions'
+import { pendingSubmissionCount, submissionEntry, submitSuggestion } from '@roland/scripts/content/submissions'
 import { SqlError } from '@roland/scripts/store/types'
 import type { ConsoleServices } from './context.ts'
 import { HttpError, readBody, securityHeaders } from './http.ts'
 import { isHttps } from './origin.ts'
-import { webhookBody } from './submission-webhook.ts'
+import { noticeOf, webhookBody } from './submission-webhook.ts'
 
 // POST /api/public/submissions (issue 27): the one route a visitor's browser calls, from the site's
 // forms on the embedded store (on Supabase they call the submit_suggestion rpc instead). It answers
@@ -120,8 +115,9 @@ export async function handlePublicSubmission(
     } else if (error instanceof SqlError && error.httpStatus) {
       reply(res, error.httpStatus, { message: error.message }, cors)
     } else {
+      // The visitor gets a plain answer; the operator the reason, on the console's standard error.
       reply(res, 500, { message: 'Your suggestion could not be saved: please try again later.' }, cors)
-      throw error
+      process.emitWarning(`A suggestion could not be saved: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
 }
@@ -160,26 +156,21 @@ async function submit(req: IncomingMessage, services: ConsoleServices): Promise<
   return submitSuggestion(services.store, parsed.data, ip)
 }
 
-// After the answer: the Inbox's count for open consoles, and the webhook if one is set.
+// After the answer: the Inbox's count for open consoles, and the webhook if one is set. On
+// Supabase the watch announces every new submission, this route's and the rpc's alike.
 async function announce(services: ConsoleServices, id: string): Promise<void> {
   try {
     services.hub.send('submissions', { pending: await pendingSubmissionCount(services.store) })
     const webhook = services.submissionWebhook
-    if (!webhook) return
+    if (!webhook || services.store.kind === 'supabase') return
     const entry = await submissionEntry(services.store, id)
-    if (!entry) return
-    const base = services.config.publicUrl?.origin ?? services.consoleUrl
-    webhook.send(
-      webhookBody(
-        {
-          kind: entry.kind,
-          businessName: typeof entry.target?.name === 'string' ? entry.target.name : null,
-          fields: entry.kind === 'business-update' ? Object.keys(proposedFields(entry.kind, entry.payload)) : [],
-        },
-        `${base}/inbox`,
-      ),
-    )
+    if (entry) webhook.send(webhookBody(noticeOf(entry), inboxUrl(services)))
   } catch (error) {
     process.emitWarning(`Could not announce submission ${id}: ${(error as Error).message}`)
   }
+}
+
+/** Where operators find the Inbox: the console's public address, else its address on 127.0.0.1. */
+export function inboxUrl(services: ConsoleServices): string {
+  return `${services.config.publicUrl?.origin ?? services.consoleUrl}/inbox`
 }

@@ -38,6 +38,7 @@ import { FirecrawlKeyStore } from './secrets.ts'
 import { resolveInside, sendApp, sendFile } from './static.ts'
 import { handlePublicSubmission, publicSubmissionsPath } from './public-submissions.ts'
 import { SubmissionWebhook } from './submission-webhook.ts'
+import { SubmissionWatch } from './submission-watch.ts'
 import { submissionRoutes } from './routes/submissions.ts'
 
 /** Every API route. */
@@ -66,6 +67,8 @@ export interface ConsoleServerOptions {
   storeIdleMs?: number
   /** The waits before each retry of the submissions webhook (tests make them short). */
   webhookRetryDelaysMs?: number[]
+  /** On Supabase with a webhook: how often new submissions are looked for (default a minute). */
+  submissionWatchMs?: number
 }
 
 /** A running console. */
@@ -132,11 +135,18 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const port = (server.address() as AddressInfo).port
   services.origins = consoleOrigins(port, config.publicUrl)
   services.consoleUrl = `http://${config.host}:${port}`
+  const watch =
+    store.kind === 'supabase' && services.submissionWebhook
+      ? new SubmissionWatch(services, options.submissionWatchMs)
+      : null
   return {
     url: `http://${config.host}:${port}`,
     port,
     services,
-    close: () => closeAll(server, services, shutdown),
+    close: () => {
+      watch?.close()
+      return closeAll(server, services, shutdown)
+    },
   }
 }
 

@@ -1,4 +1,5 @@
 import type { SubmissionKind } from '@roland/scripts/content/schema'
+import { proposedFields, type SubmissionEntry } from '@roland/scripts/content/submissions'
 
 // Announces each new submission to a chat webhook (SUBMISSIONS_WEBHOOK_URL), so an operator knows
 // there is something in the Inbox. The body suits both Slack (`text`) and Discord (`content`). It
@@ -13,6 +14,15 @@ export interface SubmissionNotice {
   businessName: string | null
   /** The fields a change proposes (column names). */
   fields: string[]
+}
+
+/** What the announcement of a stored submission says: its kind, the listing's name, the fields it changes. */
+export function noticeOf(entry: SubmissionEntry): SubmissionNotice {
+  return {
+    kind: entry.kind,
+    businessName: typeof entry.target?.name === 'string' ? entry.target.name : null,
+    fields: entry.kind === 'business-update' ? Object.keys(proposedFields(entry.kind, entry.payload)) : [],
+  }
 }
 
 /** The JSON body POSTed to the webhook: Slack reads `text`, Discord `content`; nobody gets pinged. */

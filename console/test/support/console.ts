@@ -31,6 +31,7 @@ export async function startTestConsole(options: {
   signInLimits?: ConsoleServerOptions['signInLimits']
   accountLimits?: ConsoleServerOptions['accountLimits']
   webhookRetryDelaysMs?: number[]
+  submissionWatchMs?: number
 }): Promise<ConsoleServer> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -48,6 +49,7 @@ export async function startTestConsole(options: {
     signInLimits: options.signInLimits,
     accountLimits: options.accountLimits,
     webhookRetryDelaysMs: options.webhookRetryDelaysMs,
+    submissionWatchMs: options.submissionWatchMs,
   })
 }
 
