@@ -22,6 +22,7 @@ import {
   type SubmissionAnswer,
 } from '../lib/submission-form.ts'
 import { coordinator } from '../lib/site-config.ts'
+import { submissions } from '../lib/submissions.ts'
 
 interface Props {
   kind: SubmissionKind
@@ -150,7 +151,7 @@ export default function SuggestionForm({ kind, business, children }: Props) {
 }
 
 function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?: string; labelledBy: string }) {
-  const settings = __ROLAND_SUBMISSIONS__
+  const settings = submissions
   const [published] = useState(() => (kind === 'business-update' ? publishedListing() : emptyListing()))
   const [draft, setDraft] = useState<Record<string, string>>(() => ({ ...published }))
   const [closed, setClosed] = useState(false)
@@ -233,7 +234,7 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
         settings!,
         {
           kind,
-          payload: payload.data as Record<string, unknown>,
+          payload: payload.data,
           contact: name || email ? { name: name ?? null, email: email ?? null } : null,
         },
         token,
@@ -257,7 +258,13 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
   const byEmail = mailtoUrl(coordinator.email, emailSubject(kind, published.name), emailBody(labelled))
 
   return (
-    <form ref={form} noValidate aria-labelledby={labelledBy} className="card mt-4 grid gap-4 p-6" onSubmit={submit}>
+    <form
+      ref={form}
+      noValidate
+      aria-labelledby={labelledBy}
+      className="card mt-4 grid gap-4 p-6"
+      onSubmit={(event) => void submit(event)}
+    >
       <p className="text-sm text-stone-700">
         {kind === 'business-update'
           ? 'Change what is wrong or missing; the editors see what you changed.'
