@@ -184,19 +184,24 @@ describe('POST /api/public/submissions', () => {
     expect(answer.json.message).toMatch(/No listed business has the address 'gone-shop'/)
   })
 
-  test('a flood of 1,000 posts from one sender: those past the limit get 429, and no more than the limit are stored', async () => {
-    const before = await countSubmissions()
-    const answers = []
-    for (let batch = 0; batch < 1000; batch += 50) {
-      answers.push(...(await Promise.all(Array.from({ length: 50 }, () => submit(bakeSale)))))
-    }
-    const created = answers.filter((answer) => answer.status === 201)
-    const limited = answers.filter((answer) => answer.status === 429)
-    expect(created).toHaveLength(5)
-    expect(limited).toHaveLength(995)
-    expect(limited[0]!.json.message).toMatch(/5 suggestions in the last hour.*try again in an hour/)
-    expect(await countSubmissions()).toBe(before + 5)
-  })
+  // A thousand requests take seconds alone and much longer beside other suites: a generous limit, never asserted.
+  test(
+    'a flood of 1,000 posts from one sender: those past the limit get 429, and no more than the limit are stored',
+    { timeout: 600_000 },
+    async () => {
+      const before = await countSubmissions()
+      const answers = []
+      for (let batch = 0; batch < 1000; batch += 50) {
+        answers.push(...(await Promise.all(Array.from({ length: 50 }, () => submit(bakeSale)))))
+      }
+      const created = answers.filter((answer) => answer.status === 201)
+      const limited = answers.filter((answer) => answer.status === 429)
+      expect(created).toHaveLength(5)
+      expect(limited).toHaveLength(995)
+      expect(limited[0]!.json.message).toMatch(/5 suggestions in the last hour.*try again in an hour/)
+      expect(await countSubmissions()).toBe(before + 5)
+    },
+  )
 
   test('stores a script in a field as the text it is', async () => {
     const script = '<script>alert("x")</script><b>Bold</b>'
