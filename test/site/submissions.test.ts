@@ -19,6 +19,8 @@ import { serveStatic, type StaticServer } from '../support/static-server.ts'
 
 let root: string
 let site: StaticServer
+/** The site built with a Turnstile site key too: another origin the console takes suggestions from. */
+let turnstileSite: StaticServer
 let consoleServer: ConsoleServer
 let browser: Browser
 const endpointPath = '/api/public/submissions'
@@ -28,9 +30,13 @@ beforeAll(async () => {
   const dataDir = path.join(root, 'data')
   const outDir = path.join(root, 'site')
   await copyFixtureDataDir(dataDir)
-  // The site's address first: the console takes suggestions from it (CORS), the build links to the console.
+  // The sites' addresses first: the console takes suggestions from them (CORS), the builds link to the console.
   site = await serveStatic(outDir)
-  consoleServer = await startTestConsole({ dataDir, env: { SITE_URL: site.url } })
+  turnstileSite = await serveStatic(path.join(root, 'site-turnstile'))
+  consoleServer = await startTestConsole({
+    dataDir,
+    env: { SUBMISSIONS_ALLOWED_ORIGINS: `${site.url},${turnstileSite.url}` },
+  })
   const build = await buildSite({
     outDir,
     dataDir,
@@ -44,6 +50,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
   await consoleServer?.close()
+  await turnstileSite?.close()
   await site?.close()
   if (root) await rm(root, { recursive: true, force: true })
 })
@@ -360,5 +367,76 @@ describe('with a submissions endpoint', () => {
       found.push(...(await axeViolations(page)).map((violation) => `${pathname}: ${violation}`))
     }
     expect(found).toEqual([])
+  })
+})
+
+describe('with Cloudflare Turnstile', () => {
+  beforeAll(async () => {
+    const build = await buildSite({
+      outDir: path.join(root, 'site-turnstile'),
+      dataDir: path.join(root, 'data'),
+      siteUrl: turnstileSite.url,
+      env: {
+        PUBLIC_SUBMISSIONS_URL: `${consoleServer.url}${endpointPath}`,
+        PUBLIC_TURNSTILE_SITE_KEY: '1x00000000000000000000AA',
+      },
+    })
+    if (build.code !== 0) throw new Error(`The site with Turnstile did not build:\n${build.output}`)
+  })
+
+  // A stand-in for Cloudflare's widget script (unreachable from here), speaking its API: explicit
+  // rendering, the onload callback named in its URL, and a token handed to the widget's callback.
+  const widgetStandIn = `(() => {
+    const onload = new URL(document.currentScript.src).searchParams.get('onload')
+    window.turnstile = {
+      ready: (callback) => callback(),
+      render(container, options) {
+        const element = typeof container === 'string' ? document.querySelector(container) : container
+        element.textContent = 'Verified by the Turnstile stand-in'
+        setTimeout(() => options.callback && options.callback('stand-in-token'), 0)
+        return 'widget-1'
+      },
+      execute() {},
+      reset() {},
+      remove() {},
+      getResponse: () => 'stand-in-token',
+      isExpired: () => false,
+    }
+    if (onload && window[onload]) window[onload]()
+  })()`
+
+  test('loads the widget only when a form opens, and sends its token with the suggestion', async () => {
+    const context = await browser.newContext({ viewport: desktop })
+    contexts.push(context)
+    const page = await context.newPage()
+    page.setDefaultTimeout(30_000)
+    await page.clock.install()
+    const widgetLoads: string[] = []
+    await page.route('https://challenges.cloudflare.com/**', async (route) => {
+      widgetLoads.push(route.request().url())
+      await route.fulfill({ contentType: 'text/javascript', body: widgetStandIn })
+    })
+    const tokens: Array<string | undefined> = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith(endpointPath)) {
+        tokens.push(request.headers()['x-turnstile-token'])
+      }
+    })
+    await page.goto(`${turnstileSite.url}/business/roland-coffee-house`)
+    await page.waitForLoadState('networkidle')
+    expect(widgetLoads).toEqual([])
+
+    const box = page.locator('[data-suggestion="business-update"]')
+    await box.getByText('Suggest an edit', { exact: true }).click()
+    const form = box.locator('form')
+    await form.getByText('Verified by the Turnstile stand-in').waitFor()
+    expect(widgetLoads).toHaveLength(1)
+    await form.getByLabel('Hours', { exact: true }).fill('Mon-Sat 6am-3pm')
+    await page.clock.fastForward(5000)
+    await form.getByRole('button', { name: 'Send suggestion' }).click()
+    await page.locator('[data-suggestion-sent]').waitFor()
+    expect(tokens).toEqual(['stand-in-token'])
+    const [latest] = await pending()
+    expect(latest).toMatchObject({ kind: 'business-update', payload: { hours: 'Mon-Sat 6am-3pm' } })
   })
 })
