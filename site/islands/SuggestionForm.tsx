@@ -85,6 +85,9 @@ const contactFields: FieldDef[] = [
   },
 ]
 
+/** A suggested edit's note: what changed, and why. */
+const noteField: FieldDef = { key: 'note', label: 'What changed, and how do you know?', rows: 3 }
+
 /** The shortest time a person takes to fill a form; a faster submission is a robot's, quietly dropped. */
 const minimumFillMs = 3000
 
@@ -257,6 +260,36 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
   const labelled = [...fields, ...contactFields].map((field) => [field.label, value(field.key)] as const)
   const byEmail = mailtoUrl(coordinator.email, emailSubject(kind, published.name), emailBody(labelled))
 
+  /** A field of the form: its label, its control (a list, a text area or an input), its hint and its mistake. */
+  const renderField = (field: FieldDef) => (
+    <Field key={field.key} id={id(field.key)} field={field} error={errors[field.key]}>
+      {(props) =>
+        field.options ? (
+          <select {...props} value={value(field.key)} onChange={(e) => set(field.key, e.target.value)}>
+            <option value="">Choose…</option>
+            {field.options.map((option) => (
+              <option key={option}>{option}</option>
+            ))}
+          </select>
+        ) : field.rows ? (
+          <textarea
+            {...props}
+            rows={field.rows}
+            value={value(field.key)}
+            onChange={(e) => set(field.key, e.target.value)}
+          />
+        ) : (
+          <input
+            {...props}
+            type={field.type ?? 'text'}
+            value={value(field.key)}
+            onChange={(e) => set(field.key, e.target.value)}
+          />
+        )
+      }
+    </Field>
+  )
+
   return (
     <form
       ref={form}
@@ -270,34 +303,7 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
           ? 'Change what is wrong or missing; the editors see what you changed.'
           : 'An editor reads it before it goes on the site.'}
       </p>
-      {fields.map((field) => (
-        <Field key={field.key} id={id(field.key)} field={field} error={errors[field.key]}>
-          {(props) =>
-            field.options ? (
-              <select {...props} value={value(field.key)} onChange={(e) => set(field.key, e.target.value)}>
-                <option value="">Choose…</option>
-                {field.options.map((option) => (
-                  <option key={option}>{option}</option>
-                ))}
-              </select>
-            ) : field.rows ? (
-              <textarea
-                {...props}
-                rows={field.rows}
-                value={value(field.key)}
-                onChange={(e) => set(field.key, e.target.value)}
-              />
-            ) : (
-              <input
-                {...props}
-                type={field.type ?? 'text'}
-                value={value(field.key)}
-                onChange={(e) => set(field.key, e.target.value)}
-              />
-            )
-          }
-        </Field>
-      ))}
+      {fields.map(renderField)}
       {kind === 'business-update' && (
         <>
           <div>
@@ -315,25 +321,10 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
             </label>
             {errors.closed && <Mistake id={`${id('closed')}-error`} text={errors.closed} />}
           </div>
-          <Field id={id('note')} field={{ key: 'note', label: 'What changed, and how do you know?', rows: 3 }}>
-            {(props) => (
-              <textarea {...props} rows={3} value={value('note')} onChange={(e) => set('note', e.target.value)} />
-            )}
-          </Field>
+          {renderField(noteField)}
         </>
       )}
-      {contactFields.map((field) => (
-        <Field key={field.key} id={id(field.key)} field={field} error={errors[field.key]}>
-          {(props) => (
-            <input
-              {...props}
-              type={field.type ?? 'text'}
-              value={value(field.key)}
-              onChange={(e) => set(field.key, e.target.value)}
-            />
-          )}
-        </Field>
-      ))}
+      {contactFields.map(renderField)}
       {/* A field only robots fill: out of sight, out of the tab order, hidden from screen readers. */}
       <div aria-hidden="true" className="sr-only">
         <label htmlFor={id('fax')}>Leave this empty</label>
