@@ -8,6 +8,7 @@ import { catalogPrefetch } from './site/integrations/catalog-prefetch.ts'
 import { clientDirectives } from './site/integrations/client-directives.ts'
 import { inlineScripts } from './site/integrations/inline-script.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
+import { submissions } from './site/integrations/submissions.ts'
 
 // The build reads SUPABASE_URL and its keys from .env, like the CLI does.
 loadDotEnv()
@@ -25,7 +26,8 @@ export default defineConfig({
   // Pages are rendered four at a time: with thousands of them, most of a build is waiting on the
   // disk (writing pages, copying the unchanged ones from the last build), which this overlaps.
   build: { concurrency: 4 },
-  integrations: [catalogPrefetch(), react(), clientDirectives(), publishSite()],
+  // submissions(): the visitors' suggestion forms learn their endpoint (PUBLIC_SUBMISSIONS_URL) here.
+  integrations: [catalogPrefetch(), react(), clientDirectives(), submissions(), publishSite()],
   vite: {
     plugins: [tailwindcss(), inlineScripts()],
   },

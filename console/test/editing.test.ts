@@ -78,7 +78,7 @@ describe('PATCH /api/businesses/{id}', () => {
     const business = await firstBusiness()
     const { status, json } = await api(`/api/businesses/${business.id}`, {
       method: 'PATCH',
-      body: { phone: '1', website: 'javascript:alert(1)' },
+      body: { phone: '(501) 555-0101', website: 'javascript:alert(1)' },
     })
     expect(status).toBe(400)
     expect(json.issues).toEqual([{ path: 'website', message: expect.stringMatching(/^Website must be an http/) }])
@@ -101,7 +101,7 @@ describe('PATCH /api/businesses/{id}', () => {
   test('answers 404 for an unknown id', async () => {
     const { status } = await api('/api/businesses/00000000-0000-4000-8000-000000000000', {
       method: 'PATCH',
-      body: { phone: '1' },
+      body: { phone: '(501) 555-0101' },
     })
     expect(status).toBe(404)
   })

@@ -128,6 +128,8 @@ beforeAll(async () => {
     insert into operators (id, user_id, email, role) values ('${linkedId}', '${authUserId}', 'linked@example.org', 'editor');
     insert into operator_sessions (token_hash, operator_id, expires_at) values
       (repeat('a', 64), '${adminId}', now() + interval '1 hour');
+    insert into submissions (kind, business_id, payload, contact_email) values
+      ('business-update', '${activeId}', '{"business": "open-shop", "phone": "(501) 555-0123"}', 'ann@example.org');
   `)
 })
 
@@ -378,4 +380,54 @@ describe('the audit trail', () => {
       }
     }
   })
+})
+
+describe('row-level security on submissions', () => {
+  const cases = {
+    select: 'select * from submissions',
+    insert: `insert into submissions (kind, payload) values ('event', '{"title": "Sneaked in"}')`,
+    update: `update submissions set status = 'accepted', decided_at = now(), decided_by = 'me'`,
+    delete: 'delete from submissions',
+  }
+
+  test.each(
+    (['anon', 'stranger'] as const).flatMap((role) =>
+      (['select', 'insert', 'update', 'delete'] as const).map((op) => [role, op] as const),
+    ),
+  )('%s cannot %s one: visitors send suggestions only through submit_suggestion', async (role, op) => {
+    const outcome = await attempt(role, cases[op])
+    expect(succeeded(outcome), JSON.stringify(outcome)).toBe(false)
+    if ('error' in outcome) expect(outcome.error).toMatch(/permission denied|row-level security/)
+  })
+
+  test.each(['editor', 'admin'] as const)(
+    '%s reads them and decides them, but neither adds nor deletes one',
+    async (role) => {
+      expect(await attempt(role, cases.select)).toEqual({ rows: 1 })
+      expect(succeeded(await attempt(role, cases.update))).toBe(true)
+      expect(succeeded(await attempt(role, cases.insert))).toBe(false)
+      expect(succeeded(await attempt(role, cases.delete))).toBe(false)
+    },
+  )
+
+  test('an editor cannot rewrite what a visitor sent', async () => {
+    expect(await attempt('editor', `update submissions set payload = '{}'`)).toEqual({
+      error: expect.stringMatching(/permission denied/),
+    })
+  })
+
+  test.each(['anon', 'stranger'] as const)(
+    '%s may call submit_suggestion and nothing else that writes them',
+    async (role) => {
+      const submit = `select submit_suggestion('event', '{"title": "Fish fry", "starts_at": "2027-06-01T18:00:00-05:00", "location": "Park", "event_type": "Social"}')`
+      expect(succeeded(await attempt(role, submit))).toBe(true)
+      for (const call of [
+        `select accept_submission(gen_random_uuid(), '{}')`,
+        `select decide_submission(gen_random_uuid(), 'spam')`,
+        'select submission_entries()',
+      ]) {
+        expect(await attempt(role, call), call).toEqual({ error: expect.stringMatching(/permission denied/) })
+      }
+    },
+  )
 })

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { aboutText, cardDescription, categoryBadgeLabel, formatRating, listingCheckedText } from './business-text.ts'
+import {
+  aboutField,
+  aboutText,
+  cardDescription,
+  categoryBadgeLabel,
+  formatRating,
+  listingCheckedText,
+} from './business-text.ts'
 
 describe('cardDescription', () => {
   test('prefers the short description', () => {
@@ -28,6 +35,18 @@ describe('aboutText', () => {
 
   test('says it is a local business in Roland, Arkansas when there is no description', () => {
     expect(aboutText(makeBusiness({ name: 'Odd Jobs' }))).toBe('Odd Jobs is a local business in Roland, Arkansas.')
+  })
+})
+
+describe('aboutField', () => {
+  test('names the column the about text comes from, or none for the stock line', () => {
+    expect(aboutField(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }))).toBe(
+      'full_description',
+    )
+    expect(aboutField(makeBusiness({ name: 'A', short_description: 'Short', full_description: ' ' }))).toBe(
+      'short_description',
+    )
+    expect(aboutField(makeBusiness({ name: 'A', short_description: null, full_description: null }))).toBeNull()
   })
 })
 

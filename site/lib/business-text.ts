@@ -24,6 +24,17 @@ export function aboutText(business: Pick<Business, 'name' | 'short_description' 
   )
 }
 
+/** The column the "About {name}" text comes from, or null for the stock line (the suggestion form reads it from the page). */
+export function aboutField(
+  business: Pick<Business, 'short_description' | 'full_description'>,
+): 'full_description' | 'short_description' | null {
+  return present(business.full_description)
+    ? 'full_description'
+    : present(business.short_description)
+      ? 'short_description'
+      : null
+}
+
 const badgeLabels: Record<string, string> = {
   'Dining & Refreshments': 'Local Favorite',
   'Shopping & Convenience': 'Convenience',

@@ -39,4 +39,10 @@ describe('mailtoUrl', () => {
   test('adds an encoded subject', () => {
     expect(mailtoUrl('a@b.example', 'Event: Fall Fair')).toBe('mailto:a@b.example?subject=Event%3A%20Fall%20Fair')
   })
+
+  test('adds an encoded body when given one', () => {
+    expect(mailtoUrl('a@b.example', 'Event', 'Title: Fair\nWhere: Park')).toBe(
+      'mailto:a@b.example?subject=Event&body=Title%3A%20Fair%0AWhere%3A%20Park',
+    )
+  })
 })

@@ -26,7 +26,8 @@ export function websiteHost(url: string): string {
   }
 }
 
-/** A mailto: link with a subject line. */
-export function mailtoUrl(email: string, subject: string): string {
-  return `mailto:${email}?subject=${encodeURIComponent(subject)}`
+/** A mailto: link with a subject line, and the text of the email when one is given. */
+export function mailtoUrl(email: string, subject: string, body?: string): string {
+  const text = body ? `&body=${encodeURIComponent(body)}` : ''
+  return `mailto:${email}?subject=${encodeURIComponent(subject)}${text}`
 }

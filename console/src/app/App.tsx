@@ -8,6 +8,7 @@ import { Attractions } from './screens/Attractions.tsx'
 import { Businesses } from './screens/Businesses.tsx'
 import { Crawler } from './screens/Crawler.tsx'
 import { Events } from './screens/Events.tsx'
+import { Inbox } from './screens/Inbox.tsx'
 import { Jobs } from './screens/Jobs.tsx'
 import { Migration } from './screens/Migration.tsx'
 import { NeedsAttention } from './screens/NeedsAttention.tsx'
@@ -25,6 +26,7 @@ const allScreens = [
   { path: '/crawler', label: 'Crawler', Screen: Crawler, adminOnly: false },
   { path: '/businesses', label: 'Businesses', Screen: Businesses, adminOnly: false },
   { path: '/events', label: 'Events', Screen: Events, adminOnly: false },
+  { path: '/inbox', label: 'Inbox', Screen: Inbox, adminOnly: false },
   { path: '/attractions', label: 'Attractions', Screen: Attractions, adminOnly: false },
   { path: '/jobs', label: 'Jobs', Screen: Jobs, adminOnly: false },
   { path: '/operators', label: 'Operators', Screen: Operators, adminOnly: true },
@@ -66,7 +68,7 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
   const screens = useMemo(() => allScreens.filter((screen) => !screen.adminOnly || isAdmin), [isAdmin])
   const path = usePath()
   const toast = useToast()
-  const { connected } = useLive()
+  const { connected, pendingSubmissions } = useLive()
   const current = screens.find((screen) => screen.path === path) ?? allScreens[0]
 
   useEffect(() => {
@@ -97,6 +99,15 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
                 className={`rounded-md px-3 py-1.5 text-sm ${screen.path === current.path ? 'bg-brand-50 font-semibold text-brand-700' : 'text-slate-600 hover:bg-slate-100'}`}
               >
                 {screen.label}
+                {screen.path === '/inbox' && pendingSubmissions ? (
+                  <span
+                    className="ml-1.5 rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900"
+                    data-testid="inbox-count"
+                  >
+                    {pendingSubmissions}
+                    <span className="sr-only"> pending</span>
+                  </span>
+                ) : null}
               </a>
             ))}
           </nav>

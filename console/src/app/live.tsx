@@ -9,6 +9,8 @@ interface LiveState {
   jobs: Map<string, Job>
   rebuild: RebuildStateView | null
   connected: boolean
+  /** How many visitors' suggestions wait in the Inbox (null until known). */
+  pendingSubmissions: number | null
 }
 
 type Action =
@@ -18,6 +20,7 @@ type Action =
   | { type: 'log'; id: string; at: string; message: string }
   | { type: 'rebuild'; state: RebuildStateView }
   | { type: 'connected'; connected: boolean }
+  | { type: 'submissions'; pending: number }
 
 function newer(a: Job | undefined, b: Job): boolean {
   return !a || b.updated_at >= a.updated_at
@@ -54,6 +57,8 @@ function reduce(state: LiveState, action: Action): LiveState {
       return { ...state, rebuild: action.state }
     case 'connected':
       return { ...state, connected: action.connected }
+    case 'submissions':
+      return { ...state, pendingSubmissions: action.pending }
   }
 }
 
@@ -63,6 +68,8 @@ interface LiveValue {
   byId: Map<string, Job>
   rebuild: RebuildStateView | null
   connected: boolean
+  /** How many visitors' suggestions wait in the Inbox (null until known). */
+  pendingSubmissions: number | null
   /** Adds a job the API just answered with, before its events arrive. */
   add(job: Job): void
 }
@@ -71,7 +78,12 @@ const LiveContext = createContext<LiveValue | null>(null)
 
 /** Keeps the job history live for every screen. */
 export function LiveProvider({ children, onSessionLost }: { children: ReactNode; onSessionLost: () => void }) {
-  const [state, dispatch] = useReducer(reduce, { jobs: new Map(), rebuild: null, connected: false })
+  const [state, dispatch] = useReducer(reduce, {
+    jobs: new Map(),
+    rebuild: null,
+    connected: false,
+    pendingSubmissions: null,
+  })
 
   useEffect(() => {
     let stopped = false
@@ -84,6 +96,9 @@ export function LiveProvider({ children, onSessionLost }: { children: ReactNode;
       api<{ jobs: Job[] }>('/api/jobs?limit=200')
         .then(({ jobs }) => !stopped && dispatch({ type: 'jobs', jobs }))
         .catch(() => {})
+      api<{ pending: number }>('/api/submissions?status=pending')
+        .then(({ pending }) => !stopped && dispatch({ type: 'submissions', pending }))
+        .catch(() => {})
     })
     source.addEventListener('job', (event) => dispatch({ type: 'job', job: parse(event) }))
     source.addEventListener('progress', (event) => {
@@ -95,6 +110,10 @@ export function LiveProvider({ children, onSessionLost }: { children: ReactNode;
       dispatch({ type: 'log', ...data })
     })
     source.addEventListener('rebuild', (event) => dispatch({ type: 'rebuild', state: parse(event) }))
+    source.addEventListener('submissions', (event) => {
+      const data: { pending: number } = parse(event)
+      dispatch({ type: 'submissions', pending: data.pending })
+    })
     source.addEventListener('error', () => {
       dispatch({ type: 'connected', connected: false })
       // A closed stream (not a retrying one) usually means the session ended.
@@ -115,6 +134,7 @@ export function LiveProvider({ children, onSessionLost }: { children: ReactNode;
       byId: state.jobs,
       rebuild: state.rebuild,
       connected: state.connected,
+      pendingSubmissions: state.pendingSubmissions,
       add: (job) => dispatch({ type: 'job', job }),
     }
   }, [state])

@@ -25,8 +25,42 @@ export interface ConsoleConfig {
   sessionTtlMs: number
   /** How often the console checks every listing (ROLAND_CHECK_EVERY, default weekly); null: never. */
   checkEveryMs: number | null
+  /** Visitors' suggestions (issue 27): who may post them from a browser, the anti-spam check, the notification. */
+  submissions: SubmissionsConfig
   env: NodeJS.ProcessEnv
 }
+
+/** The settings of POST /api/public/submissions. */
+export interface SubmissionsConfig {
+  /** The site origins a browser may post from (SUBMISSIONS_ALLOWED_ORIGINS; default the local site and SITE_URL). */
+  allowedOrigins: string[]
+  /** Cloudflare Turnstile's secret key (TURNSTILE_SECRET_KEY), or null: no challenge required. */
+  turnstileSecret: string | null
+  /** Turnstile's siteverify address (TURNSTILE_VERIFY_URL; default Cloudflare's). */
+  turnstileVerifyUrl: string
+  /** Where each new submission is announced (SUBMISSIONS_WEBHOOK_URL: a Slack or Discord webhook), or null. */
+  webhookUrl: string | null
+}
+
+/** The local site's origins (`pnpm start`, `pnpm dev`, `pnpm preview`), always allowed to post suggestions. */
+export const localSiteOrigins = ['http://127.0.0.1:4321', 'http://localhost:4321']
+
+/** Cloudflare's Turnstile siteverify API. */
+export const turnstileVerifyUrl = 'https://challenges.cloudflare.com/turnstile/v0/siteverify'
+
+const origin = (name: string) =>
+  z
+    .url({ protocol: /^https?$/, message: `${name} must list origins such as https://roland.example.org` })
+    .transform((value, context) => {
+      const url = new URL(value)
+      if (url.pathname !== '/' || url.search || url.hash) {
+        context.addIssue({
+          code: 'custom',
+          message: `${name} takes origins only (https://roland.example.org), without a path`,
+        })
+      }
+      return url.origin
+    })
 
 const envSchema = z.object({
   PORT: z
@@ -60,6 +94,27 @@ const envSchema = z.object({
     .string()
     .regex(/^\d+$/, 'ROLAND_JOBS_POLL_MS must be a number of milliseconds')
     .transform(Number)
+    .optional(),
+  SUBMISSIONS_ALLOWED_ORIGINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(origin('SUBMISSIONS_ALLOWED_ORIGINS')))
+    .optional(),
+  SITE_URL: z.string().optional(),
+  TURNSTILE_SECRET_KEY: z.string().trim().min(1).optional(),
+  TURNSTILE_VERIFY_URL: z
+    .url({ protocol: /^https?$/, message: 'TURNSTILE_VERIFY_URL must be an http(s) address' })
+    .optional(),
+  SUBMISSIONS_WEBHOOK_URL: z
+    .url({
+      protocol: /^https?$/,
+      message: 'SUBMISSIONS_WEBHOOK_URL must be an http(s) address: a Slack or Discord webhook',
+    })
     .optional(),
   ROLAND_ALLOW_PRIVATE_NETWORK: z
     .enum(['0', '1', ''], { message: 'ROLAND_ALLOW_PRIVATE_NETWORK must be 1 or unset' })
@@ -99,6 +154,19 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     allowPrivateNetwork: settings.ROLAND_ALLOW_PRIVATE_NETWORK === '1',
     sessionTtlMs: 12 * 60 * 60 * 1000,
     checkEveryMs: settings.ROLAND_CHECK_EVERY,
+    submissions: {
+      allowedOrigins: settings.SUBMISSIONS_ALLOWED_ORIGINS ?? [...localSiteOrigins, ...siteOrigin(settings.SITE_URL)],
+      turnstileSecret: settings.TURNSTILE_SECRET_KEY ?? null,
+      turnstileVerifyUrl: settings.TURNSTILE_VERIFY_URL ?? turnstileVerifyUrl,
+      webhookUrl: settings.SUBMISSIONS_WEBHOOK_URL ?? null,
+    },
     env,
   }
+}
+
+// The site's public address (SITE_URL) is allowed to post suggestions too, when it is a URL.
+function siteOrigin(siteUrl: string | undefined): string[] {
+  if (!siteUrl || !URL.canParse(siteUrl)) return []
+  const url = new URL(siteUrl)
+  return url.protocol === 'https:' || url.protocol === 'http:' ? [url.origin] : []
 }

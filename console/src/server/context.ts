@@ -9,6 +9,7 @@ import type { ConsoleOrigins } from './origin.ts'
 import type { ConsoleJobs } from './jobs.ts'
 import type { RebuildScheduler } from './rebuild-scheduler.ts'
 import type { FirecrawlKeyStore } from './secrets.ts'
+import type { SubmissionWebhook } from './submission-webhook.ts'
 
 /** Everything a route handler may use. */
 export interface ConsoleServices {
@@ -25,6 +26,10 @@ export interface ConsoleServices {
   /** Wrong passwords per account (kept in the operators table). */
   accountLimits: SignInLimits
   origins: ConsoleOrigins
+  /** The console's own address on 127.0.0.1 (links in announcements when it has no public one). */
+  consoleUrl: string
+  /** Announces new submissions (SUBMISSIONS_WEBHOOK_URL), or null. */
+  submissionWebhook: SubmissionWebhook | null
 }
 
 /** One request, as a handler sees it. */

@@ -7,6 +7,8 @@ export interface ConsoleEvents {
   progress: { id: string; progress: { phase: string; done: number; total: number } }
   log: { id: string; at: string; message: string }
   rebuild: unknown
+  /** A visitor sent a suggestion: how many wait in the Inbox now. */
+  submissions: { pending: number }
 }
 
 /** Keeps the connected event streams and sends each of them every event. */

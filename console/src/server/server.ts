@@ -40,6 +40,10 @@ import { rebuildRoutes, rebuildState } from './routes/rebuild.ts'
 import { refuseWhileLockedOut, sessionRoutes } from './routes/session.ts'
 import { FirecrawlKeyStore } from './secrets.ts'
 import { resolveInside, sendApp, sendFile } from './static.ts'
+import { handlePublicSubmission, publicSubmissionsPath } from './public-submissions.ts'
+import { SubmissionWebhook } from './submission-webhook.ts'
+import { SubmissionWatch } from './submission-watch.ts'
+import { submissionRoutes } from './routes/submissions.ts'
 
 /** Every API route. */
 export const routes: Route[] = [
@@ -48,6 +52,7 @@ export const routes: Route[] = [
   ...migrationRoutes,
   ...crawlerRoutes,
   ...contentRoutes,
+  ...submissionRoutes,
   ...businessRoutes,
   ...attentionRoutes,
   ...rebuildRoutes,
@@ -66,6 +71,10 @@ export interface ConsoleServerOptions {
   accountLimits?: SignInLimits
   /** How long the database stays open after the last call (default 250 ms). */
   storeIdleMs?: number
+  /** The waits before each retry of the submissions webhook (tests make them short). */
+  webhookRetryDelaysMs?: number[]
+  /** On Supabase with a webhook: how often new submissions are looked for (default a minute). */
+  submissionWatchMs?: number
 }
 
 /** A running console. */
@@ -88,6 +97,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   services.keys = new FirecrawlKeyStore(config.dataDir, config.env)
   services.limiter = new SignInLimiter(options.signInLimits)
   services.accountLimits = options.accountLimits ?? options.signInLimits ?? defaultSignInLimits
+  const webhookUrl = config.submissions.webhookUrl
+  services.submissionWebhook = webhookUrl ? new SubmissionWebhook(webhookUrl, options.webhookRetryDelaysMs) : null
   services.hub = new EventHub({ onClientsChange: (count) => services.jobs.watch(count) })
   services.scheduler = new RebuildScheduler({
     debounceMs: config.rebuildDebounceMs,
@@ -135,11 +146,19 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   })
   const port = (server.address() as AddressInfo).port
   services.origins = consoleOrigins(port, config.publicUrl)
+  services.consoleUrl = `http://${config.host}:${port}`
+  const watch =
+    store.kind === 'supabase' && services.submissionWebhook
+      ? new SubmissionWatch(services, options.submissionWatchMs)
+      : null
   return {
     url: `http://${config.host}:${port}`,
     port,
     services,
-    close: () => closeAll(server, services, shutdown),
+    close: () => {
+      watch?.close()
+      return closeAll(server, services, shutdown)
+    },
   }
 }
 
@@ -156,6 +175,11 @@ async function handle(
   const host = req.headers.host?.toLowerCase()
   if (!host || !origins.byHost.has(host)) {
     throw new HttpError(421, crossSiteReason(req.headers, origins) ?? 'Unknown host')
+  }
+  // The one route a visitor's browser calls, from the site: its own CORS rules, no credentials.
+  if (url.pathname === publicSubmissionsPath) {
+    await handlePublicSubmission(req, res, services)
+    return
   }
   if (isApi || isFile) {
     const reason = crossSiteReason(req.headers, origins)
@@ -265,10 +289,12 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   services.scheduler.close()
   services.jobs.close()
   services.hub.close()
+  services.submissionWebhook?.close()
   shutdown.abort()
   server.closeAllConnections()
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await services.scheduler.idle()
   await services.jobs.idle()
+  await services.submissionWebhook?.idle()
   await services.store.close()
 }

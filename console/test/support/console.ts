@@ -30,6 +30,8 @@ export async function startTestConsole(options: {
   serveApp?: boolean
   signInLimits?: ConsoleServerOptions['signInLimits']
   accountLimits?: ConsoleServerOptions['accountLimits']
+  webhookRetryDelaysMs?: number[]
+  submissionWatchMs?: number
 }): Promise<ConsoleServer> {
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -48,6 +50,8 @@ export async function startTestConsole(options: {
     serveApp: options.serveApp ?? false,
     signInLimits: options.signInLimits,
     accountLimits: options.accountLimits,
+    webhookRetryDelaysMs: options.webhookRetryDelaysMs,
+    submissionWatchMs: options.submissionWatchMs,
   })
 }
 

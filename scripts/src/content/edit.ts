@@ -33,11 +33,15 @@ export interface AuditEntry {
   before: Record<string, unknown> | null
   after: Record<string, unknown> | null
   txid: number
+  /** The visitor's submission the change applied, when an operator accepted one. */
+  submission_id: string | null
 }
 
-// A business's opening hours are stored twice: the text the site shows and the rows the "open
-// now" badge reads. They are parsed here, as the import does, so the two never disagree.
-function withHoursDetail(table: ContentTable, fields: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Adds the parsed opening hours to a business's fields. The hours are stored twice, the text the
+ * site shows and the rows the "open now" badge reads, parsed here as the import does, so the two never disagree.
+ */
+export function withHoursDetail(table: ContentTable, fields: Record<string, unknown>): Record<string, unknown> {
   if (table !== 'businesses' || !('hours' in fields)) return fields
   const hours = typeof fields.hours === 'string' ? fields.hours : ''
   return { ...fields, hours_detail: hours ? parseHours(hours) : [] }

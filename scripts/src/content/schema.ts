@@ -1,4 +1,5 @@
 import type { AuditEntry } from './edit.ts'
+import { isValidPhoneNumber } from 'libphonenumber-js'
 import { z } from 'zod'
 
 // The content an operator edits (issue 18): one set of schemas, used by the console's forms to
@@ -52,6 +53,13 @@ export const webAddress = (label: string) =>
     }
   }, `${label} must be an http:// or https:// address, such as https://example.com`)
 
+/** A US phone number a visitor can dial, such as (501) 555-0123; blank means none. */
+export const phoneNumber = (label: string) =>
+  optionalText(label, 50).refine(
+    (value) => value === null || isValidPhoneNumber(value, 'US'),
+    `${label} must be a US phone number, such as (501) 555-0123`,
+  )
+
 const rating = z
   .number('Rating must be a number from 0 to 5')
   .min(0, 'Rating must be from 0 to 5')
@@ -79,7 +87,7 @@ export const businessFieldsSchema = z.object({
   short_description: optionalText('Short description', 300),
   full_description: optionalText('Description', 5000),
   address: optionalText('Address', 300),
-  phone: optionalText('Phone', 50),
+  phone: phoneNumber('Phone'),
   email: optionalText('Email', 254).refine(
     (value) => value === null || z.email().safeParse(value).success,
     'Email must be an address such as owner@example.com',
@@ -159,6 +167,104 @@ export const eventPatchSchema = eventFieldsSchema
   .extend({ updated_at: updatedAtSchema.optional() })
   .strict()
   .refine(endsAfterStart, endsAfterStartIssue)
+
+/** What a visitor may send (issue 27): a change to a listing, a new business, or an event. */
+export const submissionKinds = ['business-update', 'new-business', 'event'] as const
+export type SubmissionKind = (typeof submissionKinds)[number]
+
+/** The longest text a visitor may put in one field (public.submit_suggestion refuses longer). */
+export const submissionFieldMax = 2000
+
+/** The most JSON a submission may carry, payload and contact together (as public.submit_suggestion counts it). */
+export const submissionMaxBytes = 8 * 1024
+
+// A visitor's fields are the editors' (same names, same rules), with long texts capped at what a
+// submission holds, so the form refuses what the database would.
+const visitorBusinessFields = businessFieldsSchema
+  .pick({
+    name: true,
+    category: true,
+    short_description: true,
+    address: true,
+    phone: true,
+    email: true,
+    website: true,
+    hours: true,
+    services: true,
+  })
+  .extend({ full_description: optionalText('Description', submissionFieldMax) })
+
+/** A business-update's payload: the business by slug, the fields that change, and why. */
+export const businessUpdateSchema = visitorBusinessFields
+  .partial()
+  .extend({
+    business: z
+      .string('Say which business this is about (its slug)')
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Say which business this is about (its slug)')
+      .max(120, 'Say which business this is about (its slug)'),
+    note: optionalText('Note', submissionFieldMax).optional(),
+    closed: z.literal(true, 'closed is true, or left out').optional(),
+  })
+  .strict()
+  .refine((update) => update.closed || Object.keys(update).some((key) => key !== 'business' && key !== 'note'), {
+    message: 'Change at least one field, or say that the business has closed or moved',
+    path: ['closed'],
+  })
+export type BusinessUpdatePayload = z.input<typeof businessUpdateSchema>
+
+/** A new-business payload: the business fields; a name is required, the rest may follow. */
+export const newBusinessSchema = visitorBusinessFields.partial().required({ name: true }).strict()
+export type NewBusinessPayload = z.input<typeof newBusinessSchema>
+
+/** An event payload: the console's event fields. */
+export const eventSubmissionSchema = eventFieldsSchema
+  .pick({ title: true, starts_at: true, ends_at: true, location: true, event_type: true })
+  .extend({ description: optionalText('Description', submissionFieldMax) })
+  .partial({ description: true, ends_at: true })
+  .strict()
+  .refine(endsAfterStart, endsAfterStartIssue)
+export type EventSubmissionPayload = z.input<typeof eventSubmissionSchema>
+
+/** Each kind's payload schema. */
+export const submissionPayloadSchemas = {
+  'business-update': businessUpdateSchema,
+  'new-business': newBusinessSchema,
+  event: eventSubmissionSchema,
+} as const
+
+/** Who sent it, if they say: both optional, never shown on the site, deleted 90 days after the decision. */
+export const submissionContactSchema = z
+  .object({
+    name: optionalText('Your name', 100).optional(),
+    email: optionalText('Your email', 254)
+      .refine(
+        (value) => value === null || z.email().safeParse(value).success,
+        'Your email must be an address such as you@example.com',
+      )
+      .optional(),
+  })
+  .strict()
+export type SubmissionContact = z.input<typeof submissionContactSchema>
+
+/** The body of POST /api/public/submissions and of the submit_suggestion rpc: {kind, payload, contact}. */
+export const submissionSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.object({
+      kind: z.literal('business-update'),
+      payload: businessUpdateSchema,
+      contact: submissionContactSchema.nullish(),
+    }),
+    z.object({
+      kind: z.literal('new-business'),
+      payload: newBusinessSchema,
+      contact: submissionContactSchema.nullish(),
+    }),
+    z.object({ kind: z.literal('event'), payload: eventSubmissionSchema, contact: submissionContactSchema.nullish() }),
+  ],
+  { error: `kind must be one of ${submissionKinds.join(', ')}` },
+)
+export type Submission = z.input<typeof submissionSchema>
 
 /** An attraction's fields (the recreation pages and /attraction/{id}). */
 export const attractionFieldsSchema = z.object({

@@ -7,8 +7,10 @@ import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import { acquireLockFile } from '../lock-file.ts'
 import { readMigrations, readSeed } from './sql-files.ts'
 import {
+  SqlError,
   StoreError,
   type BusinessRecord,
+  type CallOptions,
   type FileStorage,
   type ImageDerivativesRecord,
   type Job,
@@ -199,7 +201,7 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
         return rows
       })
     },
-    async call<T>(fn: string, args: Record<string, unknown>): Promise<T> {
+    async call<T>(fn: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
       if (!/^[a-z_][a-z0-9_]*$/.test(fn)) throw new StoreError(`Not a SQL function name: ${fn}`)
       const names = Object.keys(args)
       names.forEach((name) => {
@@ -208,8 +210,15 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       const list = names.map((name, i) => `${name} => $${i + 1}`).join(', ')
       const values = names.map((name) => toParam(args[name]))
       return asRole('service_role', async (tx) => {
-        const { rows } = await tx.query<{ result: T }>(`select public.${fn}(${list}) as result`, values)
-        return rows[0]?.result as T
+        if (options.headers) {
+          await tx.query(`select set_config('request.headers', $1, true)`, [JSON.stringify(options.headers)])
+        }
+        try {
+          const { rows } = await tx.query<{ result: T }>(`select public.${fn}(${list}) as result`, values)
+          return rows[0]?.result as T
+        } catch (error) {
+          throw asSqlError(error)
+        }
       })
     },
     async addImage(image: NewBusinessImage) {
@@ -268,6 +277,12 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       await release()
     },
   }
+}
+
+// An error a function raised on purpose (SQLSTATE PTxyz) keeps its code, so callers answer as PostgREST would.
+function asSqlError(error: unknown): unknown {
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'string' && /^PT\d{3}$/.test(code) ? new SqlError((error as Error).message, code) : error
 }
 
 function toParam(value: unknown): unknown {

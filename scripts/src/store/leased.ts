@@ -1,4 +1,4 @@
-import type { Store } from './types.ts'
+import type { CallOptions, Store } from './types.ts'
 
 // The embedded PGlite can be open in one process at a time, and a local site build (`astro build`)
 // opens it in a child process. A leased store opens the database for each call (several calls at
@@ -80,7 +80,8 @@ export async function openLeasedStore(
     use,
     loadCatalog: () => use((s) => s.loadCatalog()),
     listBusinesses: () => use((s) => s.listBusinesses()),
-    call: <T>(fn: string, args: Record<string, unknown>) => use((s) => s.call<T>(fn, args)),
+    call: <T>(fn: string, args: Record<string, unknown>, options?: CallOptions) =>
+      use((s) => s.call<T>(fn, args, options)),
     addImage: (image) => use((s) => s.addImage(image)),
     listImages: () => use((s) => s.listImages()),
     recordImageDerivatives: (imageId, record) => use((s) => s.recordImageDerivatives(imageId, record)),

@@ -1,8 +1,10 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import {
+  SqlError,
   StoreError,
   type BusinessRecord,
+  type CallOptions,
   type FileStorage,
   type ImageDerivativesRecord,
   type Job,
@@ -173,8 +175,12 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
       if (error) return fail('list businesses', error)
       return data
     },
-    async call<T>(fn: string, args: Record<string, unknown>): Promise<T> {
-      const answer = await admin().rpc(fn, args)
+    async call<T>(fn: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
+      let request = admin().rpc(fn, args)
+      for (const [name, value] of Object.entries(options.headers ?? {})) request = request.setHeader(name, value)
+      const answer = await request
+      if (answer.error && /^PT\d{3}$/.test(answer.error.code ?? ''))
+        throw new SqlError(answer.error.message, answer.error.code)
       if (answer.error) return fail(`call ${fn}`, answer.error)
       return answer.data as T
     },

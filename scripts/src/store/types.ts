@@ -107,6 +107,28 @@ export interface JobStore {
   list(limit?: number): Promise<Job[]>
 }
 
+/** How a SQL function is called: the request headers it sees (current_setting('request.headers')). */
+export interface CallOptions {
+  headers?: Record<string, string>
+}
+
+/** An error a SQL function raised on purpose, with its SQLSTATE (PT400, PT429: PostgREST's HTTP statuses). */
+export class SqlError extends Error {
+  override name = 'SqlError'
+  readonly code: string
+
+  constructor(message: string, code: string) {
+    super(message)
+    this.code = code
+  }
+
+  /** The HTTP status PostgREST answers the error with: PTxyz is xyz, otherwise null. */
+  get httpStatus(): number | null {
+    const status = /^PT(\d{3})$/.exec(this.code)?.[1]
+    return status ? Number(status) : null
+  }
+}
+
 /** One interface over the embedded Postgres and Supabase (DESIGN.md, "Two stores"). */
 export interface Store {
   readonly kind: StoreKind
@@ -116,8 +138,11 @@ export interface Store {
   loadCatalog(): Promise<Catalog>
   /** Lists every business, active or not, with its images (service role). */
   listBusinesses(): Promise<BusinessRecord[]>
-  /** Calls a SQL function of the migrations with named arguments (service role). */
-  call<T>(fn: string, args: Record<string, unknown>): Promise<T>
+  /**
+   * Calls a SQL function of the migrations with named arguments (service role). `headers` are the
+   * request's headers as the function reads them (request.headers), as PostgREST passes them.
+   */
+  call<T>(fn: string, args: Record<string, unknown>, options?: CallOptions): Promise<T>
   /** Adds a business image, or returns the existing row for the same business and URL. */
   addImage(image: NewBusinessImage): Promise<{ id: string; created: boolean }>
   /** Lists every business image, of active businesses or not, in a stable order (service role). */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { EmbeddedStore } from '../../src/store/embedded.ts'
 
 // A stand-in for the parts of a hosted Supabase project we cannot reach from here, speaking
 // their protocol on 127.0.0.1: PostgREST under /rest/v1 (tables, filters, ordering, rpc),
@@ -27,9 +28,14 @@ export interface StandInOptions {
   defaults?: Record<string, Row>
   /** Tables the anon role may not read (as the RLS migration says). */
   privateTables?: string[]
-  rpc?: Record<string, (args: Record<string, unknown>, role: Role) => unknown>
+  rpc?: Record<string, (args: Record<string, unknown>, role: Role, request: RpcRequest) => unknown>
   /** Answer every request (or those under `path`, such as /auth/v1/) with this status and error body, to test failures. */
   failWith?: { status: number; body: Row; path?: string }
+}
+
+/** What an rpc sees of its HTTP request: the headers, and the caller's address as Supabase's gateway adds it. */
+export interface RpcRequest {
+  headers: Record<string, string>
 }
 
 /** A user of the stand-in's Auth, with the password it checks. */
@@ -73,6 +79,40 @@ export function sqlFunctions(
   )
 }
 
+/**
+ * Answers rpc calls to these SQL functions as PostgREST does for whoever calls: as anon with the
+ * publishable key, as the service role with the secret key, with the request's headers in
+ * request.headers (the gateway's x-forwarded-for included). The migrations' grants decide.
+ */
+export function publicSqlFunctions(postgres: EmbeddedStore, names: string[]): NonNullable<StandInOptions['rpc']> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      (args: Record<string, unknown>, role: Role, request: RpcRequest) => {
+        if (role === 'service_role') return postgres.call(name, args, { headers: request.headers })
+        const names = Object.keys(args).filter((arg) => /^[a-z_][a-z0-9_]*$/.test(arg))
+        const list = names.map((arg, i) => `${arg} => $${i + 1}`).join(', ')
+        const values = names.map((arg) => {
+          const value = args[arg]
+          return value === null || value === undefined
+            ? null
+            : typeof value === 'object'
+              ? JSON.stringify(value)
+              : value
+        })
+        return postgres.asRole('anon', async (tx) => {
+          await tx.query(`select set_config('request.headers', $1, true), set_config('request.jwt.claims', $2, true)`, [
+            JSON.stringify(request.headers),
+            JSON.stringify({ role: 'anon' }),
+          ])
+          const { rows } = await tx.query<{ result: unknown }>(`select public.${name}(${list}) as result`, values)
+          return rows[0]?.result
+        })
+      },
+    ]),
+  )
+}
+
 /** Starts a Supabase stand-in on a free port of 127.0.0.1. */
 export async function startSupabaseStandIn(options: StandInOptions): Promise<SupabaseStandIn> {
   const tables = options.tables ?? {}
@@ -84,6 +124,7 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
 
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1')
+    const cors = { 'access-control-allow-origin': '*' }
     const raw = await readBody(req)
     const isJson = (req.headers['content-type'] ?? '').includes('json')
     const body = raw.length && isJson ? JSON.parse(raw.toString('utf8')) : raw.length ? raw : null
@@ -108,8 +149,18 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       return send(status, rows[0], headers)
     }
     const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers })
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...cors, ...headers })
       res.end(payload === undefined ? '' : JSON.stringify(payload))
+    }
+    // Supabase's gateway answers browsers from any origin; the keys and the grants decide the rest.
+    if (req.method === 'OPTIONS') {
+      res.writeHead(200, {
+        ...cors,
+        'access-control-allow-methods': 'GET, POST, PATCH, PUT, DELETE, OPTIONS',
+        'access-control-allow-headers': String(req.headers['access-control-request-headers'] ?? '*'),
+        'access-control-max-age': '3600',
+      })
+      return res.end()
     }
     const failure = options.failWith
     if (failure && url.pathname.startsWith(failure.path ?? '/')) return send(failure.status, failure.body)
@@ -145,10 +196,25 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
             message: `Could not find the function public.${name} in the schema cache`,
           })
         }
+        const headers: Record<string, string> = {}
+        for (const [header, value] of Object.entries(req.headers))
+          if (value !== undefined) headers[header] = String(value)
+        // What Supabase's proxies add: the caller's address (Cloudflare's header, which a caller cannot set).
+        headers['cf-connecting-ip'] = req.socket.remoteAddress ?? ''
+        headers['x-forwarded-for'] = [headers['x-forwarded-for'], req.socket.remoteAddress].filter(Boolean).join(', ')
         try {
-          return send(200, await fn((body ?? {}) as Record<string, unknown>, role))
+          return send(200, await fn((body ?? {}) as Record<string, unknown>, role, { headers }))
         } catch (error) {
-          return send(400, { code: 'P0001', message: (error as Error).message, details: null, hint: null })
+          // PostgREST answers an error raised with SQLSTATE PTxyz with HTTP status xyz.
+          const raised = (error as { code?: unknown }).code
+          const code = typeof raised === 'string' ? raised : 'P0001'
+          // A missing grant is 401 for anon, as PostgREST answers it.
+          const status = /^PT\d{3}$/.test(code)
+            ? Number(code.slice(2))
+            : code === '42501' && role === 'anon'
+              ? 401
+              : 400
+          return send(status, { code, message: (error as Error).message, details: null, hint: null })
         }
       }
       const rows = tables[name]

@@ -73,6 +73,11 @@ export function History({
                 <span className="font-medium">{entry.actor}</span>
                 <span>{actions[entry.action]}</span>
                 <span className="text-slate-500">{formatTownTime(entry.at)}</span>
+                {entry.submission_id ? (
+                  <span className="text-slate-600" data-testid="from-submission">
+                    accepting submission {entry.submission_id}
+                  </span>
+                ) : null}
                 <Button
                   variant="secondary"
                   className="ml-auto px-2 py-0.5 text-xs"

@@ -1,9 +1,11 @@
 import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '@roland/scripts/content/schema'
 import { formatTownTime, fromTownInput, toTownInput } from '../../shared/town-time.ts'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
+import type { FieldDef } from '../components/forms.tsx'
 import { Badge, Button } from '../components/ui.tsx'
 
-type Draft = {
+/** What the event form edits. */
+export type EventDraft = {
   title: string
   description: string
   starts_at: string
@@ -12,7 +14,29 @@ type Draft = {
   event_type: (typeof eventTypes)[number]
 }
 
-const events: ContentKind<EventRow, Draft> = {
+/** The event form's fields (the Inbox's "Edit, then accept" uses them too). */
+export const eventFields: FieldDef<EventDraft>[] = [
+  { kind: 'text', key: 'title', label: 'Title' },
+  { kind: 'text', key: 'location', label: 'Location' },
+  { kind: 'text', key: 'starts_at', id: 'starts', type: 'datetime-local', label: 'Starts (Roland time)' },
+  { kind: 'text', key: 'ends_at', id: 'ends', type: 'datetime-local', label: 'Ends (Roland time)' },
+  { kind: 'select', key: 'event_type', id: 'type', label: 'Type', options: eventTypes },
+  { kind: 'textarea', key: 'description', label: 'Description' },
+]
+
+/**
+ * The body an event form sends: its wall-clock times become instants; a time that is no time is
+ * sent as typed, so the shared schema names the field.
+ */
+export function eventBody(draft: EventDraft): Record<string, unknown> {
+  return {
+    ...draft,
+    starts_at: fromTownInput(draft.starts_at) ?? draft.starts_at,
+    ends_at: draft.ends_at ? (fromTownInput(draft.ends_at) ?? draft.ends_at) : null,
+  }
+}
+
+const events: ContentKind<EventRow, EventDraft> = {
   one: 'event',
   many: 'events',
   table: 'community_events',
@@ -38,21 +62,8 @@ const events: ContentKind<EventRow, Draft> = {
     starts_at: toTownInput(event.starts_at),
     ends_at: event.ends_at ? toTownInput(event.ends_at) : '',
   }),
-  // The form's wall-clock times become instants; a time that is no time is sent as typed, so the
-  // shared schema names the field.
-  bodyOf: (draft) => ({
-    ...draft,
-    starts_at: fromTownInput(draft.starts_at) ?? draft.starts_at,
-    ends_at: draft.ends_at ? (fromTownInput(draft.ends_at) ?? draft.ends_at) : null,
-  }),
-  fields: [
-    { kind: 'text', key: 'title', label: 'Title' },
-    { kind: 'text', key: 'location', label: 'Location' },
-    { kind: 'text', key: 'starts_at', id: 'starts', type: 'datetime-local', label: 'Starts (Roland time)' },
-    { kind: 'text', key: 'ends_at', id: 'ends', type: 'datetime-local', label: 'Ends (Roland time)' },
-    { kind: 'select', key: 'event_type', id: 'type', label: 'Type', options: eventTypes },
-    { kind: 'textarea', key: 'description', label: 'Description' },
-  ],
+  bodyOf: eventBody,
+  fields: eventFields,
   savedMessage: (event, added) => `${added ? 'Added' : 'Saved'} ${event.title}`,
   actions: (event, send) => (
     <Button

@@ -56,8 +56,8 @@ const ruleMessages: Record<string, { path: string; message: string }> = {
   community_events_check: { path: 'ends_at', message: 'The end must not be before the start' },
 }
 
-/** Turns an edit's outcome into the answer: the row, or 404, 409 (with the current row) or 400. */
-function answer(context: RouteContext, table: ContentTable, outcome: EditOutcome, status = 200): ContentRow {
+/** Turns an edit's outcome into its row, or throws the answer: 404, 409 (with the current row) or 400. */
+export function outcomeRow(context: RouteContext, table: ContentTable, outcome: EditOutcome): ContentRow {
   const noun = nouns[table]
   if (outcome.status === 'not_found') {
     throw new HttpError(404, `No ${noun.one} with id ${context.params.id ?? ''}: take the id from ${noun.list}.`)
@@ -75,9 +75,15 @@ function answer(context: RouteContext, table: ContentTable, outcome: EditOutcome
     const issue = rule ?? { path: field ?? '', message: field ? `${field}: ${outcome.message}` : outcome.message }
     throw new HttpError(400, issue.message, { issues: [issue] })
   }
-  context.services.scheduler.noteEdit()
-  sendJson(context.res, status, { [noun.key]: outcome.row })
   return outcome.row
+}
+
+/** Turns an edit's outcome into the answer: the row, or 404, 409 (with the current row) or 400. */
+function answer(context: RouteContext, table: ContentTable, outcome: EditOutcome, status = 200): ContentRow {
+  const row = outcomeRow(context, table, outcome)
+  context.services.scheduler.noteEdit()
+  sendJson(context.res, status, { [nouns[table].key]: row })
+  return row
 }
 
 // Ids: businesses, photos and events have UUIDs; attractions are named by their slug.
@@ -103,7 +109,27 @@ function versionParam(url: URL): string | null {
   return raw
 }
 
-/** Makes a row with a slug from its name, trying name-2, name-3… when the slug is taken. */
+/**
+ * Makes a row with a slug from its name through `create`, trying name-2, name-3… when the slug is
+ * taken; answers the last outcome.
+ */
+export async function createWithFreeSlug<T extends EditOutcome | { status: string }>(
+  base: string,
+  create: (slug: string) => Promise<T>,
+): Promise<T> {
+  if (!base)
+    throw new HttpError(400, 'The name needs at least one letter or digit', {
+      issues: [{ path: 'name', message: 'The name needs at least one letter or digit' }],
+    })
+  let outcome: T | undefined
+  for (let n = 1; n <= 20; n++) {
+    outcome = await create(n === 1 ? base : `${base}-${n}`)
+    const constraint = outcome.status === 'invalid' ? (outcome as { constraint?: string | null }).constraint : null
+    if (!/_(slug_key|pkey)$/.test(constraint ?? '')) break
+  }
+  return outcome!
+}
+
 async function createWithSlug(
   context: RouteContext,
   table: ContentTable,
@@ -111,18 +137,15 @@ async function createWithSlug(
   base: string,
   fields: Record<string, unknown>,
 ): Promise<void> {
-  if (!base)
-    throw new HttpError(400, 'The name needs at least one letter or digit', {
-      issues: [{ path: 'name', message: 'The name needs at least one letter or digit' }],
-    })
-  let outcome: EditOutcome | undefined
-  for (let n = 1; n <= 20; n++) {
-    const slug = n === 1 ? base : `${base}-${n}`
-    outcome = await createRow(context.services.store, table, { ...fields, [slugColumn]: slug }, context.actor)
-    const taken = outcome.status === 'invalid' && /_(slug_key|pkey)$/.test(outcome.constraint ?? '')
-    if (!taken) break
-  }
-  answer(context, table, outcome!, 201)
+  const outcome = await createWithFreeSlug(base, (slug) =>
+    createRow(context.services.store, table, { ...fields, [slugColumn]: slug }, context.actor),
+  )
+  answer(context, table, outcome, 201)
+}
+
+/** The slug an event's is made from: its title and the day it starts in the town. */
+export function eventSlugBase(fields: { title: string; starts_at: string }): string {
+  return slugify(fields.title) && `${slugify(fields.title).slice(0, 100)}-${townDate(fields.starts_at)}`
 }
 
 /** The day an event starts, in the town's time zone, for its slug. */
@@ -294,13 +317,7 @@ export const contentRoutes: Route[] = [
     path: /^\/api\/events$/,
     async handler(context) {
       const fields = await readJson(context.req, eventCreateSchema)
-      await createWithSlug(
-        context,
-        'community_events',
-        'slug',
-        slugify(fields.title) && `${slugify(fields.title).slice(0, 100)}-${townDate(fields.starts_at)}`,
-        fields,
-      )
+      await createWithSlug(context, 'community_events', 'slug', eventSlugBase(fields), fields)
     },
   },
   {

@@ -1,0 +1,367 @@
+import { useCallback, useEffect, useState, type ReactNode } from 'react'
+import type { SubmissionEntry, SubmissionStatus } from '@roland/scripts/content/submissions'
+import { formatTownTime, toTownInput } from '../../shared/town-time.ts'
+import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
+import { FormFields, Field, Select, type FieldDef, type FormDraft } from '../components/forms.tsx'
+import { useToast } from '../components/Toaster.tsx'
+import { useLive } from '../live.tsx'
+import { eventBody, eventFields as eventFormFields, type EventDraft } from './Events.tsx'
+import { Badge, Button, Card } from '../components/ui.tsx'
+
+// The Inbox (issue 27): visitors' suggestions, newest first, each shown against what it would
+// change. A suggested edit is laid beside the listing as it is now, field by field; a new business
+// or an event is shown as the draft it would create. Accept, edit then accept, reject with a reason,
+// or mark as spam. Everything a visitor typed is rendered as text (React escapes it), never as HTML.
+
+/** The public fields of a business, as a visitor may suggest them, in the order the Inbox shows them. */
+const businessFields = [
+  ['name', 'Name'],
+  ['category', 'Category'],
+  ['phone', 'Phone'],
+  ['website', 'Website'],
+  ['email', 'Email'],
+  ['address', 'Address'],
+  ['hours', 'Hours'],
+  ['short_description', 'Short description'],
+  ['full_description', 'Description'],
+  ['services', 'Services'],
+] as const
+
+const eventFields = [
+  ['title', 'Title'],
+  ['starts_at', 'Starts'],
+  ['ends_at', 'Ends'],
+  ['location', 'Location'],
+  ['event_type', 'Type'],
+  ['description', 'Description'],
+] as const
+
+const kindLabels = { 'business-update': 'Suggested edit', 'new-business': 'New business', event: 'Event' } as const
+
+/** A value as the Inbox shows it: text, a list of services, a time in Roland, or "(empty)". */
+function shown(field: string, value: unknown): string {
+  if (value === null || value === undefined || value === '') return '(empty)'
+  if (field === 'services' && Array.isArray(value)) {
+    return value
+      .map((service: { service_name?: unknown }) =>
+        typeof service.service_name === 'string' ? service.service_name : '',
+      )
+      .join('; ')
+  }
+  if ((field === 'starts_at' || field === 'ends_at') && typeof value === 'string') return formatTownTime(value)
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
+/** A suggested edit beside the listing: every public field, what changes and what stays. */
+function Comparison({ entry }: { entry: SubmissionEntry }) {
+  const target: Record<string, unknown> = entry.target ?? {}
+  const closed = entry.payload.closed === true
+  return (
+    <table className="w-full text-left text-sm" data-testid="comparison">
+      <thead className="text-xs text-slate-500">
+        <tr>
+          <th className="py-1 pr-3 font-medium">Field</th>
+          <th className="py-1 pr-3 font-medium">Listed now</th>
+          <th className="py-1 pr-3 font-medium">Suggested</th>
+          <th className="py-1 font-medium">
+            <span className="sr-only">Change</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {closed ? (
+          <tr data-field="is_active" data-changes="true" className="bg-amber-50">
+            <th className="py-1 pr-3 align-top font-medium">Listed</th>
+            <td className="py-1 pr-3 align-top">{target.is_active === false ? 'no' : 'yes'}</td>
+            <td className="py-1 pr-3 align-top">no: closed or moved</td>
+            <td className="py-1 align-top">
+              <Badge tone="pending">changes</Badge>
+            </td>
+          </tr>
+        ) : null}
+        {businessFields.map(([field, label]) => {
+          const suggested = field in entry.payload
+          const changes = suggested && !same(entry.payload[field], target[field])
+          return (
+            <tr
+              key={field}
+              data-field={field}
+              data-changes={changes ? 'true' : 'false'}
+              className={changes ? 'bg-amber-50' : ''}
+            >
+              <th className="py-1 pr-3 align-top font-medium">{label}</th>
+              <td className="py-1 pr-3 align-top break-words">{shown(field, target[field])}</td>
+              <td className="py-1 pr-3 align-top break-words">
+                {suggested ? shown(field, entry.payload[field]) : <span className="text-slate-400">(same)</span>}
+              </td>
+              <td className="py-1 align-top">
+                {changes ? <Badge tone="pending">changes</Badge> : <Badge>stays</Badge>}
+              </td>
+            </tr>
+          )
+        })}
+      </tbody>
+    </table>
+  )
+}
+
+/** A new business or an event, as the draft accepting it would create. */
+function Draft({ entry }: { entry: SubmissionEntry }) {
+  const fields = entry.kind === 'event' ? eventFields : businessFields
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm" data-testid="draft">
+      {fields
+        .filter(([field]) => entry.payload[field] !== undefined)
+        .map(([field, label]) => (
+          <div key={field} className="contents" data-field={field}>
+            <dt className="font-medium">{label}</dt>
+            <dd className="break-words">{shown(field, entry.payload[field])}</dd>
+          </div>
+        ))}
+    </dl>
+  )
+}
+
+type EditDraft = FormDraft & Record<string, string>
+
+const businessEditFields: FieldDef<EditDraft>[] = businessFields
+  .filter(([field]) => field !== 'services')
+  .map(([key, label]) =>
+    key === 'full_description' || key === 'short_description'
+      ? { kind: 'textarea', key, id: key, label }
+      : { kind: 'text', key, id: key, label },
+  )
+
+// The values accepting writes, as the form starts: the listing with the suggestion over it, or the draft.
+function startingDraft(entry: SubmissionEntry): EditDraft {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '')
+  if (entry.kind === 'event') {
+    return Object.fromEntries(
+      eventFields.map(([field]) => {
+        const value = text(entry.payload[field])
+        return [field, (field === 'starts_at' || field === 'ends_at') && value ? toTownInput(value) : value]
+      }),
+    )
+  }
+  const base: Record<string, unknown> = entry.kind === 'business-update' ? (entry.target ?? {}) : {}
+  return Object.fromEntries(
+    businessEditFields.map((def) => {
+      const key = 'key' in def ? def.key : ''
+      return [key, text(key in entry.payload ? entry.payload[key] : base[key])]
+    }),
+  )
+}
+
+// The body of an accept: for a change, only what differs from the listing (and the version it
+// was checked against); for a new business or an event, the whole draft.
+function acceptBody(entry: SubmissionEntry, draft: EditDraft | null): Record<string, unknown> | undefined {
+  if (entry.kind === 'business-update') {
+    const target: Record<string, unknown> = entry.target ?? {}
+    const values: Record<string, unknown> = draft ?? { ...entry.payload }
+    const body: Record<string, unknown> = {}
+    for (const [field] of businessFields) {
+      if (!(field in values)) continue
+      const value = values[field] === '' ? null : values[field]
+      if (!same(value, target[field])) body[field] = value
+    }
+    if (entry.payload.closed === true) body.is_active = false
+    return { ...body, updated_at: target.updated_at }
+  }
+  if (!draft) return undefined
+  if (entry.kind === 'event') return { ...eventBody(draft as EventDraft), description: draft.description || null }
+  const body: Record<string, unknown> = Object.fromEntries(
+    Object.entries(draft).filter(([field, value]) => value !== '' || field in entry.payload),
+  )
+  if (Array.isArray(entry.payload.services)) body.services = entry.payload.services
+  return body
+}
+
+function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecided: () => void }) {
+  const toast = useToast()
+  const [busy, setBusy] = useState(false)
+  const [draft, setDraft] = useState<EditDraft | null>(null)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const [rejecting, setRejecting] = useState(false)
+  const [reason, setReason] = useState('')
+  const [reasonError, setReasonError] = useState<string | null>(null)
+  const pending = entry.status === 'pending'
+  const idPrefix = `submission-${entry.id.slice(0, 8)}`
+  const text = (value: unknown) => (typeof value === 'string' ? value : '')
+  const title =
+    entry.kind === 'business-update'
+      ? `Suggested edit to ${text(entry.target?.name) || text(entry.payload.business)}`
+      : entry.kind === 'new-business'
+        ? `New business: ${text(entry.payload.name)}`
+        : `Event: ${text(entry.payload.title)}`
+
+  async function decide(action: 'accept' | 'reject' | 'spam', body?: unknown): Promise<void> {
+    setBusy(true)
+    try {
+      await api(`/api/submissions/${entry.id}/${action}`, { method: 'POST', body })
+      toast.success(
+        action === 'accept'
+          ? `Accepted: ${title}`
+          : action === 'reject'
+            ? `Rejected: ${title}`
+            : `Marked as spam: ${title}`,
+      )
+      onDecided()
+    } catch (error) {
+      if (error instanceof ApiError && error.issues.length) setErrors(issuesByField(error.issues))
+      toast.error(errorMessage(error))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  function reject() {
+    if (!reason.trim()) {
+      setReasonError('Give a reason for rejecting it')
+      return
+    }
+    void decide('reject', { reason })
+  }
+
+  return (
+    <li data-submission={entry.id}>
+      <Card>
+        <div className="flex flex-wrap items-center gap-2">
+          <Badge tone="info">{kindLabels[entry.kind]}</Badge>
+          <h2 className="font-semibold break-words">{title}</h2>
+          {pending ? null : <Badge tone={entry.status === 'accepted' ? 'success' : 'neutral'}>{entry.status}</Badge>}
+          <span className="ml-auto text-xs text-slate-500">{formatTownTime(entry.created_at)}</span>
+        </div>
+        <p className="mt-1 text-xs text-slate-600">
+          From {entry.contact.name ?? 'someone who left no name'}
+          {entry.contact.email ? ` (${entry.contact.email})` : ''}
+          {entry.decided_by ? ` · decided by ${entry.decided_by}` : ''}
+          {entry.decision_reason ? `: ${entry.decision_reason}` : ''}
+        </p>
+        {typeof entry.payload.note === 'string' && entry.payload.note ? (
+          <blockquote className="mt-3 border-l-4 border-slate-200 pl-3 text-sm text-slate-700" data-testid="note">
+            {entry.payload.note}
+          </blockquote>
+        ) : null}
+        <div className="mt-3">
+          {entry.kind === 'business-update' ? <Comparison entry={entry} /> : <Draft entry={entry} />}
+        </div>
+        {draft ? (
+          <div className="mt-4 grid gap-3 md:grid-cols-2" aria-label="Edit before accepting" role="group">
+            <FormFields
+              prefix={idPrefix}
+              fields={
+                entry.kind === 'event' ? (eventFormFields as unknown as FieldDef<EditDraft>[]) : businessEditFields
+              }
+              draft={draft}
+              setDraft={setDraft as never}
+              errors={errors}
+            />
+          </div>
+        ) : null}
+        {rejecting ? (
+          <div className="mt-4">
+            <Field
+              id={`${idPrefix}-reason`}
+              label="Why it is rejected"
+              value={reason}
+              error={reasonError}
+              onChange={(event) => (setReason(event.target.value), setReasonError(null))}
+            />
+          </div>
+        ) : null}
+        {pending ? (
+          <div className="mt-4 flex flex-wrap gap-2">
+            <Button disabled={busy} onClick={() => void decide('accept', acceptBody(entry, draft))}>
+              {draft ? 'Accept as edited' : 'Accept'}
+            </Button>
+            {draft ? (
+              <Button variant="secondary" disabled={busy} onClick={() => (setDraft(null), setErrors({}))}>
+                Discard edits
+              </Button>
+            ) : (
+              <Button variant="secondary" disabled={busy} onClick={() => setDraft(startingDraft(entry))}>
+                Edit, then accept
+              </Button>
+            )}
+            <Button variant="secondary" disabled={busy} onClick={() => (rejecting ? reject() : setRejecting(true))}>
+              {rejecting ? 'Reject with this reason' : 'Reject'}
+            </Button>
+            <Button variant="danger" disabled={busy} onClick={() => void decide('spam')}>
+              Mark as spam
+            </Button>
+          </div>
+        ) : null}
+      </Card>
+    </li>
+  )
+}
+
+const statuses: SubmissionStatus[] = ['pending', 'accepted', 'rejected', 'spam']
+
+/** Visitors' suggestions, newest first, to accept, edit then accept, reject or mark as spam. */
+export function Inbox() {
+  const toast = useToast()
+  const [status, setStatus] = useState<SubmissionStatus>('pending')
+  const [entries, setEntries] = useState<SubmissionEntry[] | null>(null)
+  // A new suggestion, or another operator's decision, changes the count: the list follows.
+  const { pendingSubmissions } = useLive()
+
+  const load = useCallback(
+    () =>
+      api<{ submissions: SubmissionEntry[] }>(`/api/submissions?status=${status}`).then(
+        (answer) => setEntries(answer.submissions),
+        (error: unknown) => toast.error(errorMessage(error)),
+      ),
+    [status, toast],
+  )
+
+  useEffect(() => {
+    void load()
+  }, [load, pendingSubmissions])
+
+  let list: ReactNode
+  if (entries === null) list = <p className="text-sm text-slate-500">Loading suggestions...</p>
+  else if (entries.length === 0)
+    list = (
+      <p className="text-sm text-slate-500">
+        {status === 'pending' ? 'Nothing waits for a decision.' : `No ${status} suggestions.`}
+      </p>
+    )
+  else
+    list = (
+      <ol className="flex flex-col gap-4">
+        {entries.map((entry) => (
+          <SubmissionCard key={entry.id} entry={entry} onDecided={() => void load()} />
+        ))}
+      </ol>
+    )
+
+  return (
+    <div className="flex flex-col gap-6">
+      <header className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">Inbox</h1>
+          <p className="mt-1 max-w-2xl text-sm text-slate-600">
+            Visitors&apos; suggestions: changes to listings, new businesses and events. Nothing reaches the site until
+            you accept it; an accepted change is published with the next rebuild.
+          </p>
+        </div>
+        <div className="flex flex-wrap items-end gap-2">
+          <Select
+            id="inbox-status"
+            label="Show"
+            options={statuses}
+            value={status}
+            onChange={(event) => setStatus(event.target.value as SubmissionStatus)}
+          />
+          <Button variant="secondary" onClick={() => void load()}>
+            Refresh
+          </Button>
+        </div>
+      </header>
+      {list}
+    </div>
+  )
+}
