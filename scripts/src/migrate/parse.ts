@@ -1,5 +1,5 @@
 import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCategory } from './category.ts'
-import { looksLikeHours, MAX_HOURS_LENGTH, parseHours, stripHoursLabel, type HoursRow } from './hours.ts'
+import { MAX_HOURS_LENGTH, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
 import { claimUniqueSlug, slugify } from './slug.ts'
 
 export type { BusinessCategory } from './category.ts'
@@ -561,8 +561,8 @@ function classify(text: string): LineKind {
   if (category) return { kind: 'category', value: bare.slice(category[0].length).trim() }
   const features = FEATURES_LABEL.exec(bare)
   if (features) return { kind: 'features', value: bare.slice(features[0].length).trim() }
-  const hours = stripHoursLabel(bare)
-  if (hours !== null) return { kind: 'hours', value: hours }
+  const hours = readHoursLine(bare)
+  if (hours?.labelled) return { kind: 'hours', value: hours.value }
   const website = WEBSITE_LABEL.exec(bare)
   if (website) {
     const value = bare.slice(website[0].length).trim()
@@ -582,7 +582,7 @@ function classify(text: string): LineKind {
     return { kind: 'website', value: stripTrailing(bare) }
   const description = DESCRIPTION_LABEL.exec(bare)
   if (description) return { kind: 'description', value: bare.slice(description[0].length).trim(), bullet: false }
-  if (looksLikeHours(bare)) return { kind: 'hours', value: bare }
+  if (hours !== null) return { kind: 'hours', value: hours.value }
   if (isAddressLike(bare)) return { kind: 'address', value: bare }
   return { kind: 'description', value: bare, bullet: bullet !== null }
 }
