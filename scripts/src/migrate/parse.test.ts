@@ -629,11 +629,9 @@ Pontoon boats and kayaks can be rented by the half day or the full day, with a m
       const business = parseOne(
         'Roland Community Garden\nPlots for every family in town, opening next spring behind the fire station.',
       )
-      expect(business.warnings).toEqual([
-        'no phone found',
-        'no address found',
-        'no category could be told from the name or description: set to Business',
-      ])
+      expect(business.warnings).toEqual(['no phone found', 'no address found'])
+      // OpenStreetMap's vocabulary knows a community garden as a leisure place.
+      expect(business.category).toBe('Recreation')
     })
   })
 

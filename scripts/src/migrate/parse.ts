@@ -615,7 +615,7 @@ function classify(text: string): LineKind {
   const bare = bullet ? text.slice(bullet[0].length).trim() : text
   const readings = scoreLine(bare)
   const best = readings.reduce((top, reading) => (reading.score > top.score ? reading : top), {
-    kind: { kind: 'description', value: bare, bullet: bullet !== null } as LineKind,
+    kind: { kind: 'description', value: bare, bullet: bullet !== null },
     score: DESCRIPTION,
   })
   return best.kind
