@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { businessCategories, defaultBusinessCategory } from '../catalog/types.ts'
+import { SMALL_WORDS } from './small-words.ts'
 
 /** The columns of a vocabulary entry: the four site categories, then the default. */
 export const VOCABULARY_COLUMNS = [...businessCategories, defaultBusinessCategory] as const
@@ -126,24 +127,8 @@ export function presetCategory(preset: OsmPreset): VocabularyCategory | null {
   return null
 }
 
-// Words that name no kind of place: they would only add noise ('Place of Worship', 'Shop of …').
-const STOP_WORDS = new Set([
-  'a',
-  'an',
-  'and',
-  'the',
-  'of',
-  'on',
-  'at',
-  'in',
-  'for',
-  'by',
-  'to',
-  'or',
-  'with',
-  'de',
-  'la',
-])
+// Words that name no kind of place: the small words of names, and those of the schema's Spanish and French names.
+const STOP_WORDS = new Set([...SMALL_WORDS, 'de', 'la'])
 
 /** Folds a text to the words the vocabulary is keyed by: lower case, no accents, singular, no stop words. */
 export function foldWords(text: string): string[] {

@@ -1,5 +1,6 @@
 import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCategory } from './category.ts'
 import { MAX_HOURS_LENGTH, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
+import { SMALL_WORDS } from './small-words.ts'
 import { claimUniqueSlug, slugify } from './slug.ts'
 
 export type { BusinessCategory } from './category.ts'
@@ -323,25 +324,6 @@ function inFeatureList(kinds: LineKind[], start: number, i: number): boolean {
   }
   return false
 }
-
-// Words a business name leaves in lower case: 'Bait and Tackle', 'Pies on the Square'.
-const SMALL_WORDS = new Set([
-  'a',
-  'an',
-  'and',
-  'the',
-  'of',
-  'on',
-  'at',
-  'in',
-  'for',
-  'by',
-  'to',
-  'n',
-  'or',
-  'with',
-  '&',
-])
 
 /** Tells whether a line reads like a business name: short, every main word capitalised, no sentence. */
 function looksLikeName(text: string): boolean {
