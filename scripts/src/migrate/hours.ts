@@ -126,7 +126,15 @@ export function looksLikeHours(line: string): boolean {
 }
 
 /** How an hours line was recognised, for the parser's line classifier: a label says so outright. */
-export type HoursReading = { value: string; labelled: boolean; score: number }
+export type HoursReading = {
+  value: string
+  labelled: boolean
+  score: number
+  /** The season a dropped label named ('Winter hours:' gives 'Winter'), to tell two seasons' lines apart. */
+  season?: string
+}
+
+const SEASON = /\b(summer|winter|spring|fall|autumn|off[- ]?season|peak[- ]?season)\b/i
 
 // An appointment-only note: 'By appointment', 'Appointments only', 'By appt.', 'Call for an appointment'.
 const APPOINTMENT =
@@ -172,9 +180,14 @@ export function readHoursLine(line: string): HoursReading | null {
     const rest = text.slice(label[0].length)
     const score = hoursScore(rest)
     // A label that says 'hours' vouches for a vaguer line ('Winter hours: by the season').
-    if (score >= 0.5 || (/\bhours\b/i.test(label[1] ?? '') && score > 0))
-      return { value: capitalise(rest), labelled: true, score }
-    return null
+    if (score < 0.5 && !(/\bhours\b/i.test(label[1] ?? '') && score > 0)) return null
+    const season = SEASON.exec(label[1] ?? '')?.[1]
+    return {
+      value: capitalise(rest),
+      labelled: true,
+      score,
+      ...(season ? { season: capitalise(season.toLowerCase()) } : {}),
+    }
   }
   const open = OPEN_BEFORE_DAYS.exec(text)
   if (open) {

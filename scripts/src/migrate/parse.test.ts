@@ -551,6 +551,24 @@ Propane Refills`)
       expect(business.full_description).toBe('Tax returns')
     })
 
+    test('keeps the seasons of two seasonal hours lines', () => {
+      const business = parseOne(
+        'White Oak Campground\n479-555-0145\nSummer hours: daily 6am-8pm\nWinter hours: Sat-Sun 9am-3pm',
+      )
+      expect(business.hours).toBe('Summer: Daily 6am-8pm; Winter: Sat-Sun 9am-3pm')
+    })
+
+    test('leaves out a further hours line that would take the hours to 100 characters, keeping the first', () => {
+      const first = 'Mon-Fri 7am-5pm, Sat 8am-noon (closed on all of the major holidays)'
+      const business = parseOne(
+        `Roland Hardware\n(501) 555-0111\n${first}\nSun 1pm-5pm from Memorial Day through Labor Day only`,
+      )
+      expect(business.hours).toBe(first)
+      expect(business.warnings).toContain(
+        'hours "Sun 1pm-5pm from Memorial Day through Labor Day only" left out: with them the hours would be 100 characters or more',
+      )
+    })
+
     test('leaves a sentence that starts with a day to the description', () => {
       const business = parseOne(
         'Big Rock Coffee\n(501) 555-0101\nSaturday mornings the line fills with trail runners coming off the summit by 8am.',

@@ -356,6 +356,8 @@ type Draft = {
   website: string | null
   address: string | null
   hours: string | null
+  /** The season the hours line's label named, kept in case another season's line follows it. */
+  hoursSeason: string | null
   hoursWarnings: string[]
   services: string[]
   paragraphs: string[]
@@ -405,7 +407,7 @@ type LineKind =
   | { kind: 'phone' }
   | { kind: 'website'; value: string }
   | { kind: 'address'; value: string }
-  | { kind: 'hours'; value: string }
+  | { kind: 'hours'; value: string; season?: string | undefined }
   | { kind: 'features'; value: string }
   | { kind: 'category'; value: string }
   | { kind: 'description'; value: string; bullet: boolean }
@@ -438,6 +440,7 @@ function readBlock(block: Line[]): BlockResult {
     website: null,
     address: null,
     hours: null,
+    hoursSeason: null,
     hoursWarnings: [],
     services: [],
     paragraphs: [],
@@ -537,12 +540,27 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
       case 'hours': {
         fields += 1
         if (previous === 'hours' && draft.hours !== null) {
-          // Hours spread over consecutive lines belong together: 'Mon-Fri 7am-5pm' / 'Sat 8am-noon'.
-          draft.hours = `${draft.hours}, ${kind.value}`
+          // Hours spread over consecutive lines belong together: 'Mon-Fri 7am-5pm' / 'Sat 8am-noon';
+          // lines of two seasons keep their seasons: 'Summer: Daily 6am-8pm; Winter: Sat-Sun 9am-3pm'.
+          const seasons = draft.hoursSeason !== null || kind.season !== undefined
+          const first = draft.hoursSeason === null ? draft.hours : `${draft.hoursSeason}: ${draft.hours}`
+          const joined = seasons
+            ? `${first}; ${kind.season === undefined ? '' : `${kind.season}: `}${kind.value}`
+            : `${draft.hours}, ${kind.value}`
+          // Cut at the line's boundary rather than lose all the hours for being too long (SPEC §5).
+          if (joined.length >= MAX_HOURS_LENGTH) {
+            draft.hoursWarnings.push(
+              `hours "${kind.value}" left out: with them the hours would be ${MAX_HOURS_LENGTH} characters or more`,
+            )
+          } else {
+            draft.hours = joined
+            draft.hoursSeason = null
+          }
         } else if (hoursSeen && previous !== 'hours') {
           draft.hoursWarnings.push('more than one hours line: kept the first')
         } else {
           draft.hours = kind.value === '' ? null : kind.value
+          draft.hoursSeason = kind.season ?? null
         }
         hoursSeen = true
         break
@@ -634,7 +652,8 @@ function scoreLine(bare: string): { kind: LineKind; score: number }[] {
     ]
 
   // Unlabelled lines: by their content.
-  if (hours !== null) add({ kind: 'hours', value: hours.value }, hours.labelled ? LIKELY : hours.score * 0.85)
+  if (hours !== null)
+    add({ kind: 'hours', value: hours.value, season: hours.season }, hours.labelled ? LIKELY : hours.score * 0.85)
   const shouted = isShouted(bare) && !endsSentence(bare)
   if (hasPhone) {
     const rest = leftover(bare, PHONE).length
