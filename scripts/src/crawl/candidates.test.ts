@@ -452,6 +452,20 @@ describe('images of third-party widgets', () => {
     ])
   })
 
+  test('are junk when a style block draws them for a widget, or a Markdown page links them from a vendor', () => {
+    expect(
+      junkOf(`<style>
+        #onetrust-banner-sdk .ot-brand { background-image: url(/a/ot-brand.png) }
+        .hero { background-image: url(/a/river.jpg) }
+      </style>`),
+    ).toEqual([
+      ['/a/ot-brand.png', true],
+      ['/a/river.jpg', false],
+    ])
+    const markdown = extractMarkdownImages('![Chat](https://static.intercomassets.com/a.png) ![Deck](/deck.jpg)', PAGE)
+    expect(markdown.map(({ junk }) => junk !== undefined)).toEqual([true, false])
+  })
+
   test('are never taken for the logo, even in the header linking home', () => {
     const found = extractImageCandidates(
       `<header><div class="cookie-banner"><a href="/"><img src="/img/consent-logo.png" width="200" height="80"></a></div>

@@ -483,6 +483,8 @@ function collectFromStylesheet(css: string, collector: Collector): void {
         source: 'stylesheet',
         isHero: HERO_CONTAINER.test(selector),
         isLogo: LOGO_MARK.test(selector) || LOGO_MARK.test(fileName(url)),
+        // '#onetrust-banner-sdk .ot-logo { background: url(…) }' styles a widget, not the page.
+        junk: isWidgetMark(selector) ? `third-party widget (a style for ${selector.trim().slice(0, 60)})` : undefined,
       })
     }
   }
@@ -653,6 +655,7 @@ export function extractMarkdownImages(markdown: string, pageUrl: string): ImageC
       isLogo: LOGO_MARK.test(alt ?? '') || isLogoFileName(url),
       isHero: false,
       position: candidates.length,
+      junk: widgetUrlReason(url),
     })
   }
   return candidates
