@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import type { BusinessHours } from '@roland/scripts/catalog/types'
+import { parseHours } from '@roland/scripts/migrate/hours'
 import {
   badgeText,
   openState,
@@ -44,6 +45,18 @@ const weekdays9to5 = week(
 describe('weekHours', () => {
   test('gives nothing for a business without opening hours', () => {
     expect(weekHours([])).toBeNull()
+  })
+
+  test("treats 'Appointments only' and 'By appointment' as unknown: no rows, so no week and no badge", () => {
+    for (const hours of ['Appointments only', 'By appointment', 'Mon-Fri 7:30am-5:30pm, Sat by appointment']) {
+      const rows = parseHours(hours).map((parsed) => ({
+        day_of_week: parsed.day_of_week,
+        opens_at: 'opens_at' in parsed ? parsed.opens_at : null,
+        closes_at: 'closes_at' in parsed ? parsed.closes_at : null,
+        is_closed: 'is_closed' in parsed,
+      }))
+      expect(weekHours(rows), hours).toBeNull()
+    }
   })
 
   test('keeps minutes after midnight per day, earliest opening first; a closed day has none, an unlisted day is unknown', () => {

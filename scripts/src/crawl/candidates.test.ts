@@ -161,6 +161,39 @@ describe('extractImageCandidates', () => {
     ])
   })
 
+  test('reads a <picture> of AVIF and WebP sources without widths as its <img>, with the size the <img> declares', () => {
+    const found = only(`<picture>
+      <source type="image/avif" srcset="/img/hero-river-1600.avif">
+      <source type="image/webp" srcset="/img/hero-river-1600.webp">
+      <img src="/img/hero-river-1600.jpg" width="1600" height="900" alt="Canoes on a gravel bar"></picture>`)
+    expect(found).toEqual([
+      {
+        url: 'https://www.rolandhardware.example/img/hero-river-1600.jpg',
+        source: 'picture',
+        isLogo: false,
+        isHero: false,
+        width: 1600,
+        height: 900,
+      },
+    ])
+  })
+
+  test('takes a <picture> source that declares a larger size with width and height attributes', () => {
+    const found = only(`<picture>
+      <source media="(min-width: 900px)" srcset="/img/deck-wide.jpg" width="1800" height="600">
+      <img src="/img/deck-narrow.jpg" width="600" height="600" alt="The deck"></picture>`)
+    expect(found).toEqual([
+      {
+        url: 'https://www.rolandhardware.example/img/deck-wide.jpg',
+        source: 'picture',
+        isLogo: false,
+        isHero: false,
+        width: 1800,
+        height: 600,
+      },
+    ])
+  })
+
   test('adds the full-size picture a gallery thumbnail links to', () => {
     const found = only(
       `<a href="/uploads/porch-swing.jpg"><img src="/uploads/porch-swing-150x150.jpg" width="150" height="150"></a>`,
@@ -313,6 +346,135 @@ describe('extractMarkdownImages', () => {
     expect(found.map(({ url, alt, isLogo }) => ({ url, alt, isLogo }))).toEqual([
       { url: 'https://www.rolandhardware.example/logo.png', alt: 'Our logo', isLogo: true },
       { url: 'https://cdn.example.net/chicks.jpg', alt: 'Baby chicks in spring', isLogo: false },
+    ])
+  })
+})
+
+describe('protocol-relative image addresses', () => {
+  const html = `<head>
+      <meta property="og:image" content="//cdn.example-cdn.com/og/storefront.jpg">
+      <style>.hero { background-image: url(//cdn.example-cdn.com/bg/river.jpg) }</style>
+    </head>
+    <body>
+      <img src="//img1.example-cdn.com/isteam/ip/7c1f/logo.png/:/rs=h:120,cg:true,m/qt=q:95" alt="">
+      <img src="/a.jpg" srcset="//cdn.example-cdn.com/photos/deck-1200.jpg 1200w, //cdn.example-cdn.com/photos/deck-600.jpg 600w">
+      <div style="background-image: url('//cdn.example-cdn.com/bg/porch.jpg')"></div>
+    </body>`
+
+  test.each([
+    ['http://www.rolandhardware.example/', 'http:'],
+    ['https://www.rolandhardware.example/', 'https:'],
+  ])('takes the scheme of the page %s in <img>, srcset, CSS backgrounds and og:image', (page, scheme) => {
+    const found = extractImageCandidates(html, page)
+    expect(found.map(({ url, source }) => [source, url])).toEqual([
+      ['og:image', `${scheme}//cdn.example-cdn.com/og/storefront.jpg`],
+      ['stylesheet', `${scheme}//cdn.example-cdn.com/bg/river.jpg`],
+      ['img', `${scheme}//img1.example-cdn.com/isteam/ip/7c1f/logo.png/:/rs=h:120,cg:true,m/qt=q:95`],
+      ['img', `${scheme}//cdn.example-cdn.com/photos/deck-1200.jpg`],
+      ['background', `${scheme}//cdn.example-cdn.com/bg/porch.jpg`],
+    ])
+  })
+
+  test('knows a logo by its file name when an image CDN puts resize steps after it', () => {
+    const found = extractImageCandidates(html, 'https://www.rolandhardware.example/')
+    expect(found.find((candidate) => candidate.url.includes('logo.png'))?.isLogo).toBe(true)
+  })
+})
+
+describe('images of third-party widgets', () => {
+  const junkOf = (html: string) =>
+    extractImageCandidates(html, PAGE).map(({ url, junk }) => [new URL(url).pathname, junk !== undefined])
+
+  test('are junk inside a consent banner, a chat widget, an ad slot or a payment or review badge, by container', () => {
+    expect(
+      junkOf(`
+        <div id="CybotCookiebotDialog"><img src="/a/consent-art.png" width="300" height="100"></div>
+        <div class="cookie-notice"><img src="/a/cookie-jar.png" width="300" height="100"></div>
+        <div id="onetrust-banner-sdk"><img src="/a/brand.png" width="300" height="100"></div>
+        <div class="intercom-launcher"><img src="/a/agent.jpg" width="128" height="128"></div>
+        <div id="tawk-bubble-container"><img src="/a/avatar.png" width="80" height="80"></div>
+        <div class="drift-widget-controller"><img src="/a/bot.png" width="80" height="80"></div>
+        <ins class="adsbygoogle" data-ad-slot="1"><img src="/a/sale.jpg" width="728" height="90"></ins>
+        <div class="ad-slot"><img src="/a/banner.jpg" width="300" height="250"></div>
+        <div aria-label="Advertisement"><img src="/a/promo.jpg" width="300" height="250"></div>
+        <div class="payment-icons"><img src="/a/cards.png" width="200" height="80"></div>
+        <div class="trustpilot-widget"><img src="/a/stars.png" width="240" height="90"></div>
+        <img src="/a/storefront.jpg" width="1200" height="800">`),
+    ).toEqual([
+      ...[
+        '/a/consent-art.png',
+        '/a/cookie-jar.png',
+        '/a/brand.png',
+        '/a/agent.jpg',
+        '/a/avatar.png',
+        '/a/bot.png',
+        '/a/sale.jpg',
+        '/a/banner.jpg',
+        '/a/promo.jpg',
+        '/a/cards.png',
+        '/a/stars.png',
+      ].map((path) => [path, true]),
+      ['/a/storefront.jpg', false],
+    ])
+  })
+
+  test("are junk when served from a widget vendor's host or named for a badge or seal", () => {
+    expect(
+      junkOf(`
+        <img src="https://consent.cookiebot.com/logo.png" width="160" height="40">
+        <img src="https://static.intercomassets.com/avatars/1/face.jpg" width="128" height="128">
+        <img src="https://tpc.googlesyndication.com/simgad/123.jpg" width="300" height="250">
+        <img src="https://www.paypalobjects.com/webstatic/mktg/logo/pp_cc_mark_111x69.jpg" width="111" height="69">
+        <img src="https://s3-media0.fl.yelpcdn.com/assets/public/badge.png" width="125" height="125">
+        <img src="/img/bbb-accredited-business-seal.png" width="200" height="80">
+        <img src="/img/visa-mastercard.png" width="200" height="60">
+        <img src="/img/visalia-trip.jpg" width="900" height="600">`),
+    ).toEqual([
+      ['/logo.png', true],
+      ['/avatars/1/face.jpg', true],
+      ['/simgad/123.jpg', true],
+      ['/webstatic/mktg/logo/pp_cc_mark_111x69.jpg', true],
+      ['/assets/public/badge.png', true],
+      ['/img/bbb-accredited-business-seal.png', true],
+      ['/img/visa-mastercard.png', true],
+      ['/img/visalia-trip.jpg', false],
+    ])
+  })
+
+  test('are junk in an overlay fixed over the page, but a logo in a fixed header is not', () => {
+    expect(
+      junkOf(`
+        <header style="position: fixed; top: 0"><a href="/"><img src="/img/hardware-mark.png" width="240" height="80"></a></header>
+        <div class="promo" style="position:fixed;bottom:20px;right:20px"><img src="/img/sale-card.jpg" width="300" height="250"></div>`),
+    ).toEqual([
+      ['/img/hardware-mark.png', false],
+      ['/img/sale-card.jpg', true],
+    ])
+  })
+
+  test('are junk when a style block draws them for a widget, or a Markdown page links them from a vendor', () => {
+    expect(
+      junkOf(`<style>
+        #onetrust-banner-sdk .ot-brand { background-image: url(/a/ot-brand.png) }
+        .hero { background-image: url(/a/river.jpg) }
+      </style>`),
+    ).toEqual([
+      ['/a/ot-brand.png', true],
+      ['/a/river.jpg', false],
+    ])
+    const markdown = extractMarkdownImages('![Chat](https://static.intercomassets.com/a.png) ![Deck](/deck.jpg)', PAGE)
+    expect(markdown.map(({ junk }) => junk !== undefined)).toEqual([true, false])
+  })
+
+  test('are never taken for the logo, even in the header linking home', () => {
+    const found = extractImageCandidates(
+      `<header><div class="cookie-banner"><a href="/"><img src="/img/consent-logo.png" width="200" height="80"></a></div>
+       <a href="/"><img src="/img/roland-hardware.png" width="240" height="80"></a></header>`,
+      PAGE,
+    )
+    expect(found.map(({ isLogo, junk }) => [isLogo, junk !== undefined])).toEqual([
+      [false, true],
+      [true, false],
     ])
   })
 })

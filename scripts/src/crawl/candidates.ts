@@ -43,7 +43,7 @@ export interface ImageCandidate {
 }
 
 type Draft = Omit<ImageCandidate, 'pageUrl' | 'position' | 'alt' | 'width' | 'height' | 'isLogo' | 'isHero' | 'junk'> &
-  Partial<Pick<ImageCandidate, 'alt' | 'width' | 'height' | 'isLogo' | 'isHero'>>
+  Partial<Pick<ImageCandidate, 'alt' | 'width' | 'height' | 'isLogo' | 'isHero' | 'junk'>>
 
 // Attributes lazy-loading plugins (lazysizes, WP Rocket, Jetpack, a3, Squarespace, Wix) keep the real address in.
 const LAZY_SRC_ATTRIBUTES = [
@@ -75,6 +75,39 @@ const ICON_FONT =
 // A file of icons shown one at a time ('icons.svg#phone', 'social-sprite.png').
 const SPRITE_FILE_NAME = /sprite/i
 const SVG_FRAGMENT = /\.svg(?:\?[^\s"'()<>#]*)?#[\w:-]/gi
+// Third-party widgets that bring their own images (a consent banner's logo, a chat agent's face, an ad, a
+// payment or review badge), known by the classes, ids and labels their vendors give their containers.
+// Vendors' names are found anywhere in a mark ('CybotCookiebotDialog'); plain words only as a whole word.
+const WIDGET_VENDOR_MARKS =
+  /cookiebot|onetrust|optanon|cookieyes|cookie-?law|cookie-?notice|cookie-?consent|termly|iubenda|usercentrics|osano|didomi|quantcast|trustarc|intercom|drift-?(?:widget|frame|conductor)|tawk|zendesk|zopim|livechat|tidio|olark|crisp-?client|hubspot-?messages|freshchat|adsbygoogle|google-?ads?\b|gpt-?ad|dfp-?ad|ad-?slot|ad-?unit|ad-?container|ad-?banner|taboola|outbrain|trustpilot|yelp-?(?:badge|review|widget)|bbb-?(?:seal|badge|logo)|paypal|klarna|afterpay|sezzle|affirm-?(?:badge|promo)|sitelock|trustedsite|mcafee-?secure|norton-?seal/i
+const WIDGET_WORDS = new Set([
+  'cookie',
+  'cookies',
+  'consent',
+  'gdpr',
+  'ccpa',
+  'cmp',
+  'chat',
+  'chatbot',
+  'messenger',
+  'ad',
+  'ads',
+  'advert',
+  'advertisement',
+  'sponsored',
+  'sponsor',
+  'adsense',
+  'payment',
+  'payments',
+  'seal',
+])
+// The hosts widget vendors serve their images from.
+const WIDGET_HOSTS =
+  /(?:^|\.)(?:cookiebot\.com|cookielaw\.org|onetrust\.com|cookieyes\.com|termly\.io|iubenda\.com|usercentrics\.eu|intercomcdn\.com|intercom\.io|intercomassets\.com|driftt\.com|drift\.com|tawk\.to|zdassets\.com|zopim\.com|livechatinc\.com|crisp\.chat|tidio\.co|olark\.com|googlesyndication\.com|doubleclick\.net|googleadservices\.com|amazon-adsystem\.com|adnxs\.com|taboola\.com|outbrain\.com|paypalobjects\.com|paypal\.com|trustpilot\.com|yelpcdn\.com|yelp\.com|bbb\.org|sitelock\.com|trustedsite\.com|mcafeesecure\.com|klarna\.com|afterpay\.com|sezzle\.com)$/i
+// The file names of badges and seals a site pastes in from a vendor ('bbb-accredited-seal.png', 'paypal-badge.svg').
+const WIDGET_FILE_NAME =
+  /(?:^|[-_.])(?:cookiebot|onetrust|paypal|trustpilot|yelp|bbb|accredited|ssl-?seal|secure-?seal|trust-?seal|sitelock|norton|mcafee|verisign|visa|mastercard|amex|discover|apple-?pay|google-?pay|klarna|afterpay|chat-?(?:icon|bubble|avatar|widget)|ad-?choices|adchoices)(?:[-_.]|$)/i
+
 /** Below this many pixels each way an image is an icon, a badge or a spacer, never a photo or a logo. */
 export const MIN_PICTURE_PIXELS = 64
 
@@ -176,7 +209,9 @@ function ancestors(element: Element, levels: number): Element[] {
 
 function fileName(url: string): string {
   try {
-    return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '')
+    const segments = decodeURIComponent(new URL(url).pathname).split('/')
+    // Image CDNs put resize steps after the file ('…/logo.png/:/rs=h:120,cg:true'): the file is the named image.
+    return segments.findLast((segment) => IMAGE_EXTENSION.test(segment)) ?? segments.at(-1) ?? ''
   } catch {
     return ''
   }
@@ -243,6 +278,56 @@ function linksHomeFromHeader(img: Element, collector: Collector): boolean {
   )
 }
 
+/** The marks of an element a widget's container is known by: class, id, ARIA label, and data-ad-… attributes. */
+function widgetMarks(element: Element): string {
+  const dataAttributes = Object.keys(element.attribs).filter((name) => /^data-(?:ad|cookie|consent|chat)/i.test(name))
+  return [ownMarks(element), getAttributeValue(element, 'aria-label') ?? '', ...dataAttributes].join(' ')
+}
+
+function isWidgetMark(marks: string): boolean {
+  if (WIDGET_VENDOR_MARKS.test(marks)) return true
+  return marks
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .some((word) => WIDGET_WORDS.has(word))
+}
+
+/**
+ * Says why an image belongs to a third-party widget (a consent banner, a chat bubble, an ad slot, a payment or
+ * review badge, an overlay fixed over the page) rather than to the business, or undefined when it does not.
+ */
+function widgetReason(element: Element): string | undefined {
+  const around = [element, ...ancestors(element, 10)]
+  const widget = around.find((node) => isWidgetMark(widgetMarks(node)))
+  if (widget) return `third-party widget (inside ${describeElement(widget)})`
+  // A fixed overlay outside the header: a chat button, a promotion pop-up, a cookie bar styled inline.
+  const inHeader = around.some(
+    (node) => ['header', 'nav'].includes(node.name) || getAttributeValue(node, 'role') === 'banner',
+  )
+  const fixed = around.find((node) => /^fixed$/i.test(styleValue(getAttributeValue(node, 'style'), 'position') ?? ''))
+  if (fixed && !inHeader) return `third-party widget (a fixed-position overlay, ${describeElement(fixed)})`
+  return undefined
+}
+
+function describeElement(element: Element): string {
+  const id = getAttributeValue(element, 'id')
+  const classes = getAttributeValue(element, 'class')?.trim().split(/\s+/).slice(0, 2).join('.')
+  return `<${element.name}${id ? `#${id}` : ''}${classes ? `.${classes}` : ''}>`
+}
+
+/** Says why an image address is a widget vendor's (its host or its file name), or undefined. */
+function widgetUrlReason(url: string): string | undefined {
+  if (url.startsWith('data:')) return undefined
+  try {
+    const { hostname } = new URL(url)
+    if (WIDGET_HOSTS.test(hostname)) return `third-party widget (an image from ${hostname})`
+  } catch {
+    return undefined
+  }
+  const name = fileName(url)
+  return WIDGET_FILE_NAME.test(name) ? `third-party badge or widget (${name})` : undefined
+}
+
 function isTiny(size: { width: number | undefined; height: number | undefined }): boolean {
   return size.width !== undefined && size.height !== undefined && Math.max(size.width, size.height) < MIN_PICTURE_PIXELS
 }
@@ -255,21 +340,26 @@ function collectFromImg(img: Element, collector: Collector): void {
   const inPicture = parent?.name === 'picture'
 
   // The real address, from most to least trustworthy: a lazy attribute or srcset beats a placeholder src.
-  const srcsets: string[] = []
+  // A <picture> is one image: its <source>s are copies in other formats or sizes, each maybe declaring its size.
+  const srcsets: { value: string; size: { width: number | undefined; height: number | undefined } }[] = []
   for (const name of LAZY_SRCSET_ATTRIBUTES) {
     const value = getAttributeValue(img, name)
-    if (value) srcsets.push(value)
+    if (value) srcsets.push({ value, size })
   }
   if (inPicture && parent) {
     for (const source of parent.children.filter(isTag).filter((child) => child.name === 'source')) {
       for (const name of LAZY_SRCSET_ATTRIBUTES) {
         const value = getAttributeValue(source, name)
-        if (value) srcsets.push(value)
+        if (value) srcsets.push({ value, size: declaredSize(source) })
       }
     }
   }
   const largest = srcsets
-    .map(bestOfSrcset)
+    .map(({ value, size: declared }) => {
+      const best = bestOfSrcset(value)
+      // A source without a width descriptor may still declare its size with width and height attributes.
+      return best && { ...best, width: best.width ?? declared.width, declared }
+    })
     .filter((entry) => entry !== undefined)
     .sort((a, b) => (b.width ?? 0) - (a.width ?? 0))[0]
   const lazy = LAZY_SRC_ATTRIBUTES.map((name) => getAttributeValue(img, name)).find(
@@ -282,25 +372,39 @@ function collectFromImg(img: Element, collector: Collector): void {
   let height = size.height
   if (largest && (largest.width ?? 0) > (size.width ?? 0)) {
     chosen = resolveUrl(largest.url, base)
-    if (chosen && largest.width && size.width && size.height)
-      height = Math.round((size.height * largest.width) / size.width)
+    const ratio = largest.declared.width && largest.declared.height ? largest.declared : size
+    if (chosen && largest.width && ratio.width && ratio.height)
+      height = Math.round((ratio.height * largest.width) / ratio.width)
     width = largest.width ?? width
   }
-  chosen ??= resolveUrl(lazy, base) ?? resolveUrl(largest?.url, base) ?? resolveUrl(src, base)
+  // In a <picture>, sources no larger than the <img> are other formats of it (AVIF, WebP): the <img> is the one
+  // every browser and every image library reads.
+  const fallback = inPicture ? (resolveUrl(src, base) ?? resolveUrl(largest?.url, base)) : undefined
+  chosen ??= resolveUrl(lazy, base) ?? fallback ?? resolveUrl(largest?.url, base) ?? resolveUrl(src, base)
   if (!chosen) return
 
+  const widget = widgetReason(img)
   // SPEC's header logo, as site builders make it: the first real image in the header that links home.
-  const homeLogo = !collector.homeLogoSeen && !isTiny(size) && linksHomeFromHeader(img, collector)
+  const homeLogo = !widget && !collector.homeLogoSeen && !isTiny(size) && linksHomeFromHeader(img, collector)
   if (homeLogo) collector.homeLogoSeen = true
   const isLogo = homeLogo || looksLikeLogo(img, chosen, alt)
   const isHero = looksLikeHero(img)
-  collector.add({ url: chosen, source: inPicture ? 'picture' : 'img', alt, width, height, isLogo, isHero })
+  collector.add({
+    url: chosen,
+    source: inPicture ? 'picture' : 'img',
+    alt,
+    width,
+    height,
+    isLogo,
+    isHero,
+    junk: widget,
+  })
 
   // Galleries link a thumbnail to the full-size picture: that one is the better photo.
   const link = parent?.name === 'a' ? getAttributeValue(parent, 'href') : undefined
   const linked = resolveUrl(link, base)
   if (linked && IMAGE_EXTENSION.test(linked) && linked !== chosen) {
-    collector.add({ url: linked, source: 'linked-image', alt, isLogo, isHero })
+    collector.add({ url: linked, source: 'linked-image', alt, isLogo, isHero, junk: widget })
   }
 }
 
@@ -361,6 +465,7 @@ function collectFromStyle(element: Element, collector: Collector): void {
       isHero: looksLikeHero(element),
       isLogo: LOGO_MARK.test(marks) || LOGO_MARK.test(fileName(url)),
       ...declaredSize(element),
+      junk: widgetReason(element),
     })
   }
 }
@@ -378,6 +483,8 @@ function collectFromStylesheet(css: string, collector: Collector): void {
         source: 'stylesheet',
         isHero: HERO_CONTAINER.test(selector),
         isLogo: LOGO_MARK.test(selector) || LOGO_MARK.test(fileName(url)),
+        // '#onetrust-banner-sdk .ot-logo { background: url(…) }' styles a widget, not the page.
+        junk: isWidgetMark(selector) ? `third-party widget (a style for ${selector.trim().slice(0, 60)})` : undefined,
       })
     }
   }
@@ -466,7 +573,7 @@ export function extractImageCandidates(html: string, pageUrl: string): ImageCand
     pageUrl,
     homeLogoSeen: false,
     add(draft) {
-      const junk = junkReason(draft.url, sprites)
+      const junk = junkReason(draft.url, sprites) ?? draft.junk ?? widgetUrlReason(draft.url)
       candidates.push({
         alt: undefined,
         width: undefined,
@@ -496,7 +603,14 @@ export function extractImageCandidates(html: string, pageUrl: string): ImageCand
         break
       case 'video': {
         const url = resolveUrl(getAttributeValue(element, 'poster'), collector.base)
-        if (url) collector.add({ url, source: 'poster', isHero: looksLikeHero(element), ...declaredSize(element) })
+        if (url)
+          collector.add({
+            url,
+            source: 'poster',
+            isHero: looksLikeHero(element),
+            ...declaredSize(element),
+            junk: widgetReason(element),
+          })
         break
       }
       case 'script':
@@ -541,6 +655,7 @@ export function extractMarkdownImages(markdown: string, pageUrl: string): ImageC
       isLogo: LOGO_MARK.test(alt ?? '') || isLogoFileName(url),
       isHero: false,
       position: candidates.length,
+      junk: widgetUrlReason(url),
     })
   }
   return candidates

@@ -21,12 +21,18 @@ function candidate(url: string, fields: Partial<ImageCandidate> = {}): ImageCand
 }
 
 describe('isImageUrl', () => {
-  test.each(['/a.jpg', '/a.JPEG', '/a.png?v=2', '/a.webp', '/a.gif', '/a.svg', '/v1/fill/w_980/a~mv2.jpg/v1/x'])(
-    'accepts %s by its extension',
-    (url) => {
-      expect(isImageUrl(new URL(url, PAGE).href)).toBe(true)
-    },
-  )
+  test.each([
+    '/a.jpg',
+    '/a.JPEG',
+    '/a.png?v=2',
+    '/a.webp',
+    '/a.avif',
+    '/a.gif',
+    '/a.svg',
+    '/v1/fill/w_980/a~mv2.jpg/v1/x',
+  ])('accepts %s by its extension', (url) => {
+    expect(isImageUrl(new URL(url, PAGE).href)).toBe(true)
+  })
 
   test('accepts an address without extension that says image or photo', () => {
     expect(isImageUrl('https://images.squarespace-cdn.com/content/v1/1/IMG_4821')).toBe(true)
@@ -213,7 +219,7 @@ describe('chooseImages', () => {
     expect(choice.rejected.map((rejected) => rejected.reason)).toEqual([
       'data: URI (an inline placeholder, not a picture we can store)',
       'tracking pixel (1×1)',
-      'not an image address (no jpg, jpeg, png, webp, gif or svg extension, no "image" or "photo")',
+      'not an image address (no jpg, jpeg, png, webp, avif, gif or svg extension, no "image" or "photo")',
     ])
     expect(choice.rejected[0]?.url.length).toBeLessThan(40)
   })

@@ -93,10 +93,15 @@ const RESIZE_PARAMETERS = new Set([
   'fm',
 ])
 
-/** Tell whether an address looks like an image by SPEC §5: a known image extension, or the word image or photo. */
+/**
+ * Tell whether an address looks like an image by SPEC §5: a known image extension (AVIF too, which <picture>
+ * sources offer and the downloader reads), or the word image or photo.
+ */
 export function isImageUrl(url: string): boolean {
   const lower = url.toLowerCase()
-  return /\.(?:jpe?g|png|webp|gif|svg)(?![a-z0-9])/.test(lower) || lower.includes('image') || lower.includes('photo')
+  return (
+    /\.(?:jpe?g|png|webp|avif|gif|svg)(?![a-z0-9])/.test(lower) || lower.includes('image') || lower.includes('photo')
+  )
 }
 
 /** Say why an address is a tracking pixel or placeholder, or undefined when it is not one. */
@@ -252,7 +257,7 @@ export function chooseImages(candidates: readonly ImageCandidate[]): ImageChoice
       continue
     }
     if (!isImageUrl(candidate.url)) {
-      reject('not an image address (no jpg, jpeg, png, webp, gif or svg extension, no "image" or "photo")')
+      reject('not an image address (no jpg, jpeg, png, webp, avif, gif or svg extension, no "image" or "photo")')
       continue
     }
     const key = imageKey(candidate.url)

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest'
-import { guessCategory, matchCategoryLabel, scoreCategories } from './category.ts'
+import {
+  guessCategory,
+  guessCategoryByKeywords,
+  matchCategoryLabel,
+  scoreCategories,
+  scoreOsmText,
+} from './category.ts'
 
 describe('guessCategory', () => {
   test.each([
@@ -43,16 +49,37 @@ describe('guessCategory', () => {
     )
   })
 
-  test("falls back to 'Business' when two categories tie", () => {
+  test("asks OpenStreetMap's vocabulary when two categories tie on keywords", () => {
     expect(scoreCategories('Grill & Gas', '')).toMatchObject({
       'Dining & Refreshments': 6,
       'Shopping & Convenience': 6,
     })
-    expect(guessCategory('Grill & Gas')).toBe('Business')
+    expect(guessCategoryByKeywords('Grill & Gas')).toBe('Business')
+    // A fuel station is a shop in OSM; a grill is both a restaurant and a barbecue store.
+    expect(guessCategory('Grill & Gas')).toBe('Shopping & Convenience')
   })
 
-  test("falls back to 'Business' when no keyword is found", () => {
-    expect(guessCategory('Hawthorne Tree Farm', 'Choose-and-cut Christmas trees')).toBe('Business')
+  test("asks OpenStreetMap's vocabulary when no keyword is found", () => {
+    expect(guessCategoryByKeywords('Hawthorne Tree Farm', 'Choose-and-cut Christmas trees')).toBe('Business')
+    expect(guessCategory('Hawthorne Tree Farm', 'Choose-and-cut Christmas trees')).toBe('Shopping & Convenience')
+  })
+
+  test('puts a food business named for a dish no keyword knows in Dining, by its cuisine and its food truck', () => {
+    expect(guessCategoryByKeywords('Pupuseria La Ceiba', 'Salvadoran pupusas and tamales')).toBe('Business')
+    expect(guessCategory('Pupuseria La Ceiba', 'Salvadoran pupusas and tamales')).toBe('Dining & Refreshments')
+    expect(guessCategory('El Comal Pupusas', 'Pupusas revueltas and horchata from a food truck')).toBe(
+      'Dining & Refreshments',
+    )
+  })
+
+  test('puts fishing and climbing guides in Recreation, not Professional Services', () => {
+    expect(guessCategory('Ozark Rock Guides', 'Guided climbing and rappelling trips')).toBe('Recreation')
+    expect(guessCategory('Mulberry River Fishing Guides', 'Smallmouth float trips')).toBe('Recreation')
+    expect(guessCategory('Buffalo River Climbing Guides', 'Sport and trad climbing instruction')).toBe('Recreation')
+  })
+
+  test("falls back to 'Business' when neither the keywords nor the vocabulary know a word", () => {
+    expect(guessCategory('Gasper & Parkers Holdings')).toBe('Business')
   })
 
   test('matches whole words only, so Gasper and Parkers are not gas or park', () => {
@@ -61,6 +88,19 @@ describe('guessCategory', () => {
 
   test('folds accents before matching, so Café counts as cafe', () => {
     expect(guessCategory('Café Roland')).toBe('Dining & Refreshments')
+  })
+})
+
+describe('scoreOsmText', () => {
+  test('matches the longest phrase first and counts it once', () => {
+    const scores = scoreOsmText('Food truck, food truck')
+    expect(scores['Dining & Refreshments']).toBeGreaterThan(0)
+    expect(scoreOsmText('Food truck')).toEqual(scores)
+  })
+
+  test('folds plurals and accents: Cafés is cafe', () => {
+    expect(scoreOsmText('Cafés')).toEqual(scoreOsmText('cafe'))
+    expect(scoreOsmText('cafe')['Dining & Refreshments']).toBeGreaterThan(0)
   })
 })
 

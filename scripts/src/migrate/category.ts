@@ -1,4 +1,6 @@
 import { businessCategories, defaultBusinessCategory } from '../catalog/types.ts'
+import { foldWords, VOCABULARY_COLUMNS, type OsmVocabulary, type VocabularyCategory } from './osm-vocabulary.ts'
+import vocabularyJson from './osm-vocabulary.json' with { type: 'json' }
 
 /** The four business categories of SPEC §3 (declared once, in the catalog types). */
 export const BUSINESS_CATEGORIES = businessCategories
@@ -119,8 +121,17 @@ export function scoreCategories(name: string, description: string): Record<Guess
   return scores
 }
 
-/** Guesses a business's category from its name and description; 'Business' when no category leads. */
+/**
+ * Guesses a business's category from its name and description: by our keywords, and where they
+ * find nothing or tie, by OpenStreetMap's vocabulary; 'Business' when neither has a leader.
+ */
 export function guessCategory(name: string, description = ''): BusinessCategory {
+  const byKeywords = guessCategoryByKeywords(name, description)
+  return byKeywords === DEFAULT_CATEGORY ? guessCategoryByVocabulary(name, description) : byKeywords
+}
+
+/** Guesses a category from our own keyword list only; 'Business' when no category leads. */
+export function guessCategoryByKeywords(name: string, description = ''): BusinessCategory {
   const scores = scoreCategories(name, description)
   const best = Math.max(...Object.values(scores))
   const leaders = BUSINESS_CATEGORIES.filter((category) => scores[category] === best)
@@ -148,4 +159,63 @@ function emptyScores(): Record<GuessableCategory, number> {
     'Professional Services': 0,
     Recreation: 0,
   }
+}
+
+const vocabulary: OsmVocabulary = vocabularyJson
+// Multi-word phrases of the vocabulary are at most this long; longer windows find nothing.
+const LONGEST_PHRASE = Math.max(...Object.keys(vocabulary.phrases).map((phrase) => phrase.split(' ').length))
+
+/** Scores each category of VOCABULARY_COLUMNS by the OpenStreetMap phrases a text contains, longest first. */
+export function scoreOsmText(text: string): Record<VocabularyCategory, number> {
+  const words = foldWords(text)
+  const scores = Object.fromEntries(VOCABULARY_COLUMNS.map((column) => [column, 0])) as Record<
+    VocabularyCategory,
+    number
+  >
+  const seen = new Set<string>()
+  let i = 0
+  while (i < words.length) {
+    let matched = 0
+    for (let length = Math.min(LONGEST_PHRASE, words.length - i); length >= 1; length -= 1) {
+      const phrase = words.slice(i, i + length).join(' ')
+      const row = OVERRIDES[phrase] ?? vocabulary.phrases[phrase]
+      if (row === undefined) continue
+      matched = length
+      // A phrase counts once however often it is repeated.
+      if (!seen.has(phrase))
+        for (const [column, category] of VOCABULARY_COLUMNS.entries()) scores[category] += row[column] ?? 0
+      seen.add(phrase)
+      break
+    }
+    i += Math.max(matched, 1)
+  }
+  return scores
+}
+
+// Where OpenStreetMap's words mean something else in a small town: these rows replace the vocabulary's.
+// Columns as VOCABULARY_COLUMNS: Dining, Shopping, Professional, Recreation, Business.
+// prettier-ignore
+const OVERRIDES: Record<string, number[]> = {
+  // The bakery, the coffee house and the barbecue joint are where people eat, not food shops.
+  bakery: [3, 0, 0, 0, 0], coffee: [3, 0, 0, 0, 0], 'coffee house': [3, 0, 0, 0, 0], donut: [3, 0, 0, 0, 0],
+  bbq: [3, 0, 0, 0, 0], barbecue: [3, 0, 0, 0, 0], deli: [2, 1, 0, 0, 0],
+  // Guides and outfitters take people out on the lake, the river and the rock; they are not shops.
+  guide: [0, 0, 0, 3, 0], outfitter: [0, 0, 0, 3, 0], bait: [0, 0, 0, 2, 0], tackle: [0, 0, 0, 2, 0],
+  fitness: [0, 0, 0, 3, 0],
+  // A farm (a tree farm, a cattle farm) and the laundromat are neither shops nor services here.
+  farm: [0, 0, 0, 0, 2], laundromat: [0, 0, 0, 0, 3], laundry: [0, 0, 0, 0, 3],
+  realty: [0, 0, 3, 0, 0], vet: [0, 0, 3, 0, 0], mart: [0, 3, 0, 0, 0],
+}
+
+/** Guesses a category from OpenStreetMap's vocabulary only, the name weighing three times the description. */
+export function guessCategoryByVocabulary(name: string, description = ''): BusinessCategory {
+  const fromName = scoreOsmText(name)
+  const fromDescription = scoreOsmText(description)
+  const scores = VOCABULARY_COLUMNS.map((category) => ({
+    category,
+    score: NAME_WEIGHT * fromName[category] + fromDescription[category],
+  })).sort((a, b) => b.score - a.score)
+  const [first, second] = scores
+  if (first === undefined || first.score === 0 || first.score === second?.score) return DEFAULT_CATEGORY
+  return first.category
 }

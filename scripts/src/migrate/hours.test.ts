@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { looksLikeHours, parseHours, stripHoursLabel, type HoursRow } from './hours.ts'
+import { looksLikeHours, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
 
 const open = (day_of_week: HoursRow['day_of_week'], opens_at: string, closes_at: string): HoursRow => ({
   day_of_week,
@@ -167,5 +167,51 @@ describe('looksLikeHours', () => {
   test('rejects lines with no days or times', () => {
     expect(looksLikeHours('Open year-round with forty campsites')).toBe(false)
     expect(looksLikeHours('Monticello Street Florist')).toBe(false)
+  })
+})
+
+describe('readHoursLine', () => {
+  const value = (line: string) => readHoursLine(line)?.value ?? null
+
+  test('reads abbreviated days with bare hours as hours: Tu-Th 9-4, M-Th 8:30-4:30, Fri by appt', () => {
+    expect(value('Tu-Th 9-4')).toBe('Tu-Th 9-4')
+    expect(value('M-Th 8:30-4:30, Fri by appt')).toBe('M-Th 8:30-4:30, Fri by appt')
+    expect(value('Fri-Sun 10-5')).toBe('Fri-Sun 10-5')
+  })
+
+  test("drops another label in front of hours: 'Shop:', 'Pharmacy:', 'Winter hours:'", () => {
+    expect(value('Shop: Tue-Sat 10am-5pm; dock open dawn to dusk')).toBe('Tue-Sat 10am-5pm; dock open dawn to dusk')
+    expect(value('Pharmacy: Mon-Fri 9am-6pm; Sat 9am-1pm')).toBe('Mon-Fri 9am-6pm; Sat 9am-1pm')
+    expect(value('Summer hours: daily 1pm-11pm')).toBe('Daily 1pm-11pm')
+  })
+
+  test('keeps a seasonal note after the hours', () => {
+    expect(value('Winter hours: Sat-Sun 9am-3pm (November to March)')).toBe('Sat-Sun 9am-3pm (November to March)')
+    expect(value('Daily 8am-6pm (May-Sept)')).toBe('Daily 8am-6pm (May-Sept)')
+  })
+
+  test("drops 'Open' before the days, but keeps 'Open 24 hours' whole", () => {
+    expect(value('Open daily 6am-2pm')).toBe('Daily 6am-2pm')
+    expect(value('Open 7 days 8am-6pm, Memorial Day to Labor Day')).toBe('7 days 8am-6pm, Memorial Day to Labor Day')
+    expect(value('Open 24 hours')).toBe('Open 24 hours')
+    expect(value('24 hours')).toBe('24 hours')
+  })
+
+  test('reads an appointment-only line as hours, with no times at all', () => {
+    expect(value('Appointments only')).toBe('Appointments only')
+    expect(value('By appointment')).toBe('By appointment')
+    expect(value('By appointment only')).toBe('By appointment only')
+    expect(parseHours('Appointments only')).toEqual([])
+  })
+
+  test('leaves a sentence that mentions appointments or a label that is not hours to the description', () => {
+    expect(readHoursLine('Walk-ins welcome for cuts; color by appointment.')).toBeNull()
+    expect(readHoursLine('By appointment we also sharpen mower blades and saws for the whole county')).toBeNull()
+    expect(readHoursLine('Note: the owners are retiring in May')).toBeNull()
+    expect(readHoursLine('Fridays open until 9pm for games')).toBeNull()
+  })
+
+  test("does not take 'Monday - Thursday:' for a label", () => {
+    expect(value('Monday - Thursday: 8:00 AM - 5:00 PM')).toBe('Monday - Thursday: 8:00 AM - 5:00 PM')
   })
 })

@@ -17,13 +17,13 @@ const ALL_DAYS: DayOfWeek[] = [0, 1, 2, 3, 4, 5, 6]
 
 const DAY_NAMES: Record<string, DayOfWeek> = {}
 for (const [day, names] of [
-  [0, ['sun', 'sunday']],
-  [1, ['mon', 'monday']],
-  [2, ['tue', 'tues', 'tuesday']],
-  [3, ['wed', 'weds', 'wednesday']],
-  [4, ['thu', 'thur', 'thurs', 'thursday']],
-  [5, ['fri', 'friday']],
-  [6, ['sat', 'saturday']],
+  [0, ['su', 'sun', 'sunday']],
+  [1, ['m', 'mon', 'monday']],
+  [2, ['tu', 'tue', 'tues', 'tuesday']],
+  [3, ['w', 'wed', 'weds', 'wednesday']],
+  [4, ['th', 'thu', 'thur', 'thurs', 'thursday']],
+  [5, ['f', 'fri', 'friday']],
+  [6, ['sa', 'sat', 'saturday']],
 ] as const) {
   for (const name of names) {
     DAY_NAMES[name] = day
@@ -34,6 +34,12 @@ for (const [day, names] of [
 
 const DAY_WORD =
   '(?:sun(?:days?)?|mon(?:days?)?|tue(?:s|sdays?)?|wed(?:s|nesdays?)?|thu(?:r|rs|rsdays?)?|fri(?:days?)?|sat(?:urdays?)?)'
+// The shortest forms ('M-F', 'Tu-Th', 'M/W/F') are days only beside another day.
+const SHORT_DAY = '(?:m|tu|w|th|f|sa|su)'
+const SHORT_DAY_RANGE = new RegExp(
+  `(?<![\\w'])(?:${SHORT_DAY}|${DAY_WORD})\\.?\\s*(?:[-/&,]|\\bthru\\b|\\bto\\b)\\s*(?:${SHORT_DAY}|${DAY_WORD})\\b\\.?`,
+  'i',
+)
 const TIME_WORD =
   '(?:\\d{1,2}(?:[:.]\\d{2})?\\s*(?:[ap]\\.?\\s?m\\b\\.?|[ap]\\b)|\\d{1,2}:\\d{2}\\b|noon\\b|midnight\\b)'
 const ALL_DAY_WORD = '(?:24\\s*\\/\\s*7|24\\s*-?\\s*(?:hours|hrs|hr|h)\\b)'
@@ -111,25 +117,121 @@ export function stripHoursLabel(line: string): string | null {
 
 /**
  * Tells whether a line is an hours line: labelled 'Hours:', a day or day range with a time range
- * (or 'closed', or 'open 24 hours'), or a line made of nothing but times ('Open 24 hours', '7am-5pm').
- * A tagline or a sentence that mentions a day or a time ('Open 24/7 for emergencies', 'Fridays open
- * until 9pm for games') is not one.
+ * (or 'closed', or 'open 24 hours'), a line made of nothing but times ('Open 24 hours', '7am-5pm'),
+ * or an appointment-only note. A tagline or a sentence that mentions a day or a time ('Open 24/7
+ * for emergencies', 'Fridays open until 9pm for games') is not one.
  */
 export function looksLikeHours(line: string): boolean {
+  return readHoursLine(line) !== null
+}
+
+/** How an hours line was recognised, for the parser's line classifier: a label says so outright. */
+export type HoursReading = {
+  value: string
+  labelled: boolean
+  score: number
+  /** The season a dropped label named ('Winter hours:' gives 'Winter'), to tell two seasons' lines apart. */
+  season?: string
+}
+
+const SEASON = /\b(summer|winter|spring|fall|autumn|off[- ]?season|peak[- ]?season)\b/i
+
+// An appointment-only note: 'By appointment', 'Appointments only', 'By appt.', 'Call for an appointment'.
+const APPOINTMENT =
+  /^(?:(?:open\s+)?by\s+appo?i?n?t(?:ment)?s?\.?(?:\s+only)?|appo?i?n?t(?:ment)?s?\.?\s+only|call\s+(?:ahead\s+)?for\s+(?:an\s+)?appo?i?n?t(?:ment)?s?\.?)\b/i
+// A label in front of the hours: one to three words and a colon ('Shop:', 'Winter hours:', 'Kitchen hours:').
+const ANY_LABEL = /^([a-z][a-z'&]*(?:\s+[a-z'&]+){0,2})\s*:\s*/i
+const OPEN_BEFORE_DAYS = new RegExp(
+  `^open\\s+(?=${DAY_WORD}\\b|daily\\b|every\\s*day\\b|weekdays?\\b|weekends?\\b|(?:7|seven)\\s+days\\b)`,
+  'i',
+)
+// Words a schedule may carry besides days and times ('dock open dawn to dusk', 'Memorial Day to Labor Day').
+const MORE_SCHEDULE_WORDS = new Set([
+  'dawn',
+  'dusk',
+  'sunrise',
+  'sunset',
+  'appointment',
+  'appointments',
+  'appt',
+  'memorial',
+  'labor',
+  'day',
+  'year',
+  'round',
+  'late',
+  'early',
+  'rest',
+  'clock',
+])
+
+/**
+ * Reads an hours line by its content, with or without a label, and returns the hours with the label
+ * dropped ('Shop: Tue-Sat 10am-5pm' gives 'Tue-Sat 10am-5pm', 'Open daily 6am-2pm' gives 'Daily
+ * 6am-2pm'); null when the line is not about opening hours. A seasonal note after the hours stays.
+ */
+export function readHoursLine(line: string): HoursReading | null {
   const text = line.trim()
-  if (stripHoursLabel(text) !== null) return true
-  const source = text.replace(/[‐‑‒–—―]/g, '-')
-  if (!STARTS_LIKE_HOURS.test(source)) return false
+  const labelled = stripHoursLabel(text)
+  if (labelled !== null) return { value: labelled, labelled: true, score: 1 }
+  const label = ANY_LABEL.exec(text)
+  // 'Monday - Thursday: 8:00 AM - 5:00 PM' starts with days, not a label.
+  if (label && !new RegExp(`\\b${DAY_WORD}\\b`, 'i').test(label[1] ?? '')) {
+    const rest = text.slice(label[0].length)
+    const score = hoursScore(rest)
+    // A label that says 'hours' vouches for a vaguer line ('Winter hours: by the season').
+    if (score < 0.5 && !(/\bhours\b/i.test(label[1] ?? '') && score > 0)) return null
+    const season = SEASON.exec(label[1] ?? '')?.[1]
+    return {
+      value: capitalise(rest),
+      labelled: true,
+      score,
+      ...(season ? { season: capitalise(season.toLowerCase()) } : {}),
+    }
+  }
+  const open = OPEN_BEFORE_DAYS.exec(text)
+  if (open) {
+    const rest = text.slice(open[0].length)
+    const score = hoursScore(rest)
+    if (score >= 0.5) return { value: capitalise(rest), labelled: false, score }
+  }
+  const score = hoursScore(text)
+  return score >= 0.5 ? { value: text, labelled: false, score } : null
+}
+
+/** Scores from 0 to 1 how surely a line, without its label, gives opening hours. */
+export function hoursScore(line: string): number {
+  const source = line.trim().replace(/[‐‑‒–—―]/g, '-')
+  if (source === '') return 0
+  const words = source.toLowerCase().match(/[a-z]+/g) ?? []
+  if (APPOINTMENT.test(source)) {
+    // 'By appointment only', 'By appointment, March through November'; not a sentence that goes on.
+    const others = words.filter(
+      (word) =>
+        !SCHEDULE_WORDS.has(word) &&
+        !MORE_SCHEDULE_WORDS.has(word) &&
+        !(word in DAY_NAMES) &&
+        !['by', 'call', 'ahead', 'for', 'an', 'a', 'the', 'only', 'to', 'and'].includes(word),
+    )
+    return others.length <= 1 ? 0.9 : 0.2
+  }
+  const startsLikeHours = STARTS_LIKE_HOURS.test(source) || SHORT_DAY_RANGE.test(source.slice(0, 12))
+  if (!startsLikeHours) return 0
   const range = TIME_RANGE.test(source)
   const closedOrAllDay = MENTIONS_CLOSED_OR_ALL_DAY.test(source)
-  if (!range && !closedOrAllDay) return false
+  if (!range && !closedOrAllDay) return 0
   // Nothing but days, times and the words of a schedule: an hours line whether or not it names days.
-  if (tokenize(source) !== null) return true
-  if (!MENTIONS_DAYS.test(source)) return false
+  if (tokenize(source) !== null) return 1
+  if (!MENTIONS_DAYS.test(source) && !SHORT_DAY_RANGE.test(source)) return 0
   const otherWords = (source.toLowerCase().match(/[a-z]{4,}/g) ?? []).filter(
-    (word) => !SCHEDULE_WORDS.has(word) && !(word in DAY_NAMES),
+    (word) => !SCHEDULE_WORDS.has(word) && !MORE_SCHEDULE_WORDS.has(word) && !(word in DAY_NAMES),
   )
-  return otherWords.length < 3
+  // A sentence about the business that names a day ('Sunday brunch from 10am is a local favorite…').
+  return otherWords.length === 0 ? 0.9 : otherWords.length < 3 ? 0.7 : 0.2
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1)
 }
 
 type Meridiem = 'am' | 'pm'

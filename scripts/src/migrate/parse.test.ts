@@ -246,6 +246,51 @@ Propane Refills`)
       ])
     })
 
+    test('keeps a shouted website line inside its entry instead of starting a business at it', () => {
+      const businesses = parseRolandText(
+        'Sweet Holler Bakery - Fried pies\n479-555-0151\nORDER ONLINE AT WWW.SWEETHOLLER.EXAMPLE\n300 Main St, Beaver Fork, AR 72923\nWed-Sat 7am-1pm',
+      )
+      expect(businesses.map((business) => business.name)).toEqual(['Sweet Holler Bakery'])
+      expect(businesses[0]).toMatchObject({
+        website: 'https://www.sweetholler.example',
+        address: '300 Main St, Beaver Fork, AR 72923',
+        hours: 'Wed-Sat 7am-1pm',
+      })
+    })
+
+    test('keeps a shouted note with a second phone inside its entry', () => {
+      const business = parseOne(
+        'Lost Creek Family Clinic - Walk-ins welcome\nPhone: 870-555-0183\nCALL AHEAD: 870-555-0184 AFTER HOURS\n300 Clinic Rd, Lost Creek, AR 72601\nMon-Fri 8am-5pm',
+      )
+      expect(business).toMatchObject({ phone: '(870) 555-0183', address: '300 Clinic Rd, Lost Creek, AR 72601' })
+      expect(business.warnings).toContain('more than one phone number: kept the first, left out (870) 555-0184')
+    })
+
+    test('still starts a business at a name typed in capitals when its own fields follow', () => {
+      const businesses = parseRolandText(
+        'Big Rock Coffee - Coffee\n(501) 555-0101\n21000 Highway 300, Roland, AR 72135\nBIG ROCK TIRE - Tires and brakes\n(501) 555-0102\n21010 Highway 300, Roland, AR 72135',
+      )
+      expect(businesses.map((business) => business.name)).toEqual(['Big Rock Coffee', 'BIG ROCK TIRE'])
+    })
+
+    test("leaves out the list's title typed right above the first business", () => {
+      const report = parseRolandTextReport(
+        'Lost Creek Directory\nLost Creek Coffee House - Espresso\nPhone: 870-555-0180\n201 Depot St, Lost Creek, AR 72601',
+      )
+      expect(report.businesses.map((business) => business.name)).toEqual(['Lost Creek Coffee House'])
+      expect(report.skipped.map((block) => block.text)).toEqual(['Lost Creek Directory'])
+    })
+
+    test('reads a file with CRLF lines, then LF lines, and indented fields', () => {
+      const text =
+        'Corner Mart - Gas and ice\r\n    479-555-0148\r\n\t1 Main St, Beaver Fork, AR 72923\r\n    24 hours\r\n\r\n' +
+        'Grove Lanes - Bowling\n\t417-555-0174\n\t400 S Main St, Walnut Grove, MO 65770\n\tSummer hours: daily 1pm-11pm\n'
+      expect(parseRolandText(text).map(({ name, phone, hours }) => ({ name, phone, hours }))).toEqual([
+        { name: 'Corner Mart', phone: '(479) 555-0148', hours: '24 hours' },
+        { name: 'Grove Lanes', phone: '(417) 555-0174', hours: 'Daily 1pm-11pm' },
+      ])
+    })
+
     test('throws a RolandFileError that explains the expected layout when no business is found', () => {
       const error = thrown(() => parseRolandText('ROLAND BUSINESS DIRECTORY\n\n----\n\nJust a name'))
       expect(error).toBeInstanceOf(RolandFileError)
@@ -347,6 +392,10 @@ Propane Refills`)
       ['rolandbait.example', 'https://rolandbait.example'],
       ['Visit us at www.bigrockcoffee.example.', 'https://www.bigrockcoffee.example'],
       ['HTTPS://WWW.BigRockCoffee.Example/Menu', 'https://www.bigrockcoffee.example/Menu'],
+      ['WWW.OZARKROCKGUIDES.EXAMPLE', 'https://www.ozarkrockguides.example'],
+      ['WHITEOAKCAMP.EXAMPLE', 'https://whiteoakcamp.example'],
+      ['ALL TRIPS BOOKED AT BUFFALOCLIMB.EXAMPLE', 'https://buffaloclimb.example'],
+      ['Find us: sweetholler.example', 'https://sweetholler.example'],
     ])('reads %s as %s', (line, website) => {
       expect(parseOne(`Big Rock Coffee\n(501) 555-0101\n${line}`).website).toBe(website)
     })
@@ -488,6 +537,38 @@ Propane Refills`)
       expect(parseOne('Ridge Diner\n(501) 555-0141\nMon-Fri 8-5').hours).toBe('Mon-Fri 8-5')
     })
 
+    test.each([
+      ['Tu-Th 9-4', 'Tu-Th 9-4'],
+      ['Shop: Tue-Sat 10am-5pm; dock open dawn to dusk', 'Tue-Sat 10am-5pm; dock open dawn to dusk'],
+      ['Winter hours: Sat-Sun 9am-3pm (November to March)', 'Sat-Sun 9am-3pm (November to March)'],
+      ['Appointments only', 'Appointments only'],
+      ['By appointment', 'By appointment'],
+      ['Open daily 6am-2pm', 'Daily 6am-2pm'],
+      ['24 hours', '24 hours'],
+    ])('puts the line %s in the hours as %s', (line, hours) => {
+      const business = parseOne(`Kessler Tax Service - Tax returns\n(479) 555-0146\n308 Main St\n${line}`)
+      expect(business.hours).toBe(hours)
+      expect(business.full_description).toBe('Tax returns')
+    })
+
+    test('keeps the seasons of two seasonal hours lines', () => {
+      const business = parseOne(
+        'White Oak Campground\n479-555-0145\nSummer hours: daily 6am-8pm\nWinter hours: Sat-Sun 9am-3pm',
+      )
+      expect(business.hours).toBe('Summer: Daily 6am-8pm; Winter: Sat-Sun 9am-3pm')
+    })
+
+    test('leaves out a further hours line that would take the hours to 100 characters, keeping the first', () => {
+      const first = 'Mon-Fri 7am-5pm, Sat 8am-noon (closed on all of the major holidays)'
+      const business = parseOne(
+        `Roland Hardware\n(501) 555-0111\n${first}\nSun 1pm-5pm from Memorial Day through Labor Day only`,
+      )
+      expect(business.hours).toBe(first)
+      expect(business.warnings).toContain(
+        'hours "Sun 1pm-5pm from Memorial Day through Labor Day only" left out: with them the hours would be 100 characters or more',
+      )
+    })
+
     test('leaves a sentence that starts with a day to the description', () => {
       const business = parseOne(
         'Big Rock Coffee\n(501) 555-0101\nSaturday mornings the line fills with trail runners coming off the summit by 8am.',
@@ -566,11 +647,9 @@ Pontoon boats and kayaks can be rented by the half day or the full day, with a m
       const business = parseOne(
         'Roland Community Garden\nPlots for every family in town, opening next spring behind the fire station.',
       )
-      expect(business.warnings).toEqual([
-        'no phone found',
-        'no address found',
-        'no category could be told from the name or description: set to Business',
-      ])
+      expect(business.warnings).toEqual(['no phone found', 'no address found'])
+      // OpenStreetMap's vocabulary knows a community garden as a leisure place.
+      expect(business.category).toBe('Recreation')
     })
   })
 

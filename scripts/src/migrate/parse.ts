@@ -1,5 +1,6 @@
 import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCategory } from './category.ts'
-import { looksLikeHours, MAX_HOURS_LENGTH, parseHours, stripHoursLabel, type HoursRow } from './hours.ts'
+import { MAX_HOURS_LENGTH, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
+import { SMALL_WORDS } from './small-words.ts'
 import { claimUniqueSlug, slugify } from './slug.ts'
 
 export type { BusinessCategory } from './category.ts'
@@ -217,37 +218,89 @@ type ContactKind = 'phone' | 'website' | 'address'
 const isContact = (kind: LineKind | undefined): kind is LineKind & { kind: ContactKind } =>
   kind?.kind === 'phone' || kind?.kind === 'website' || kind?.kind === 'address'
 
+// How much each piece of evidence says that a line starts the next business (see boundaryScore).
+const BOUNDARY = {
+  /** Reads like a name: short, every main word capitalised. */
+  nameShaped: 0.4,
+  /** Short, but typed in lower case. */
+  shortLine: 0.05,
+  /** 'Name - what we do': the usual shape of a first line. */
+  tagline: 0.1,
+  /** A field the entry above already has comes again below (a second phone, a second address). */
+  repeatedField: 0.3,
+  /** A phone, website or address right below. */
+  fieldNext: 0.15,
+  /** That field is one the entry above has too. */
+  fieldNextRepeats: 0.05,
+  /** Two kinds of field below. */
+  twoFieldsBelow: 0.15,
+  /** Typed in capitals inside an entry: a shouted note ('CALL AHEAD…'), rarely a name. */
+  shouted: -0.3,
+  /** A phone, web address or 'Label:' in the name part: a field, not a name. */
+  fieldInName: -0.5,
+} as const
+
+/**
+ * Tells whether line i starts a new business inside a block with no blank line before it: only
+ * when that is more likely than not, weighing the line's shape and the fields around it.
+ */
 function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number): boolean {
+  return boundaryScore(block, kinds, start, i) > 0.5
+}
+
+/** Scores from 0 to 1 how likely line i of a block is the name line of the next business. */
+function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: number): number {
   const kind = kinds[i]
   const text = block[i]?.text ?? ''
-  if (kind?.kind !== 'description' || kind.bullet) return false
+  if (kind?.kind !== 'description' || kind.bullet) return 0
   const below = contactsBelow(block, kinds, i)
-  if (below.size === 0) return false
+  if (below.size === 0) return 0
   // 'Name:' opens every entry of a labelled list, so a second one is the next business.
-  if (NAME_LABEL.test(text)) return true
-  // '=== DINING ===' or 'Shopping:' typed right above the section's first business.
+  if (NAME_LABEL.test(text)) return 1
+  // '=== DINING ===', 'Shopping:' or the list's title typed right above the first business.
   // (A title block carries the town's own address, never a phone or a website.)
-  if (i === start + 1)
-    return (
-      isSectionHeading(block[start]?.text ?? '') && looksLikeName(text) && !(below.size === 1 && below.has('address'))
-    )
+  if (i === start + 1) {
+    const above = block[start]?.text ?? ''
+    const heading = isSectionHeading(above) || (DIRECTORY_WORDS.test(above) && looksLikeShortName(above, 60))
+    return heading && looksLikeName(text) && !(below.size === 1 && below.has('address')) ? 0.9 : 0
+  }
   // A line ending in a comma or 'and' goes on in the next one: 'Tools, paint,' / 'Feed and Seed'.
-  if (/(?:[,;&]|\band)$/i.test(block[i - 1]?.text ?? '')) return false
+  if (/(?:[,;&]|\band)$/i.test(block[i - 1]?.text ?? '')) return 0
   const above = new Set(
     kinds
       .slice(start + 1, i)
       .filter(isContact)
       .map((line) => line.kind),
   )
-  if (above.size === 0) return false
+  if (above.size === 0) return 0
   const repeated = [...below].some((field) => above.has(field))
   const next = kinds[i + 1]
+  const nextRepeats = isContact(next) && above.has(next.kind)
+  const [namePart, tagline] = splitNameLine(text)
+  const nameShaped = looksLikeName(text)
   // Plain lines under an empty 'Features:' label are items; only a repeated field right below ends the list.
-  if (inFeatureList(kinds, start, i))
-    return repeated && isContact(next) && above.has(next.kind) && looksLikeShortName(text)
-  if (looksLikeName(text)) return repeated || isContact(next) || below.size >= 2
-  // A name typed in lower case still starts an entry when the same fields follow it again.
-  return repeated && isContact(next) && above.has(next.kind) && looksLikeShortName(text)
+  if (inFeatureList(kinds, start, i) && !(repeated && nextRepeats && looksLikeShortName(text))) return 0
+  let score = nameShaped ? BOUNDARY.nameShaped : looksLikeShortName(text) ? BOUNDARY.shortLine : 0
+  if (score === 0) return 0
+  if (tagline !== null) score += BOUNDARY.tagline
+  if (repeated) score += BOUNDARY.repeatedField
+  if (isContact(next)) score += BOUNDARY.fieldNext
+  if (nextRepeats) score += BOUNDARY.fieldNextRepeats
+  if (below.size >= 2) score += BOUNDARY.twoFieldsBelow
+  if (isShouted(namePart) && !isSectionHeading(text)) score += BOUNDARY.shouted
+  if (
+    findPhones(namePart).length > 0 ||
+    findUrl(namePart) !== null ||
+    findDomain(namePart) !== null ||
+    /\S:\s/.test(namePart)
+  )
+    score += BOUNDARY.fieldInName
+  return Math.max(0, Math.min(1, score))
+}
+
+function isShouted(text: string): boolean {
+  const letters = text.replace(/[^\p{L}]/gu, '')
+  return letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()
 }
 
 /** The contact fields under a would-be name line, up to the next name-like line. */
@@ -271,25 +324,6 @@ function inFeatureList(kinds: LineKind[], start: number, i: number): boolean {
   }
   return false
 }
-
-// Words a business name leaves in lower case: 'Bait and Tackle', 'Pies on the Square'.
-const SMALL_WORDS = new Set([
-  'a',
-  'an',
-  'and',
-  'the',
-  'of',
-  'on',
-  'at',
-  'in',
-  'for',
-  'by',
-  'to',
-  'n',
-  'or',
-  'with',
-  '&',
-])
 
 /** Tells whether a line reads like a business name: short, every main word capitalised, no sentence. */
 function looksLikeName(text: string): boolean {
@@ -322,6 +356,8 @@ type Draft = {
   website: string | null
   address: string | null
   hours: string | null
+  /** The season the hours line's label named, kept in case another season's line follows it. */
+  hoursSeason: string | null
   hoursWarnings: string[]
   services: string[]
   paragraphs: string[]
@@ -371,7 +407,7 @@ type LineKind =
   | { kind: 'phone' }
   | { kind: 'website'; value: string }
   | { kind: 'address'; value: string }
-  | { kind: 'hours'; value: string }
+  | { kind: 'hours'; value: string; season?: string | undefined }
   | { kind: 'features'; value: string }
   | { kind: 'category'; value: string }
   | { kind: 'description'; value: string; bullet: boolean }
@@ -404,6 +440,7 @@ function readBlock(block: Line[]): BlockResult {
     website: null,
     address: null,
     hours: null,
+    hoursSeason: null,
     hoursWarnings: [],
     services: [],
     paragraphs: [],
@@ -503,12 +540,27 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
       case 'hours': {
         fields += 1
         if (previous === 'hours' && draft.hours !== null) {
-          // Hours spread over consecutive lines belong together: 'Mon-Fri 7am-5pm' / 'Sat 8am-noon'.
-          draft.hours = `${draft.hours}, ${kind.value}`
+          // Hours spread over consecutive lines belong together: 'Mon-Fri 7am-5pm' / 'Sat 8am-noon';
+          // lines of two seasons keep their seasons: 'Summer: Daily 6am-8pm; Winter: Sat-Sun 9am-3pm'.
+          const seasons = draft.hoursSeason !== null || kind.season !== undefined
+          const first = draft.hoursSeason === null ? draft.hours : `${draft.hoursSeason}: ${draft.hours}`
+          const joined = seasons
+            ? `${first}; ${kind.season === undefined ? '' : `${kind.season}: `}${kind.value}`
+            : `${draft.hours}, ${kind.value}`
+          // Cut at the line's boundary rather than lose all the hours for being too long (SPEC §5).
+          if (joined.length >= MAX_HOURS_LENGTH) {
+            draft.hoursWarnings.push(
+              `hours "${kind.value}" left out: with them the hours would be ${MAX_HOURS_LENGTH} characters or more`,
+            )
+          } else {
+            draft.hours = joined
+            draft.hoursSeason = null
+          }
         } else if (hoursSeen && previous !== 'hours') {
           draft.hoursWarnings.push('more than one hours line: kept the first')
         } else {
           draft.hours = kind.value === '' ? null : kind.value
+          draft.hoursSeason = kind.season ?? null
         }
         hoursSeen = true
         break
@@ -551,40 +603,89 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
   return fields
 }
 
+// How sure each reading of a line is; the line is read the way that scores highest.
+const SURE = 1
+const LIKELY = 0.9
+const PLAIN_ADDRESS = 0.6
+const DESCRIPTION = 0.3
+
+/** Reads one line of an entry as the kind of field it most likely is, weighing every reading. */
 function classify(text: string): LineKind {
   const bullet = BULLET.exec(text)
   const bare = bullet ? text.slice(bullet[0].length).trim() : text
-  if (FAX_LABEL.test(bare)) return { kind: 'ignored' }
-  if (EMAIL_LABEL.test(bare) || (bare.search(EMAIL) !== -1 && leftover(bare, EMAIL).length <= 12))
-    return { kind: 'ignored' }
+  const readings = scoreLine(bare)
+  const best = readings.reduce((top, reading) => (reading.score > top.score ? reading : top), {
+    kind: { kind: 'description', value: bare, bullet: bullet !== null },
+    score: DESCRIPTION,
+  })
+  return best.kind
+}
+
+/** Every way a line could be read, each with how sure that reading is (0 to 1). */
+function scoreLine(bare: string): { kind: LineKind; score: number }[] {
+  const readings: { kind: LineKind; score: number }[] = []
+  const add = (kind: LineKind, score: number) => readings.push({ kind, score })
+  // Labels say outright what a line is.
+  if (FAX_LABEL.test(bare) || EMAIL_LABEL.test(bare)) return [{ kind: { kind: 'ignored' }, score: SURE }]
+  if (bare.search(EMAIL) !== -1 && leftover(bare, EMAIL).length <= 12) add({ kind: 'ignored' }, LIKELY)
   const category = CATEGORY_LABEL.exec(bare)
-  if (category) return { kind: 'category', value: bare.slice(category[0].length).trim() }
+  if (category) return [{ kind: { kind: 'category', value: bare.slice(category[0].length).trim() }, score: SURE }]
   const features = FEATURES_LABEL.exec(bare)
-  if (features) return { kind: 'features', value: bare.slice(features[0].length).trim() }
-  const hours = stripHoursLabel(bare)
-  if (hours !== null) return { kind: 'hours', value: hours }
+  if (features) return [{ kind: { kind: 'features', value: bare.slice(features[0].length).trim() }, score: SURE }]
+  const hours = readHoursLine(bare)
+  if (hours?.labelled && stripHoursLabel(bare) !== null)
+    return [{ kind: { kind: 'hours', value: hours.value }, score: SURE }]
   const website = WEBSITE_LABEL.exec(bare)
   if (website) {
     const value = bare.slice(website[0].length).trim()
-    const url = findUrl(value) ?? value.split(/\s+/).find((word) => BARE_DOMAIN.test(stripTrailing(word))) ?? value
-    return { kind: 'website', value: url }
+    const url = findUrl(value) ?? findDomain(value) ?? value
+    return [{ kind: { kind: 'website', value: url }, score: SURE }]
   }
   const address = ADDRESS_LABEL.exec(bare)
-  if (address) return { kind: 'address', value: bare.slice(address[0].length).trim() }
+  if (address) return [{ kind: { kind: 'address', value: bare.slice(address[0].length).trim() }, score: SURE }]
   const hasPhone = findPhones(bare).length > 0
-  if (PHONE_LABEL.test(bare)) return hasPhone ? { kind: 'phone' } : { kind: 'ignored' }
-  if (hasPhone && leftover(bare, PHONE).length <= 12) return { kind: 'phone' }
-  const url = findUrl(bare)
-  if (url !== null && leftover(bare, new RegExp(`${SCHEME_URL.source}|${WWW_URL.source}`, 'gi')).length <= 12) {
-    return { kind: 'website', value: url }
-  }
-  if (BARE_DOMAIN.test(stripTrailing(bare)) && !/^\d+(\.\d+)*$/.test(bare))
-    return { kind: 'website', value: stripTrailing(bare) }
+  if (PHONE_LABEL.test(bare)) return [{ kind: hasPhone ? { kind: 'phone' } : { kind: 'ignored' }, score: SURE }]
   const description = DESCRIPTION_LABEL.exec(bare)
-  if (description) return { kind: 'description', value: bare.slice(description[0].length).trim(), bullet: false }
-  if (looksLikeHours(bare)) return { kind: 'hours', value: bare }
-  if (isAddressLike(bare)) return { kind: 'address', value: bare }
-  return { kind: 'description', value: bare, bullet: bullet !== null }
+  if (description)
+    return [
+      { kind: { kind: 'description', value: bare.slice(description[0].length).trim(), bullet: false }, score: SURE },
+    ]
+
+  // Unlabelled lines: by their content.
+  if (hours !== null)
+    add({ kind: 'hours', value: hours.value, season: hours.season }, hours.labelled ? LIKELY : hours.score * 0.85)
+  const shouted = isShouted(bare) && !endsSentence(bare)
+  if (hasPhone) {
+    const rest = leftover(bare, PHONE).length
+    // 'CALL AHEAD: 870-555-0184 AFTER HOURS': a shouted note around a phone is a phone line too.
+    add({ kind: 'phone' }, rest <= 12 ? LIKELY : shouted ? 0.7 : 0.1)
+  }
+  const url = findUrl(bare)
+  const domain = url ?? findDomain(bare)
+  if (domain !== null) {
+    const rest = leftover(
+      bare,
+      new RegExp(`${SCHEME_URL.source}|${WWW_URL.source}|\\S+\\.[a-z]{2,24}\\S*`, 'gi'),
+    ).length
+    // A web address in capitals is still one, with or without 'VISIT US AT' in front of it.
+    const score = rest <= 12 ? LIKELY : shouted ? 0.8 : 0.1
+    add({ kind: 'website', value: domain }, score)
+  }
+  if (isAddressLike(bare)) add({ kind: 'address', value: bare }, STATE_AND_ZIP.test(bare) ? 0.75 : PLAIN_ADDRESS)
+  return readings
+}
+
+/** The first bare domain of a line ('BUFFALOCLIMB.EXAMPLE', 'facebook.com/page'), or null. */
+function findDomain(text: string): string | null {
+  for (const word of text.replace(EMAIL, ' ').split(/\s+/)) {
+    const candidate = stripTrailing(word.replace(/^[("'“]+/, ''))
+    // 'st.louis' or 'ST.LOUIS' could be a domain; 'St.Louis', typed in mixed case, is a place.
+    const host = candidate.split(/[/?#]/)[0] ?? ''
+    const oneCase = host === host.toLowerCase() || host === host.toUpperCase()
+    if (BARE_DOMAIN.test(candidate) && oneCase && !/^\d+(\.\d+)*$/.test(candidate) && /[a-z]{2,}\./i.test(candidate))
+      return candidate
+  }
+  return null
 }
 
 function describeKind(kind: LineKind): string {
@@ -634,9 +735,7 @@ function looksLikeProse(nameText: string, firstLine: string): boolean {
 }
 
 function isHeading(name: string): boolean {
-  const letters = name.replace(/[^\p{L}]/gu, '')
-  const shouting = letters.length >= 3 && letters === letters.toUpperCase() && letters !== letters.toLowerCase()
-  return shouting || DIRECTORY_WORDS.test(name) || /:$/.test(name)
+  return isShouted(name) || DIRECTORY_WORDS.test(name) || /:$/.test(name)
 }
 
 function isAddressLike(text: string): boolean {
