@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { stat, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import path from 'node:path'
+import { interruptedMessage } from '@roland/scripts/jobs/interrupted'
 import { openStore } from '@roland/scripts/store/index'
 import { repoRoot } from '@roland/scripts/paths'
 import type { Job } from '@roland/scripts/store/types'
@@ -592,7 +593,7 @@ describe('the Firecrawl key', () => {
 })
 
 describe('restarts', () => {
-  test('the job history survives a restart, and jobs a stopped console left running are marked failed', async () => {
+  test('the job history survives a restart, and jobs a stopped console left running are marked interrupted', async () => {
     const before = ((await api('/api/jobs')).json.jobs as Job[]).map((j) => j.id)
     await server.close()
 
@@ -609,10 +610,7 @@ describe('restarts', () => {
     server = await start()
     const after = (await api('/api/jobs')).json.jobs as Job[]
     expect(after.map((j) => j.id)).toEqual(expect.arrayContaining(before))
-    expect(after.find((j) => j.id === orphan.id)).toMatchObject({
-      status: 'failed',
-      error: 'The console stopped while this job was running: start it again.',
-    })
+    expect(after.find((j) => j.id === orphan.id)).toMatchObject({ status: 'interrupted', error: interruptedMessage })
   })
 })
 

@@ -1,15 +1,16 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { createHash } from 'node:crypto'
+import { hostname } from 'node:os'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import { acquireLockFile } from '../lock-file.ts'
+import { folderStorage, sweepAfterCrash } from './folder-storage.ts'
 import { readMigrations, readSeed } from './sql-files.ts'
 import {
   StoreError,
   type BusinessRecord,
-  type FileStorage,
   type ImageDerivativesRecord,
   type Job,
   type JobStore,
@@ -70,6 +71,7 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
   try {
     await applyMigrations(db)
     if (created) await db.exec(await readSeed())
+    if (options.dir) await sweepAfterCrash(filesDir(options.dir), journalDir(options.dir), () => storedImagePaths(db))
   } catch (error) {
     await db.close()
     await release()
@@ -118,6 +120,18 @@ async function applyMigrations(db: PGlite): Promise<void> {
       throw new StoreError(`Migration ${migration.name} failed: ${(error as Error).message}`)
     }
   }
+}
+
+const filesDir = (dir: string) => path.join(dir, 'storage', 'files')
+const journalDir = (dir: string) => path.join(dir, 'storage', 'journal')
+
+/** The bucket paths the business_images rows name: each original and its derivatives. */
+async function storedImagePaths(db: PGlite): Promise<Set<string>> {
+  const { rows } = await db.query<{ url: string }>(`
+    select image_url as url from public.business_images
+    union all
+    select v ->> 'url' from public.business_images, jsonb_array_elements(variants) v`)
+  return new Set(rows.flatMap(({ url }) => (url?.startsWith('/files/') ? [url.slice('/files/'.length)] : [])))
 }
 
 // PGlite is one process's Postgres: a second process opening the same folder would corrupt it.
@@ -175,7 +189,7 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       await tx.exec(`set local role ${role}`)
       return fn(tx)
     })
-  const files = folderStorage(dir ? path.join(dir, 'storage', 'files') : undefined)
+  const files = folderStorage(dir ? filesDir(dir) : undefined, dir ? journalDir(dir) : undefined)
   return {
     kind: 'embedded',
     location: dir ? `the embedded database in ${dir}` : 'an in-memory embedded database',
@@ -276,58 +290,7 @@ function toParam(value: unknown): unknown {
   return value
 }
 
-/** Keeps storage objects as files in a folder, or in memory when no folder is given. */
-function folderStorage(root: string | undefined): FileStorage {
-  const memory = new Map<string, Uint8Array>()
-  const resolve = (objectPath: string) => {
-    const clean = path.posix.normalize(objectPath)
-    if (clean.startsWith('..') || path.posix.isAbsolute(clean) || clean === '.') {
-      throw new StoreError(`Not a storage path: ${objectPath}`)
-    }
-    return clean
-  }
-  return {
-    async get(objectPath) {
-      const key = resolve(objectPath)
-      if (!root) return memory.get(key) ?? null
-      try {
-        return new Uint8Array(await readFile(path.join(root, key)))
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
-    },
-    async put(objectPath, bytes, { upsert = false }) {
-      const key = resolve(objectPath)
-      if (!root) {
-        if (!upsert && memory.has(key)) throw new StoreError(`The file ${key} already exists`)
-        memory.set(key, bytes)
-        return
-      }
-      const file = path.join(root, key)
-      await mkdir(path.dirname(file), { recursive: true })
-      try {
-        await writeFile(file, bytes, { flag: upsert ? 'w' : 'wx' })
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError(`The file ${key} already exists`)
-        throw error
-      }
-    },
-    async remove(objectPath) {
-      const key = resolve(objectPath)
-      if (!root) {
-        memory.delete(key)
-        return
-      }
-      await rm(path.join(root, key), { force: true })
-    },
-    publicUrl(objectPath) {
-      return `/files/${resolve(objectPath)}`
-    },
-  }
-}
-
-const jobColumns = `id, kind, status, params, progress, result, error, log, started_by,
+const jobColumns = `id, kind, status, params, progress, result, error, log, started_by, pid, host,
   to_json(created_at) #>> '{}' as created_at, to_json(started_at) #>> '{}' as started_at,
   to_json(finished_at) #>> '{}' as finished_at, to_json(updated_at) #>> '{}' as updated_at`
 
@@ -336,8 +299,9 @@ function sqlJobs(asRole: EmbeddedStore['asRole']): JobStore {
     async create(kind, params, startedBy) {
       return asRole('service_role', async (tx) => {
         const { rows } = await tx.query<Job>(
-          `insert into public.jobs (kind, params, started_by) values ($1, $2, $3) returning ${jobColumns}`,
-          [kind, JSON.stringify(params), startedBy],
+          `insert into public.jobs (kind, params, started_by, pid, host) values ($1, $2, $3, $4, $5)
+           returning ${jobColumns}`,
+          [kind, JSON.stringify(params), startedBy, process.pid, hostname()],
         )
         return rows[0]!
       })
@@ -383,6 +347,14 @@ function sqlJobs(asRole: EmbeddedStore['asRole']): JobStore {
         const { rows } = await tx.query<Job>(
           `select ${jobColumns} from public.jobs order by created_at desc limit $1`,
           [limit],
+        )
+        return rows
+      })
+    },
+    async unfinished() {
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<Job>(
+          `select ${jobColumns} from public.jobs where status in ('queued', 'running') order by created_at`,
         )
         return rows
       })

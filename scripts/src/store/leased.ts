@@ -95,6 +95,7 @@ export async function openLeasedStore(
       update: (id, update) => use((s) => s.jobs.update(id, update)),
       get: (id) => use((s) => s.jobs.get(id)),
       list: (limit) => use((s) => s.jobs.list(limit)),
+      unfinished: () => use((s) => s.jobs.unfinished()),
     },
     async close() {
       closed = true

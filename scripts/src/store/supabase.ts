@@ -1,4 +1,5 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { hostname } from 'node:os'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import {
   StoreError,
@@ -83,7 +84,7 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     async create(kind, params, startedBy) {
       const { data, error } = await admin()
         .from('jobs')
-        .insert({ kind, params, started_by: startedBy })
+        .insert({ kind, params, started_by: startedBy, pid: process.pid, host: hostname() })
         .select()
         .single<Job>()
       if (error) return fail('record the job', error)
@@ -113,6 +114,15 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
         .order('created_at', { ascending: false })
         .limit(limit)
       if (error) return fail('list the jobs', error)
+      return data as Job[]
+    },
+    async unfinished() {
+      const { data, error } = await admin()
+        .from('jobs')
+        .select('*')
+        .in('status', ['queued', 'running'])
+        .order('created_at', { ascending: true })
+      if (error) return fail('list the unfinished jobs', error)
       return data as Job[]
     },
   }

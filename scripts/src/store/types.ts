@@ -52,7 +52,7 @@ export interface StoredBusinessImage extends ImageDerivativesRecord {
 
 /** Job kinds and statuses, as the jobs table constrains them. */
 export type JobKind = 'migrate' | 'crawl' | 'images' | 'rebuild'
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted'
 
 /** Where a job is: a phase name and a done/total count. */
 export interface JobProgress {
@@ -72,6 +72,9 @@ export interface Job {
   error: string | null
   log: Array<{ at: string; message: string }>
   started_by: string
+  /** The process that runs the job (its id, on host), so one that died can be told from one that runs. */
+  pid: number | null
+  host: string | null
   created_at: string
   started_at: string | null
   finished_at: string | null
@@ -99,10 +102,13 @@ export interface FileStorage {
 
 /** The job history. */
 export interface JobStore {
+  /** Records a queued job, run by this process (its pid and host are kept with it). */
   create(kind: JobKind, params: Record<string, unknown>, startedBy: string): Promise<Job>
   update(id: string, update: JobUpdate): Promise<Job>
   get(id: string): Promise<Job | null>
   list(limit?: number): Promise<Job[]>
+  /** Lists the jobs still queued or running, by whichever process. */
+  unfinished(): Promise<Job[]>
 }
 
 /** One interface over the embedded Postgres and Supabase (DESIGN.md, "Two stores"). */
