@@ -11,7 +11,6 @@ import { readMigrations, readSeed } from './sql-files.ts'
 import {
   StoreError,
   type BusinessRecord,
-  type ImageDerivativesRecord,
   type Job,
   type JobStore,
   type JobUpdate,
@@ -226,32 +225,13 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       })
     },
     async addImage(image: NewBusinessImage) {
+      return asRole('service_role', (tx) => insertImage(tx, image))
+    },
+    async addImages(images) {
       return asRole('service_role', async (tx) => {
-        const existing = await tx.query<{ id: string }>(
-          'select id from public.business_images where business_id = $1 and image_url = $2',
-          [image.business_id, image.image_url],
-        )
-        if (existing.rows[0]) return { id: existing.rows[0].id, created: false }
-        const { rows } = await tx.query<{ id: string }>(
-          `insert into public.business_images
-             (business_id, image_url, alt_text, image_type, is_primary, sort_order, metadata,
-              width, height, placeholder, variants)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
-          [
-            image.business_id,
-            image.image_url,
-            image.alt_text,
-            image.image_type,
-            image.is_primary,
-            image.sort_order,
-            JSON.stringify(image.metadata),
-            image.width ?? null,
-            image.height ?? null,
-            image.placeholder ?? null,
-            JSON.stringify(image.variants ?? []),
-          ],
-        )
-        return { id: rows[0]!.id, created: true }
+        const added: Array<{ id: string; created: boolean }> = []
+        for (const image of images) added.push(await insertImage(tx, image))
+        return added
       })
     },
     async listImages(): Promise<StoredBusinessImage[]> {
@@ -264,14 +244,18 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
         return rows
       })
     },
-    async recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void> {
-      await asRole('service_role', async (tx) => {
-        const { rows } = await tx.query(
-          `update public.business_images set width = $2, height = $3, placeholder = $4, variants = $5
-           where id = $1 returning id`,
-          [imageId, record.width, record.height, record.placeholder, JSON.stringify(record.variants)],
-        )
-        if (!rows[0]) throw new StoreError(`No business image with id ${imageId}: it may have been deleted`)
+    async recordImageDerivatives(records) {
+      return asRole('service_role', async (tx) => {
+        const missing: string[] = []
+        for (const record of records) {
+          const { rows } = await tx.query(
+            `update public.business_images set width = $2, height = $3, placeholder = $4, variants = $5
+             where id = $1 returning id`,
+            [record.imageId, record.width, record.height, record.placeholder, JSON.stringify(record.variants)],
+          )
+          if (!rows[0]) missing.push(record.imageId)
+        }
+        return { missing }
       })
     },
     files,
@@ -281,6 +265,35 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       await release()
     },
   }
+}
+
+/** Inserts a business image in a transaction, or finds the row for the same business and URL. */
+async function insertImage(tx: Transaction, image: NewBusinessImage): Promise<{ id: string; created: boolean }> {
+  const existing = await tx.query<{ id: string }>(
+    'select id from public.business_images where business_id = $1 and image_url = $2',
+    [image.business_id, image.image_url],
+  )
+  if (existing.rows[0]) return { id: existing.rows[0].id, created: false }
+  const { rows } = await tx.query<{ id: string }>(
+    `insert into public.business_images
+         (business_id, image_url, alt_text, image_type, is_primary, sort_order, metadata,
+          width, height, placeholder, variants)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
+    [
+      image.business_id,
+      image.image_url,
+      image.alt_text,
+      image.image_type,
+      image.is_primary,
+      image.sort_order,
+      JSON.stringify(image.metadata),
+      image.width ?? null,
+      image.height ?? null,
+      image.placeholder ?? null,
+      JSON.stringify(image.variants ?? []),
+    ],
+  )
+  return { id: rows[0]!.id, created: true }
 }
 
 function toParam(value: unknown): unknown {

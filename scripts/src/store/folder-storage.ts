@@ -98,7 +98,12 @@ async function noteWrite(journal: string, key: string): Promise<void> {
       })
     }
   }
-  await appendFile(journal, `${key}\n`)
+  await appendFile(journal, `${key}\n`).catch(async (error: NodeJS.ErrnoException) => {
+    // The folder was removed under it (a reset of the data folder): make it again.
+    if (error.code !== 'ENOENT') throw error
+    await mkdir(path.dirname(journal), { recursive: true })
+    await appendFile(journal, `${key}\n`)
+  })
 }
 
 /**

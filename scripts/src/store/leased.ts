@@ -82,8 +82,9 @@ export async function openLeasedStore(
     listBusinesses: () => use((s) => s.listBusinesses()),
     call: <T>(fn: string, args: Record<string, unknown>) => use((s) => s.call<T>(fn, args)),
     addImage: (image) => use((s) => s.addImage(image)),
+    addImages: (images) => use((s) => s.addImages(images)),
     listImages: () => use((s) => s.listImages()),
-    recordImageDerivatives: (imageId, record) => use((s) => s.recordImageDerivatives(imageId, record)),
+    recordImageDerivatives: (records) => use((s) => s.recordImageDerivatives(records)),
     files: {
       get: (path) => use((s) => s.files.get(path)),
       put: (path, bytes, opts) => use((s) => s.files.put(path, bytes, opts)),

@@ -5,7 +5,6 @@ import {
   StoreError,
   type BusinessRecord,
   type FileStorage,
-  type ImageDerivativesRecord,
   type Job,
   type JobStore,
   type NewBusinessImage,
@@ -78,6 +77,20 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     publicUrl(path) {
       return publicClient.storage.from(bucket).getPublicUrl(path).data.publicUrl
     },
+  }
+
+  const addImage = async (image: NewBusinessImage): Promise<{ id: string; created: boolean }> => {
+    const existing = await admin()
+      .from('business_images')
+      .select('id')
+      .eq('business_id', image.business_id)
+      .eq('image_url', image.image_url)
+      .maybeSingle<{ id: string }>()
+    if (existing.error) return fail('look up the image', existing.error)
+    if (existing.data) return { id: existing.data.id, created: false }
+    const { data, error } = await admin().from('business_images').insert(image).select('id').single<{ id: string }>()
+    if (error) return fail('add the image', error)
+    return { id: data.id, created: true }
   }
 
   const jobs: JobStore = {
@@ -166,18 +179,11 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
       if (answer.error) return fail(`call ${fn}`, answer.error)
       return answer.data as T
     },
-    async addImage(image: NewBusinessImage) {
-      const existing = await admin()
-        .from('business_images')
-        .select('id')
-        .eq('business_id', image.business_id)
-        .eq('image_url', image.image_url)
-        .maybeSingle<{ id: string }>()
-      if (existing.error) return fail('look up the image', existing.error)
-      if (existing.data) return { id: existing.data.id, created: false }
-      const { data, error } = await admin().from('business_images').insert(image).select('id').single<{ id: string }>()
-      if (error) return fail('add the image', error)
-      return { id: data.id, created: true }
+    addImage,
+    async addImages(images) {
+      const added: Array<{ id: string; created: boolean }> = []
+      for (const image of images) added.push(await addImage(image))
+      return added
     },
     async listImages(): Promise<StoredBusinessImage[]> {
       // PostgREST answers at most max-rows (1000 by default) a request: read the table page by page.
@@ -209,20 +215,23 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
         business_name: names.get(image.business_id)?.name ?? image.business_id,
       }))
     },
-    async recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void> {
-      const { data, error } = await admin()
-        .from('business_images')
-        .update({
-          width: record.width,
-          height: record.height,
-          placeholder: record.placeholder,
-          variants: record.variants,
-        })
-        .eq('id', imageId)
-        .select('id')
-      if (error) return fail(`record the derivatives of image ${imageId}`, error)
-      if (!data.length)
-        throw new StoreError(`No business image with id ${imageId} (${location}): it may have been deleted`)
+    async recordImageDerivatives(records) {
+      const missing: string[] = []
+      for (const record of records) {
+        const { data, error } = await admin()
+          .from('business_images')
+          .update({
+            width: record.width,
+            height: record.height,
+            placeholder: record.placeholder,
+            variants: record.variants,
+          })
+          .eq('id', record.imageId)
+          .select('id')
+        if (error) return fail(`record the derivatives of image ${record.imageId}`, error)
+        if (!data.length) missing.push(record.imageId)
+      }
+      return { missing }
     },
     files,
     jobs,

@@ -28,6 +28,11 @@ export interface ImageDerivativesRecord {
   variants: ImageVariant[]
 }
 
+/** The derivatives to record for one business image. */
+export interface ImageDerivativesUpdate extends ImageDerivativesRecord {
+  imageId: string
+}
+
 /** A business_images row to add; its derivatives are recorded with it when it has them. */
 export interface NewBusinessImage extends Partial<ImageDerivativesRecord> {
   business_id: string
@@ -124,10 +129,18 @@ export interface Store {
   call<T>(fn: string, args: Record<string, unknown>): Promise<T>
   /** Adds a business image, or returns the existing row for the same business and URL. */
   addImage(image: NewBusinessImage): Promise<{ id: string; created: boolean }>
+  /**
+   * Adds business images as addImage does, all in one transaction on the embedded store (one
+   * after another on Supabase, whose REST API has no transaction over several calls).
+   */
+  addImages(images: readonly NewBusinessImage[]): Promise<Array<{ id: string; created: boolean }>>
   /** Lists every business image, of active businesses or not, in a stable order (service role). */
   listImages(): Promise<StoredBusinessImage[]>
-  /** Records the derivatives of an existing business image; fails when there is no such row. */
-  recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void>
+  /**
+   * Records the derivatives of existing business images, in one transaction on the embedded store;
+   * returns the ids of the images that no longer exist (deleted meanwhile), which are left out.
+   */
+  recordImageDerivatives(records: readonly ImageDerivativesUpdate[]): Promise<{ missing: string[] }>
   readonly files: FileStorage
   readonly jobs: JobStore
   /** Releases the connection; the store is unusable afterwards. */
