@@ -14,6 +14,7 @@ import { photoJpeg } from '../../scripts/test/support/image-fixtures.ts'
 import { routes } from '../src/server/server.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
+  deadProcessId,
   addTestOperator,
   call,
   openEvents,
@@ -598,10 +599,7 @@ describe('restarts', () => {
     await server.close()
 
     // A console that died mid-job: its pid is gone, its job still says running.
-    const deadPid = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
-      child.on('close', () => resolve(child.pid!))
-    })
+    const deadPid = await deadProcessId()
     const store = await openStore({ env: { ROLAND_DATA_DIR: data.dir } })
     const orphan = await store.jobs.create('crawl', { businessName: 'Orphan' }, `console:${deadPid}`)
     await store.jobs.update(orphan.id, { status: 'running', started_at: new Date().toISOString() })
