@@ -393,7 +393,7 @@ async function until<T>(look: () => Promise<T | undefined | false> | T | undefin
 
 describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
   test('a migration killed at any moment leaves the businesses as before or after, and runs again', async () => {
-    // 300 businesses: an import long enough for the kills to land inside it.
+    // 150 businesses: an import long enough for the kills to land inside it.
     const file = path.join(work, 'roland-150.txt')
     await writeFile(file, generateRolandText(150))
     await killRepeatedly({
@@ -403,7 +403,7 @@ describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
       count: 4,
       again: (store) => runMigration({ store, source: { file } }),
     })
-  }, 120_000)
+  }, 300_000)
 
   describe('with a business website to crawl', () => {
     let site: FixtureSite
@@ -434,7 +434,7 @@ describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
             allowPrivateNetwork: true,
           }),
       })
-    }, 120_000)
+    }, 300_000)
 
     test('a photo backfill killed half-way records no derivative, and leaves no file behind', async () => {
       // Photos stored before the derivatives pipeline: rows and originals, no derivatives.
@@ -463,7 +463,7 @@ describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
         anchor: 'files',
         again: (store) => optimizeImages({ store, missing: false }),
       })
-    }, 120_000)
+    }, 300_000)
   })
 
   test('a burst of console edits killed at any moment keeps the edits made, each whole and in order', async () => {
@@ -537,7 +537,7 @@ describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
       })
       await rm(dir, { recursive: true, force: true })
     }
-  }, 180_000)
+  }, 300_000)
 
   test('a rebuild killed at any moment leaves the published site the old one or the new one, never half', async () => {
     const dir = await freshDataDir('rebuild')
@@ -613,5 +613,5 @@ describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
     const fresh = await published()
     expect(JSON.parse(fresh).isNew).toBe(true)
     for (const site of seen) expect([old, fresh], `a kill left a half-published site (seed ${seed})`).toContain(site)
-  }, 240_000)
+  }, 300_000)
 })

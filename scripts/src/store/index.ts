@@ -39,7 +39,7 @@ export async function openStore(options: { env?: NodeJS.ProcessEnv; onCreate?: O
   const env = options.env ?? process.env
   const settings = supabaseSettings(env)
   if (settings) {
-    const store = await openSupabaseStore(settings)
+    const store = openSupabaseStore(settings)
     // Only the secret key may read the job history; a store that cannot leaves it to one that can.
     if (settings.secretKey) await markInterruptedJobs(store).catch(() => {})
     return store
