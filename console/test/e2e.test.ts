@@ -391,7 +391,7 @@ describe('operators in Chromium', () => {
       await tab.getByRole('heading', { name: 'Sign in' }).waitFor()
       await signInAs('volunteer@example.org')
       expect(await tab.getByTestId('signed-in-as').textContent()).toBe('volunteer@example.org (editor)')
-      await tab.getByRole('heading', { name: 'Database Migration' }).waitFor()
+      await tab.getByRole('heading', { name: 'Today', level: 1 }).waitFor()
       expect(await tab.getByRole('navigation', { name: 'Screens' }).getByText('Operators').count()).toBe(0)
     } finally {
       await own.close()

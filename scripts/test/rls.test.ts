@@ -90,6 +90,13 @@ const tables: Record<string, { insert: string; update: string; delete: string; v
     visible: 3,
     total: 3,
   },
+  listing_findings: {
+    insert: `insert into listing_findings (business_id, kind, detail) values ('${activeId}', 'unverified', 'Never verified')`,
+    update: `update listing_findings set detail = 'Changed'`,
+    delete: `delete from listing_findings`,
+    visible: 0,
+    total: 1,
+  },
   jobs: {
     insert: `insert into jobs (kind) values ('crawl')`,
     update: `update jobs set status = 'running'`,
@@ -112,6 +119,7 @@ beforeAll(async () => {
     insert into business_hours (business_id, day_of_week, opens_at, closes_at) values
       ('${activeId}', 1, '07:00', '17:00'), ('${inactiveId}', 1, '07:00', '17:00');
     insert into jobs (kind) values ('migrate');
+    insert into listing_findings (business_id, kind, detail) values ('${activeId}', 'no-photo', 'No photo');
     insert into auth.users (id, email) values ('${authUserId}', 'linked@example.org');
     insert into operators (id, email, role, password_hash) values
       ('${adminId}', 'admin@example.org', 'admin', '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA'),
@@ -181,7 +189,9 @@ describe.each(Object.entries(tables))('row-level security on %s', (table, cases)
     else expect(role === 'stranger' && op !== 'insert').toBe(true)
   })
 
-  const writers: Role[] = table === 'jobs' ? ['service_role'] : ['service_role', 'editor', 'admin']
+  // Jobs and the check's findings are written by the service role (the jobs, the console's routes).
+  const serviceOnly = table === 'jobs' || table === 'listing_findings'
+  const writers: Role[] = serviceOnly ? ['service_role'] : ['service_role', 'editor', 'admin']
   test.each(writers.flatMap((role) => (['insert', 'update', 'delete'] as const).map((op) => [role, op] as const)))(
     '%s can %s',
     async (role, op) => {
@@ -190,12 +200,12 @@ describe.each(Object.entries(tables))('row-level security on %s', (table, cases)
     },
   )
 
-  if (table === 'jobs') {
+  if (serviceOnly) {
     test.each(
       (['editor', 'admin'] as const).flatMap((role) =>
         (['insert', 'update', 'delete'] as const).map((op) => [role, op]),
       ),
-    )('%s cannot %s: jobs are written by the service role', async (role, op) => {
+    )('%s cannot %s: only the service role writes', async (role, op) => {
       expect(succeeded(await attempt(role as Role, cases[op as 'insert']))).toBe(false)
     })
   }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { aboutText, cardDescription, categoryBadgeLabel, formatRating } from './business-text.ts'
+import { aboutText, cardDescription, categoryBadgeLabel, formatRating, listingCheckedText } from './business-text.ts'
 
 describe('cardDescription', () => {
   test('prefers the short description', () => {
@@ -49,5 +49,17 @@ describe('formatRating', () => {
   test('shows one decimal', () => {
     expect(formatRating(5)).toBe('5.0')
     expect(formatRating(4.75)).toBe('4.8')
+  })
+})
+
+describe('listingCheckedText', () => {
+  test('names the month and year of the last verification, in Roland', () => {
+    expect(listingCheckedText('2026-11-03T15:04:05+00:00')).toBe('Listing checked November 2026')
+    // 1 December at 03:00 UTC is still 30 November in Roland.
+    expect(listingCheckedText('2026-12-01T03:00:00Z')).toBe('Listing checked November 2026')
+  })
+
+  test('says nothing for a listing never verified', () => {
+    expect(listingCheckedText(null)).toBeNull()
   })
 })

@@ -40,3 +40,12 @@ export function categoryBadgeLabel(category: string): string {
 export function formatRating(rating: number): string {
   return rating.toFixed(1)
 }
+
+const checkedMonth = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'America/Chicago' })
+
+/** "Listing checked November 2026" from when an operator last verified it (Roland's calendar); null when never. */
+export function listingCheckedText(verifiedAt: string | null): string | null {
+  if (!verifiedAt) return null
+  const at = new Date(verifiedAt)
+  return Number.isNaN(at.getTime()) ? null : `Listing checked ${checkedMonth.format(at)}`
+}

@@ -189,8 +189,15 @@ describe('localBusinessJsonLd', () => {
       null,
     )
     expect(data.url).toBe('https://roland.example/business/roland-handyman')
-    for (const key of ['telephone', 'image', 'priceRange', 'openingHoursSpecification'])
+    for (const key of ['telephone', 'image', 'priceRange', 'openingHoursSpecification', 'dateModified'])
       expect(data).not.toHaveProperty(key)
+  })
+
+  test('carries dateModified: the day an operator last verified the listing', () => {
+    const business = makeBusiness({ name: 'Roland Feed', verified_at: '2026-11-03T15:04:05.123+00:00' })
+    expect(localBusinessJsonLd(business, 'https://roland.example/business/roland-feed', null).dateModified).toBe(
+      '2026-11-03',
+    )
   })
 })
 

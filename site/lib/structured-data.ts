@@ -100,6 +100,8 @@ export function localBusinessJsonLd(business: Business, pageUrl: string, imageUr
     ...(business.price_range ? { priceRange: business.price_range } : {}),
     address: postalAddress(business.address),
     ...(hours.length > 0 ? { openingHoursSpecification: hours } : {}),
+    // When an operator last confirmed the listing (the page's "Listing checked"); absent when never.
+    ...(business.verified_at ? { dateModified: business.verified_at.slice(0, 10) } : {}),
   }
 }
 

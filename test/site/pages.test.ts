@@ -156,6 +156,23 @@ describe('a business page', () => {
     await expect(page.locator('[data-generated-note]').count()).resolves.toBe(0)
   })
 
+  test('says when an operator last checked the listing, and carries it as dateModified', async () => {
+    const { page } = await site.open('/business/roland-coffee-house')
+    await expect(page.locator('aside').getByText('Listing checked October 2026').count()).resolves.toBe(1)
+    const data = JSON.parse((await page.locator('script[type="application/ld+json"]').textContent())!)
+    expect(data.dateModified).toBe('2026-10-14')
+    // Never verified: nothing said.
+    const other = await site.open('/business/roland-general-store')
+    await expect(other.page.getByText(/Listing checked/).count()).resolves.toBe(0)
+  })
+
+  test('drops the link to a website unreachable at 3 checks in a row, and keeps the listing', async () => {
+    const { page, response } = await site.open('/business/roland-general-store')
+    expect(response?.status()).toBe(200)
+    await expect(page.getByRole('link', { name: /Visit Website/ }).count()).resolves.toBe(0)
+    await expect(page.locator('body').innerHTML()).resolves.not.toContain('store.example')
+  })
+
   test('chooses a generated image before the primary one, and says it is an illustration', async () => {
     const { page } = await site.open('/business/maumelle-smokehouse')
     await expect(page.locator('[data-featured-image]').getAttribute('src')).resolves.toBe(

@@ -176,7 +176,8 @@ describe('the JSON-LD of', () => {
         '@type': businessTypes[business.slug],
         '@id': url(pathname),
         name: business.name,
-        url: business.website ?? url(pathname),
+        // A website unreachable at 3 checks in a row is not shown, so the page is the address.
+        url: (business.websiteUnreachableChecks ?? 0) >= 3 ? url(pathname) : (business.website ?? url(pathname)),
         telephone: business.phone,
         address: {
           '@type': 'PostalAddress',

@@ -29,6 +29,10 @@ interface FixtureBusiness extends Omit<ImportFields, 'index' | 'hours_detail'> {
   images?: FixtureImage[]
   /** Its business_hours rows; by default Monday to Friday 7:00–17:00 for a business with an hours line. */
   hours_detail?: FixtureHours[]
+  /** When an operator last verified the listing. */
+  verified_at?: string
+  /** Listing checks in a row that found its website unreachable (3 hide its link). */
+  websiteUnreachableChecks?: number
 }
 
 type FixtureHours =
@@ -53,6 +57,7 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     phone: '(501) 555-0101',
     website: 'https://coffee.example',
     hours: 'Mon-Sat 6am-2pm',
+    verified_at: '2026-10-14T15:00:00Z',
     services: ['Free Wi-Fi', 'Drive-thru', 'Catering'],
     featured: true,
     rating: 4.8,
@@ -142,6 +147,7 @@ export const fixtureBusinesses: FixtureBusiness[] = [
     address: '17500 Highway 300, Roland, AR 72135',
     phone: '(501) 555-0104',
     website: 'https://store.example',
+    websiteUnreachableChecks: 3,
     hours: 'Daily 6am-10pm',
     services: ['Fuel', 'Propane exchange', 'Deli'],
     featured: true,
@@ -315,6 +321,16 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
     for (const business of fixtureBusinesses) {
       const id = ids.get(business.slug)!
       if (business.featured) await store.db.query('update businesses set is_featured = true where id = $1', [id])
+      if (business.verified_at) {
+        await store.db.query('update businesses set verified_at = $2 where id = $1', [id, business.verified_at])
+      }
+      if (business.websiteUnreachableChecks) {
+        await store.db.query(
+          `insert into listing_findings (business_id, kind, detail, seen_count)
+           values ($1, 'website-unreachable', $2, $3)`,
+          [id, `${business.website} refused the connection`, business.websiteUnreachableChecks],
+        )
+      }
       if (business.rating !== undefined || business.price_range !== undefined) {
         await store.db.query('update businesses set rating = $2, price_range = $3 where id = $1', [
           id,

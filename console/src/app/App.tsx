@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useMemo, useState, type MouseEvent } from 'react'
+import { useCallback, useEffect, useMemo, useState } from 'react'
 import { api, errorMessage, onSignedOut } from './api.ts'
+import { follow } from './navigate.ts'
 import { RebuildPanel } from './components/RebuildPanel.tsx'
 import { useToast } from './components/Toaster.tsx'
 import { LiveProvider, useLive } from './live.tsx'
@@ -9,12 +10,17 @@ import { Crawler } from './screens/Crawler.tsx'
 import { Events } from './screens/Events.tsx'
 import { Jobs } from './screens/Jobs.tsx'
 import { Migration } from './screens/Migration.tsx'
+import { NeedsAttention } from './screens/NeedsAttention.tsx'
+import { Today } from './screens/Today.tsx'
 import { Operators } from './screens/Operators.tsx'
 import { SignIn } from './screens/SignIn.tsx'
 import type { SessionView } from '../shared/api.ts'
 
 // Operators is for admins only: the server answers 403 to editors, and the app does not offer it.
+// The console opens on Today: what needs doing now, each line leading to its screen.
 const allScreens = [
+  { path: '/today', label: 'Today', Screen: Today, adminOnly: false },
+  { path: '/attention', label: 'Needs attention', Screen: NeedsAttention, adminOnly: false },
   { path: '/migration', label: 'Migration', Screen: Migration, adminOnly: false },
   { path: '/crawler', label: 'Crawler', Screen: Crawler, adminOnly: false },
   { path: '/businesses', label: 'Businesses', Screen: Businesses, adminOnly: false },
@@ -24,19 +30,15 @@ const allScreens = [
   { path: '/operators', label: 'Operators', Screen: Operators, adminOnly: true },
 ] as const
 
-/** Follows the address bar: each screen has its own path, history works. */
-function usePath(): [string, (path: string) => void] {
+/** Follows the address bar: each screen has its own path (a query may say more), history works. */
+function usePath(): string {
   const [path, setPath] = useState(() => window.location.pathname)
   useEffect(() => {
     const onPop = () => setPath(window.location.pathname)
     window.addEventListener('popstate', onPop)
     return () => window.removeEventListener('popstate', onPop)
   }, [])
-  const navigate = useCallback((next: string) => {
-    window.history.pushState(null, '', next)
-    setPath(next)
-  }, [])
-  return [path, navigate]
+  return path
 }
 
 /** The console: sign-in, then the screens with the rebuild status above them. */
@@ -62,7 +64,7 @@ export function App() {
 function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => void }) {
   const isAdmin = session.role === 'admin'
   const screens = useMemo(() => allScreens.filter((screen) => !screen.adminOnly || isAdmin), [isAdmin])
-  const [path, navigate] = usePath()
+  const path = usePath()
   const toast = useToast()
   const { connected } = useLive()
   const current = screens.find((screen) => screen.path === path) ?? allScreens[0]
@@ -78,12 +80,6 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
       toast.error(errorMessage(error))
     }
     onSignOut()
-  }
-
-  const follow = (event: MouseEvent<HTMLAnchorElement>, to: string) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return
-    event.preventDefault()
-    navigate(to)
   }
 
   return (

@@ -1,5 +1,6 @@
 import { dataDir } from '@roland/scripts/paths'
 import { z } from 'zod'
+import { parseCheckEvery } from './check-schedule.ts'
 
 /** The console's settings, from the environment (see .env.example). */
 export interface ConsoleConfig {
@@ -22,6 +23,8 @@ export interface ConsoleConfig {
   /** Let crawls reach loopback and private addresses: only when ROLAND_ALLOW_PRIVATE_NETWORK=1. */
   allowPrivateNetwork: boolean
   sessionTtlMs: number
+  /** How often the console checks every listing (ROLAND_CHECK_EVERY, default weekly); null: never. */
+  checkEveryMs: number | null
   env: NodeJS.ProcessEnv
 }
 
@@ -61,6 +64,17 @@ const envSchema = z.object({
   ROLAND_ALLOW_PRIVATE_NETWORK: z
     .enum(['0', '1', ''], { message: 'ROLAND_ALLOW_PRIVATE_NETWORK must be 1 or unset' })
     .optional(),
+  ROLAND_CHECK_EVERY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      try {
+        return parseCheckEvery(value)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    }),
 })
 
 /** Reads the console's settings, failing with a message that names the setting and the fix. */
@@ -84,6 +98,7 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     pollMs: settings.ROLAND_JOBS_POLL_MS ?? 2000,
     allowPrivateNetwork: settings.ROLAND_ALLOW_PRIVATE_NETWORK === '1',
     sessionTtlMs: 12 * 60 * 60 * 1000,
+    checkEveryMs: settings.ROLAND_CHECK_EVERY,
     env,
   }
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Actor } from '@roland/scripts/operators/schema'
 import type { LeasedStore } from '@roland/scripts/store/leased'
 import type { SignInLimiter, SignInLimits } from './auth.ts'
+import type { CheckSchedule } from './check-schedule.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { EventHub } from './events.ts'
 import type { ConsoleOrigins } from './origin.ts'
@@ -16,6 +17,8 @@ export interface ConsoleServices {
   jobs: ConsoleJobs
   hub: EventHub
   scheduler: RebuildScheduler
+  /** The scheduled freshness check (ROLAND_CHECK_EVERY). */
+  checkSchedule: CheckSchedule
   keys: FirecrawlKeyStore
   /** Wrong secrets and passwords per client. */
   limiter: SignInLimiter

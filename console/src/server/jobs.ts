@@ -25,6 +25,7 @@ export function recordedJobChangedData(job: Pick<Job, 'kind' | 'status' | 'resul
   const result = (job.result ?? {}) as {
     summary?: { added?: number; updated?: number; deactivated?: number; generated?: number; optimized?: number }
     stored?: number | Array<{ created?: boolean }>
+    websiteLinksChanged?: number
   }
   switch (job.kind) {
     case 'migrate': {
@@ -38,6 +39,9 @@ export function recordedJobChangedData(job: Pick<Job, 'kind' | 'status' | 'resul
     case 'images':
       // A store image generated, or photos given their derivatives (the optimize backfill).
       return (result.summary?.generated ?? 0) + (result.summary?.optimized ?? 0) > 0
+    case 'check':
+      // A website link hidden or shown again on the site.
+      return (result.websiteLinksChanged ?? 0) > 0
     default:
       return false
   }

@@ -18,6 +18,8 @@ import {
   type SignInLimits,
 } from './auth.ts'
 import { distDir } from './build-app.ts'
+import { startCheckJob } from './check-jobs.ts'
+import { CheckSchedule } from './check-schedule.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { ConsoleServices, Route, RouteContext } from './context.ts'
 import { EventHub } from './events.ts'
@@ -26,6 +28,7 @@ import { HttpError, securityHeaders, sendError } from './http.ts'
 import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
+import { attentionRoutes } from './routes/attention.ts'
 import { businessRoutes } from './routes/businesses.ts'
 import { contentRoutes } from './routes/content.ts'
 import { crawlerRoutes } from './routes/crawler.ts'
@@ -45,6 +48,7 @@ export const routes: Route[] = [
   ...crawlerRoutes,
   ...contentRoutes,
   ...businessRoutes,
+  ...attentionRoutes,
   ...rebuildRoutes,
   ...operatorRoutes,
 ]
@@ -113,6 +117,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
         : alwaysDue(),
   })
   await services.jobs.recover(isProcessAlive)
+  services.checkSchedule = new CheckSchedule({
+    everyMs: config.checkEveryMs,
+    lastCheck: async () => (await services.jobs.list(200)).find((job) => job.kind === 'check') ?? null,
+    run: async () => (await startCheckJob(services)).done,
+  })
+  await services.checkSchedule.start()
 
   const server = createServer((req, res) => {
     void handle(req, res, services, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
@@ -249,6 +259,7 @@ async function sendStorageFile(res: ServerResponse, services: ConsoleServices, p
 }
 
 async function closeAll(server: Server, services: ConsoleServices, shutdown: AbortController): Promise<void> {
+  services.checkSchedule.close()
   services.scheduler.close()
   services.jobs.close()
   services.hub.close()

@@ -5,6 +5,9 @@ import {
   type OperatorRole,
 } from '@roland/scripts/operators/schema'
 import { z } from 'zod'
+import type { OpenFinding } from '@roland/scripts/check/job'
+import type { FindingKind } from '@roland/scripts/check/kinds'
+import type { Job } from '@roland/scripts/store/types'
 
 // The console API's inputs (validated on the server with these schemas) and outputs (types the
 // app imports). Jobs are the rows of the jobs table as scripts/src/store/types.ts declares them.
@@ -159,6 +162,37 @@ export interface RebuildStateView {
   waitingFor: number
   /** Edits saved since the last rebuild started: the console offers to publish them. */
   unpublishedEdits: number
+}
+
+/** A finding of the freshness check, as Needs attention lists it. */
+export type { OpenFinding as FindingView } from '@roland/scripts/check/job'
+export { findingKinds, findingLabels, type FindingKind } from '@roland/scripts/check/kinds'
+
+/** Needs attention: the open findings (dismissed ones marked), their counts by kind, the last and next check. */
+export interface FindingsView {
+  findings: OpenFinding[]
+  byKind: Record<FindingKind, number>
+  lastCheck: Job | null
+  /** When the scheduled check runs next; null when ROLAND_CHECK_EVERY=off. */
+  nextCheckAt: string | null
+}
+
+/** Today, the screen the console opens on. */
+export interface TodayView {
+  byKind: FindingsView['byKind']
+  lastCheck: Job | null
+  /** The latest changes of the audit trail, each with who made it. */
+  recentChanges: Array<{
+    id: number
+    at: string
+    actor: string
+    table: string
+    rowId: string
+    action: 'insert' | 'update' | 'delete'
+    label: string
+  }>
+  unpublishedEdits: number
+  lastRebuild: Job | null
 }
 
 /** An API error body: what went wrong and how to fix it. */

@@ -39,6 +39,8 @@ export async function startTestConsole(options: {
     ROLAND_DATA_DIR: options.dataDir,
     ROLAND_JOBS_POLL_MS: '200',
     ROLAND_REBUILD_DEBOUNCE_MS: '300',
+    // A scheduled check would start jobs no test asked for; a test of the schedule turns it on.
+    ROLAND_CHECK_EVERY: 'off',
     ...options.env,
   }
   return startConsoleServer({

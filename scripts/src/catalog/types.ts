@@ -81,6 +81,13 @@ export const businessSchema = z.object({
   is_active: z.boolean(),
   rating: decimal,
   price_range: text,
+  verified_at: text
+    .default(null)
+    .describe('When an operator last confirmed the listing is current: the page says "Listing checked {Month YYYY}"'),
+  website_hidden: z
+    .boolean()
+    .default(false)
+    .describe('Unreachable at 3 freshness checks in a row: the site shows no link to it (parseCatalog drops it)'),
   services: z.array(businessServiceSchema).default([]),
   images: z.array(businessImageSchema).default([]),
   hours_detail: z.array(businessHoursSchema).default([]),
@@ -149,7 +156,11 @@ export type CategoryType = (typeof categoryTypes)[number]
 /** Parses a store's answer into a Catalog, turning zod issues into one readable error. */
 export function parseCatalog(raw: unknown, source: string): Catalog {
   const parsed = catalogSchema.safeParse(raw)
-  if (parsed.success) return parsed.data
+  if (parsed.success) {
+    // A website that has been unreachable for three checks loses its link everywhere the site shows one.
+    for (const business of parsed.data.businesses) if (business.website_hidden) business.website = null
+    return parsed.data
+  }
   const issues = parsed.error.issues
     .slice(0, 5)
     .map((issue) => `  - ${issue.path.join('.')}: ${issue.message}`)

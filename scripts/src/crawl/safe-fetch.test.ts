@@ -190,6 +190,17 @@ describe('safeFetch', () => {
     expect(error.message).toContain('more than 5 times')
   })
 
+  test('asks with HEAD for the status and headers alone, whatever size the page says it has', async () => {
+    const response = await safeFetch(site.url('/gzip-bomb'), {
+      allowPrivateNetwork: true,
+      method: 'HEAD',
+      maxBytes: 1024,
+      userAgent: 'RolandCommunityBot/1.0 (listing check)',
+    })
+    expect(response).toMatchObject({ status: 200, contentType: 'text/html', body: new Uint8Array() })
+    expect(site.requests.at(-1)?.userAgent).toBe('RolandCommunityBot/1.0 (listing check)')
+  })
+
   test('stops reading a page larger than the limit', async () => {
     const error = await failure(safeFetch(site.url('/huge'), { allowPrivateNetwork: true, maxBytes: 256 * 1024 }))
     expect(error.code).toBe('too-large')

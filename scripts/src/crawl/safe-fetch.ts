@@ -27,6 +27,10 @@ export interface SafeFetchOptions {
   /** Largest body accepted, counted after decompression so a small gzip bomb cannot get past it. */
   maxBytes?: number
   accept?: string
+  /** HEAD asks for the status and headers only (no body is read); default GET. */
+  method?: 'GET' | 'HEAD'
+  /** The User-Agent to send (default USER_AGENT). */
+  userAgent?: string
   signal?: AbortSignal
 }
 
@@ -173,6 +177,8 @@ interface HopLimits {
   timeoutMs: number
   maxBytes: number
   accept: string
+  method: 'GET' | 'HEAD'
+  userAgent: string
   signal: AbortSignal | undefined
 }
 
@@ -251,12 +257,12 @@ function fetchHop(url: URL, limits: HopLimits): Promise<Hop> {
       reject(translate(error, url, limits, timeout))
     }
     const request = (isHttps ? httpsRequest : httpRequest)(url, {
-      method: 'GET',
+      method: limits.method,
       agent: isHttps ? pool.https : pool.http,
       lookup: guardedLookup(url.href, limits.allowPrivateNetwork),
       signal,
       headers: {
-        'user-agent': USER_AGENT,
+        'user-agent': limits.userAgent,
         accept: limits.accept,
         'accept-encoding': 'gzip, deflate, br',
         'accept-language': 'en-US,en;q=0.8',
@@ -269,6 +275,11 @@ function fetchHop(url: URL, limits: HopLimits): Promise<Hop> {
       if (REDIRECT_STATUSES.has(status) && location) {
         response.resume()
         resolve({ kind: 'redirect', location, status })
+        return
+      }
+      if (limits.method === 'HEAD') {
+        response.resume()
+        resolve({ kind: 'response', status, headers: response.headers, body: new Uint8Array() })
         return
       }
       const declared = Number(response.headers['content-length'])
@@ -326,6 +337,8 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     timeoutMs: options.timeoutMs ?? FETCH_DEFAULTS.timeoutMs,
     maxBytes: options.maxBytes ?? FETCH_DEFAULTS.maxBytes,
     accept: options.accept ?? '*/*',
+    method: options.method ?? 'GET',
+    userAgent: options.userAgent ?? USER_AGENT,
     signal: options.signal,
   }
   const maxRedirects = options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects

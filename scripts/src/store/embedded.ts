@@ -169,7 +169,8 @@ const catalogSql = `
     'businesses', coalesce((
       select json_agg(b order by b.name, b.slug) from (
         select bz.slug, bz.name, bz.category, bz.short_description, bz.full_description, bz.address, bz.phone,
-          bz.website, bz.hours, bz.is_featured, bz.is_active, bz.rating, bz.price_range,
+          bz.website, bz.hours, bz.is_featured, bz.is_active, bz.rating, bz.price_range, bz.verified_at,
+          public.website_hidden(bz) as website_hidden,
           coalesce(s.list, '[]') as services, coalesce(i.list, '[]') as images, coalesce(h.list, '[]') as hours_detail
         from public.businesses bz
           left join services s on s.business_id = bz.id

@@ -25,7 +25,9 @@ const bucket = 'files'
 /** Rows read per request when a table may hold more than PostgREST's max-rows. */
 const pageSize = 1000
 
-const catalogSelect = '*, services:business_services(*), images:business_images(*), hours_detail:business_hours(*)'
+// website_hidden is a computed column (a SQL function of the row), which PostgREST gives only when named.
+const catalogSelect =
+  '*, website_hidden, services:business_services(*), images:business_images(*), hours_detail:business_hours(*)'
 
 /** A store over a Supabase project, with its clients for what only Supabase does (Auth). */
 export interface SupabaseStore extends Store {

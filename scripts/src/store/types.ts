@@ -56,7 +56,7 @@ export interface StoredBusinessImage extends ImageDerivativesRecord {
 }
 
 /** Job kinds and statuses, as the jobs table constrains them. */
-export type JobKind = 'migrate' | 'crawl' | 'images' | 'rebuild'
+export type JobKind = 'migrate' | 'crawl' | 'images' | 'rebuild' | 'check'
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted'
 
 /** Where a job is: a phase name and a done/total count. */

@@ -47,7 +47,8 @@ export function Businesses() {
   const [filter, setFilter] = useState('')
   const [category, setCategory] = useState('All')
   const [status, setStatus] = useState('All')
-  const [editing, setEditing] = useState<string | null>(null)
+  // Other screens open a business's editor with /businesses?edit=<id> (Needs attention, Today).
+  const [editing, setEditing] = useState<string | null>(() => new URLSearchParams(window.location.search).get('edit'))
   const [creating, setCreating] = useState(false)
 
   const replace = (business: BusinessRow) =>

@@ -65,6 +65,14 @@ export function summaryOf(job: Job): string | null {
         ? `${summary.generated} store image(s) generated${summary.failed ? `, ${summary.failed} failed` : ''}`
         : null
     }
+    case 'check': {
+      const findings = Array.isArray(result.findings) ? result.findings.length : 0
+      const recorded = result.recorded as { opened: number; resolved: number } | undefined
+      return (
+        `${String(result.checked)} listing(s) checked: ${findings} open finding(s)` +
+        (recorded ? ` (${recorded.opened} new, ${recorded.resolved} resolved)` : '')
+      )
+    }
     case 'rebuild':
       return result.mode === 'hook'
         ? `rebuild hook answered HTTP ${String(result.status)}`
@@ -85,6 +93,7 @@ export function subjectOf(job: Job): string {
     return `${params.mode === 'hook' ? 'deploy hook' : 'local build'} (${paramText(params.trigger)})`
   if (job.kind === 'images' && params.action === 'optimize') return `optimize photos (${paramText(params.target)})`
   if (job.kind === 'images') return paramText(params.target)
+  if (job.kind === 'check') return paramText(params.slug, 'every active listing')
   return ''
 }
 
@@ -119,7 +128,7 @@ export function Jobs() {
         <div>
           <h1 className="text-2xl font-bold tracking-tight">Jobs</h1>
           <p className="mt-1 text-sm text-slate-600">
-            Every migration, crawl, image and rebuild, from the console or the CLI, updated live.
+            Every migration, crawl, image, listing check and rebuild, from the console or the CLI, updated live.
           </p>
         </div>
         <Button variant="secondary" onClick={() => void optimizePhotos()} disabled={asking}>

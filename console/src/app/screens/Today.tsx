@@ -1,0 +1,110 @@
+import { useEffect, useState, type ReactNode } from 'react'
+import { findingKinds, findingLabels, type TodayView } from '../../shared/api.ts'
+import { api, errorMessage } from '../api.ts'
+import { useToast } from '../components/Toaster.tsx'
+import { Card, StatusBadge } from '../components/ui.tsx'
+import { useLive } from '../live.tsx'
+import { follow } from '../navigate.ts'
+
+// Today (issue 28): the screen the console opens on. What needs doing now, each line a link to
+// the screen where it is done.
+
+const tableScreens: Record<string, string> = {
+  businesses: '/businesses',
+  business_images: '/businesses',
+  business_services: '/businesses',
+  business_hours: '/businesses',
+  community_events: '/events',
+  attractions: '/attractions',
+}
+
+const actionWords = { insert: 'added', update: 'changed', delete: 'deleted' } as const
+
+function Line({ to, children }: { to: string; children: ReactNode }) {
+  return (
+    <li>
+      <a href={to} onClick={(event) => follow(event, to)} className="block rounded-md px-2 py-1.5 hover:bg-slate-50">
+        {children}
+      </a>
+    </li>
+  )
+}
+
+/** The overview: findings by kind, recent changes and who made them, edits waiting and the last build. */
+export function Today() {
+  const toast = useToast()
+  const { rebuild, jobs } = useLive()
+  const [today, setToday] = useState<TodayView | null>(null)
+  const lastRebuildId = jobs.find((job) => job.kind === 'rebuild')?.updated_at
+
+  useEffect(() => {
+    api<TodayView>('/api/today').then(setToday, (error: unknown) => toast.error(errorMessage(error)))
+  }, [toast, lastRebuildId])
+
+  if (!today) return <p className="text-sm text-slate-500">Loading today...</p>
+  const kinds = findingKinds.filter((kind) => today.byKind[kind] > 0)
+  const unpublished = rebuild?.unpublishedEdits ?? today.unpublishedEdits
+  const lastBuild = jobs.find((job) => job.kind === 'rebuild') ?? today.lastRebuild
+  return (
+    <div className="flex flex-col gap-6">
+      <h1 className="text-2xl font-bold tracking-tight">Today</h1>
+
+      {/* INBOX: the "N submissions waiting" line (the Inbox of visitor submissions, another branch)
+          goes here, as a <Card title="Inbox"> with one <Line to="/inbox">, above Needs attention. */}
+
+      <Card title="Needs attention">
+        <ul className="text-sm" aria-label="Findings by kind">
+          {kinds.length === 0 ? (
+            <Line to="/attention">
+              Nothing needs attention
+              {today.lastCheck ? ` (last check ${new Date(today.lastCheck.created_at).toLocaleDateString()})` : ''}
+            </Line>
+          ) : (
+            kinds.map((kind) => (
+              <Line key={kind} to={`/attention#${kind}`}>
+                <span className="font-semibold">{today.byKind[kind]}</span> {findingLabels[kind]}
+              </Line>
+            ))
+          )}
+        </ul>
+      </Card>
+
+      <Card title="Recent changes">
+        <ul className="text-sm" aria-label="Recent changes">
+          {today.recentChanges.length === 0 ? <li className="px-2 text-slate-500">No changes yet.</li> : null}
+          {today.recentChanges.map((change) => {
+            const screen = tableScreens[change.table] ?? '/jobs'
+            const to =
+              change.table === 'businesses' && change.action !== 'delete' ? `${screen}?edit=${change.rowId}` : screen
+            return (
+              <Line key={change.id} to={to}>
+                <span className="font-semibold">{change.actor}</span> {actionWords[change.action]}{' '}
+                {change.label || change.table.replace('_', ' ')}
+                <span className="ml-2 text-xs text-slate-500">{new Date(change.at).toLocaleString()}</span>
+              </Line>
+            )
+          })}
+        </ul>
+      </Card>
+
+      <Card title="The site">
+        <ul className="text-sm" aria-label="The site">
+          <Line to="/jobs">
+            {unpublished > 0 ? `${unpublished} edit(s) waiting for a rebuild` : 'No edits waiting for a rebuild'}
+          </Line>
+          <Line to="/jobs">
+            {lastBuild ? (
+              <>
+                Last build <StatusBadge status={lastBuild.status} />{' '}
+                {new Date(lastBuild.finished_at ?? lastBuild.created_at).toLocaleString()}
+                {lastBuild.error ? `: ${lastBuild.error}` : ''}
+              </>
+            ) : (
+              'Not built from the console yet'
+            )}
+          </Line>
+        </ul>
+      </Card>
+    </div>
+  )
+}

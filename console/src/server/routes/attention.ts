@@ -1,0 +1,117 @@
+import { openFindings } from '@roland/scripts/check/job'
+import { findingKinds } from '@roland/scripts/check/kinds'
+import { auditEntries, type ContentRow } from '@roland/scripts/content/edit'
+import { z } from 'zod'
+import type { FindingsView, TodayView } from '../../shared/api.ts'
+import { startCheckJob } from '../check-jobs.ts'
+import type { ConsoleServices, Route } from '../context.ts'
+import { HttpError, sendJson } from '../http.ts'
+import { rebuildState } from './rebuild.ts'
+
+// The freshness watch in the console (issue 28): "Check listings", "Needs attention" with its
+// one-click actions, and the "Today" overview the console opens on. Deactivating a listing is an
+// ordinary edit (PATCH /api/businesses/:id), so its Undo is the audit trail's.
+
+function uuidParam(raw: string | undefined, what: string, list: string): string {
+  const parsed = z.uuid().safeParse(raw)
+  if (!parsed.success) throw new HttpError(400, `A ${what} id is a UUID: take it from ${list}`)
+  return parsed.data
+}
+
+/** The open findings, with counts by kind, the last check and when the next is due. */
+async function findingsView(services: ConsoleServices): Promise<FindingsView> {
+  const [findings, jobs] = await Promise.all([openFindings(services.store), services.jobs.list(100)])
+  const open = findings.filter((finding) => finding.dismissed_at === null)
+  const byKind = Object.fromEntries(
+    findingKinds.map((kind) => [kind, open.filter((finding) => finding.kind === kind).length]),
+  ) as FindingsView['byKind']
+  const nextAt = services.checkSchedule.nextAt
+  return {
+    findings,
+    byKind,
+    lastCheck: jobs.find((job) => job.kind === 'check') ?? null,
+    nextCheckAt: nextAt === null ? null : new Date(nextAt).toISOString(),
+  }
+}
+
+// What a change is about, in a line: the row's name or title.
+function changeLabel(row: Record<string, unknown> | null): string {
+  const label = row?.name ?? row?.title ?? row?.service_name ?? row?.image_url
+  return typeof label === 'string' ? label : ''
+}
+
+/** Needs attention, Check listings and Today. */
+export const attentionRoutes: Route[] = [
+  {
+    // 'Check listings': the freshness check of every active listing, as a job (202 with the job).
+    method: 'POST',
+    path: /^\/api\/jobs\/check$/,
+    async handler({ res, services }) {
+      sendJson(res, 202, { job: (await startCheckJob(services)).job })
+    },
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/findings$/,
+    async handler({ res, services }) {
+      sendJson(res, 200, await findingsView(services))
+    },
+  },
+  {
+    // A false positive: hidden until a check finds other evidence.
+    method: 'POST',
+    path: /^\/api\/findings\/(?<id>[^/]+)\/dismiss$/,
+    async handler({ res, params, services, actor }) {
+      const finding = uuidParam(params.id, 'finding', 'GET /api/findings')
+      const outcome = await services.store.call<{ status: 'ok' | 'not_found' }>('dismiss_finding', { finding, actor })
+      if (outcome.status === 'not_found') {
+        throw new HttpError(404, `No open finding ${finding}: it may have resolved itself; reload the list.`)
+      }
+      sendJson(res, 200, { dismissed: finding })
+    },
+  },
+  {
+    // 'Mark verified': the listing is current as of now, by this operator (audited like any edit).
+    method: 'POST',
+    path: /^\/api\/businesses\/(?<id>[^/]+)\/verify$/,
+    async handler({ res, params, services, actor }) {
+      const business = uuidParam(params.id, 'business', 'GET /api/businesses')
+      const outcome = await services.store.call<{ status: 'ok' | 'not_found'; row?: ContentRow }>('verify_business', {
+        business,
+        actor,
+      })
+      if (outcome.status === 'not_found') throw new HttpError(404, `No business with id ${business}: reload the list.`)
+      services.scheduler.noteEdit()
+      sendJson(res, 200, { business: outcome.row })
+    },
+  },
+  {
+    // The overview the console opens on: findings by kind, recent changes and who made them, edits
+    // waiting for a rebuild and the last build.
+    method: 'GET',
+    path: /^\/api\/today$/,
+    async handler({ res, services }) {
+      const [findings, entries, jobs] = await Promise.all([
+        findingsView(services),
+        auditEntries(services.store, { limit: 8 }),
+        services.jobs.list(100),
+      ])
+      const today: TodayView = {
+        byKind: findings.byKind,
+        lastCheck: findings.lastCheck,
+        recentChanges: entries.map((entry) => ({
+          id: entry.id,
+          at: entry.at,
+          actor: entry.actor,
+          table: entry.table,
+          rowId: entry.row_id,
+          action: entry.action,
+          label: changeLabel(entry.after ?? entry.before),
+        })),
+        unpublishedEdits: rebuildState(services).unpublishedEdits,
+        lastRebuild: jobs.find((job) => job.kind === 'rebuild') ?? null,
+      }
+      sendJson(res, 200, today)
+    },
+  },
+]
