@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { stat, writeFile } from 'node:fs/promises'
 import { request } from 'node:http'
 import path from 'node:path'
+import { interruptedMessage } from '@roland/scripts/jobs/interrupted'
 import { openStore } from '@roland/scripts/store/index'
 import { repoRoot } from '@roland/scripts/paths'
 import type { Job } from '@roland/scripts/store/types'
@@ -13,6 +14,7 @@ import { photoJpeg } from '../../scripts/test/support/image-fixtures.ts'
 import { routes } from '../src/server/server.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
 import {
+  deadProcessId,
   addTestOperator,
   call,
   openEvents,
@@ -594,15 +596,12 @@ describe('the Firecrawl key', () => {
 })
 
 describe('restarts', () => {
-  test('the job history survives a restart, and jobs a stopped console left running are marked failed', async () => {
+  test('the job history survives a restart, and jobs a stopped console left running are marked interrupted', async () => {
     const before = ((await api('/api/jobs')).json.jobs as Job[]).map((j) => j.id)
     await server.close()
 
     // A console that died mid-job: its pid is gone, its job still says running.
-    const deadPid = await new Promise<number>((resolve) => {
-      const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
-      child.on('close', () => resolve(child.pid!))
-    })
+    const deadPid = await deadProcessId()
     const store = await openStore({ env: { ROLAND_DATA_DIR: data.dir } })
     const orphan = await store.jobs.create('crawl', { businessName: 'Orphan' }, `console:${deadPid}`)
     await store.jobs.update(orphan.id, { status: 'running', started_at: new Date().toISOString() })
@@ -611,10 +610,7 @@ describe('restarts', () => {
     server = await start()
     const after = (await api('/api/jobs')).json.jobs as Job[]
     expect(after.map((j) => j.id)).toEqual(expect.arrayContaining(before))
-    expect(after.find((j) => j.id === orphan.id)).toMatchObject({
-      status: 'failed',
-      error: 'The console stopped while this job was running: start it again.',
-    })
+    expect(after.find((j) => j.id === orphan.id)).toMatchObject({ status: 'interrupted', error: interruptedMessage })
   })
 })
 

@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, unlink } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { readBackup } from '@roland/scripts/backup/restore'
+import { markInterruptedJobs } from '@roland/scripts/jobs/interrupted'
 import { sampleRolandFile } from '@roland/scripts/migrate/sample'
 import type { EmbeddedStore } from '@roland/scripts/store/embedded'
 import type { Job } from '@roland/scripts/store/types'
@@ -14,7 +15,15 @@ import { launchBrowser } from '../../test/support/browser.ts'
 import { serveStatic } from '../../test/support/static-server.ts'
 import { distDir, ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, rolandText, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
+import {
+  addTestOperator,
+  deadProcessId,
+  rolandText,
+  startTestConsole,
+  tempDataDir,
+  testPassword,
+  waitFor,
+} from './support/console.ts'
 
 // The console end to end: the built app in a real Chromium, the real server and embedded
 // Postgres, a fixture business website on 127.0.0.1, and a real local site build.
@@ -309,6 +318,22 @@ describe('the console in Chromium', () => {
     expect(await migrate.locator('pre').textContent()).toContain('Parsed')
     const rebuild = page.locator('article[data-kind="rebuild"][data-status="succeeded"]').first()
     expect(await rebuild.textContent()).toMatch(/site built into/)
+  })
+
+  test('shows a job whose process died as interrupted, in words', slow, async () => {
+    // A crawl of a console that was killed: the next start marks it interrupted.
+    const deadPid = await deadProcessId()
+    const orphan = await server.services.store.use(async (store) => {
+      const job = await store.jobs.create('crawl', { businessName: 'Orphan Diner' }, `console:${deadPid}`)
+      await store.jobs.update(job.id, { status: 'running', started_at: new Date().toISOString() })
+      await markInterruptedJobs(store)
+      return job
+    })
+    await page.reload()
+    const card = page.locator(`article[data-job-id="${orphan.id}"]`)
+    await card.waitFor()
+    expect(await card.getAttribute('data-status')).toBe('interrupted')
+    expect(await card.textContent()).toContain('Interrupted: the process stopped before the job finished.')
   })
 
   test(

@@ -361,7 +361,7 @@ describe('storeCrawledImages', () => {
     expect(await rows('big-rock-coffee-house')).toHaveLength(3)
   })
 
-  test('removes the file it wrote when the row cannot be recorded', async () => {
+  test('removes every file it wrote, and adds no row, when the rows cannot be recorded', async () => {
     const bakery = await site('wordpress-bakery')
     const result = await crawl(bakery)
     await store.db.exec(`
@@ -369,7 +369,7 @@ describe('storeCrawledImages', () => {
         $$ begin raise exception 'disk quota exceeded'; end $$;
       create trigger fail_on_image before insert on business_images for each row execute function fail_on_image();`)
     await expect(storeFor('big-rock-coffee-house', result)).rejects.toThrow(
-      /^Failed to record the hero image of Big Rock Coffee House: .*disk quota exceeded.*\. The downloaded file and its derivatives were removed; run the crawl again$/,
+      /^Failed to record the images of Big Rock Coffee House: .*disk quota exceeded.*\. The downloaded files and their derivatives were removed; run the crawl again$/,
     )
     expect(await filesOnDisk()).toEqual([])
     expect(await rows('big-rock-coffee-house')).toEqual([])

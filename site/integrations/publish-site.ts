@@ -3,6 +3,7 @@ import { createReadStream, existsSync, rmSync } from 'node:fs'
 import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
 import { dataDir } from '@roland/scripts/paths'
 import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
@@ -68,6 +69,7 @@ export function publishSite(): AstroIntegration {
   let previous: PublishRecord | null = null
   let startedAt = 0
   let published = false
+  let publishing = false
   let siteOrigin = ''
   let publicDir = ''
   let assetsDir = ''
@@ -87,11 +89,27 @@ export function publishSite(): AstroIntegration {
         // but writes their record only at the end, so after a failure the two may disagree; the next
         // build then renders every page again.
         const incrementalRecord = fileURLToPath(new URL('incremental-build.json', config.cacheDir))
+        // One build at a time publishes into an output folder: another one (the console's and the
+        // CLI's rebuild, or one whose job was killed and is still stopping) is waited for, and the
+        // lock of one that was killed is taken over.
+        const lockFile = `${finalDir}.lock`
+        await mkdir(path.dirname(lockFile), { recursive: true })
+        await acquireLockFile(lockFile)
         process.once('exit', () => {
+          rmSync(lockFile, { force: true })
           if (published) return
           rmSync(stagingDir, { recursive: true, force: true })
           rmSync(incrementalRecord, { force: true })
         })
+        // A build that a job started (the CLI's or the console's rebuild) stops when that process
+        // dies (killed mid-job: its job is marked interrupted), rather than publish behind its back
+        // while the next rebuild writes into the same staging folder.
+        const parent = Number(process.env.ROLAND_BUILD_PARENT_PID)
+        if (parent) {
+          setInterval(() => {
+            if (!publishing && !published && !isProcessAlive(parent)) process.exit(1)
+          }, 250).unref()
+        }
         // Astro keeps a copy of every page it renders in its cache folder (experimental.incrementalBuild).
         const cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
         // Not awaited here: preparing the staging folder overlaps Astro's content sync, and
@@ -151,8 +169,11 @@ export function publishSite(): AstroIntegration {
 
         // The last site is moved aside first, so the new one takes its place at once; it then becomes
         // the next build's staging folder.
+        // (Between the two renames there is no site at finalDir: a build killed right there leaves
+        // the last one aside, and the next build puts it back first, in prepareStaging.)
         const asideDir = `${finalDir}.previous`
         await rm(asideDir, { recursive: true, force: true })
+        publishing = true
         const hadSite = existsSync(finalDir)
         if (hadSite) await rename(finalDir, asideDir)
         await rename(stagingDir, finalDir)
@@ -200,6 +221,8 @@ async function prepareStaging(
   }
   const record = await readRecord(recordFile)
   try {
+    // A build killed between moving the last site aside and putting the new one in its place.
+    if (!existsSync(finalDir) && existsSync(`${finalDir}.previous`)) await rename(`${finalDir}.previous`, finalDir)
     await rm(recordFile, { force: true })
     await rm(`${finalDir}.previous`, { recursive: true, force: true })
     const from = record?.complete ? cachedPagesDir : stagingDir

@@ -39,7 +39,7 @@ function reduce(state: LiveState, action: Action): LiveState {
     }
     case 'progress': {
       const job = state.jobs.get(action.id)
-      if (!job || job.status === 'succeeded' || job.status === 'failed') return state
+      if (!job || !isActive(job)) return state
       return { ...state, jobs: new Map(state.jobs).set(job.id, { ...job, progress: action.progress }) }
     }
     case 'log': {
@@ -157,7 +157,7 @@ export function isActive(job: Job | undefined): boolean {
 /** A job's progress as a percentage (100 once it has finished). */
 export function percentOf(job: Job | undefined): number {
   if (!job) return 0
-  if (job.status === 'succeeded' || job.status === 'failed' || job.status === 'cancelled') return 100
+  if (!isActive(job)) return 100
   const { done, total } = job.progress
   return total > 0 ? Math.min(99, Math.round((done / total) * 100)) : 0
 }

@@ -1,3 +1,4 @@
+import { markInterruptedJobs } from '@roland/scripts/jobs/interrupted'
 import type { JobListener } from '@roland/scripts/jobs/run-job'
 import type { LeasedStore } from '@roland/scripts/store/leased'
 import type { Job } from '@roland/scripts/store/types'
@@ -146,24 +147,12 @@ export class ConsoleJobs {
   }
 
   /**
-   * Marks jobs a previous console process left queued or running as failed (it stopped while they
-   * ran), and remembers the history as it is, so polling reports only what changes from now on.
+   * Marks the jobs of processes that died (a console or CLI killed mid-job) interrupted, and
+   * remembers the history as it is, so polling reports only what changes from now on.
    */
   async recover(isAlive: (pid: number) => boolean): Promise<void> {
-    for (const job of await this.#store.jobs.list(500)) {
-      const pid = Number(job.started_by.match(/^console:(\d+)$/)?.[1])
-      if ((job.status === 'queued' || job.status === 'running') && pid && pid !== process.pid && !isAlive(pid)) {
-        const failed = await this.#store.jobs.update(job.id, {
-          status: 'failed',
-          error: 'The console stopped while this job was running: start it again.',
-          finished_at: new Date().toISOString(),
-          appendLog: ['The console stopped while this job was running.'],
-        })
-        this.#seen.set(failed.id, failed.updated_at)
-      } else {
-        this.#seen.set(job.id, job.updated_at)
-      }
-    }
+    await this.#store.use((store) => markInterruptedJobs(store, isAlive))
+    for (const job of await this.#store.jobs.list(500)) this.#seen.set(job.id, job.updated_at)
   }
 
   /** Starts or stops re-reading the history, as listeners come and go. */

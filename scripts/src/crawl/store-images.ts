@@ -1,6 +1,14 @@
 import type { ImageType } from '../catalog/types.ts'
 import { BadImageError } from '../images/bad-image-error.ts'
-import { ingestImage, IngestError, sha256, type IngestedImage } from '../images/ingest.ts'
+import { removeFiles } from '../images/derivatives.ts'
+import {
+  IngestError,
+  recordImages,
+  sha256,
+  writeImageFiles,
+  type IngestedImage,
+  type WrittenImage,
+} from '../images/ingest.ts'
 import type { BusinessRecord, Store } from '../store/types.ts'
 import type { AcceptedImage, ImageRole } from './choose.ts'
 import { CrawlError } from './crawl-error.ts'
@@ -152,19 +160,58 @@ export async function storeCrawledImages(options: StoreCrawledImagesOptions): Pr
     report({ phase: 'downloading images', done: index + 1, total: chosen.length })
   }
 
-  const stored: StoredImage[] = []
+  // Every picture's files are written first, then their rows are inserted together in one
+  // transaction: a crawl stopped half-way (killed) adds no row, and the next start removes the
+  // files it wrote that no row names (store/folder-storage.ts).
+  const outcomes: Array<StoredImage | Pending> = []
   report({ phase: 'storing images', done: 0, total: prepared.length })
-  for (const [index, image] of prepared.entries()) {
-    try {
-      stored.push(await storeOne(store, business, result, image, existing))
-    } catch (error) {
-      // A picture its derivatives refused (corrupt, too many pixels…) is skipped; a storage failure stops the run.
-      if (!(error instanceof CrawlError) || error.code !== 'not-an-image') throw error
-      skipped.push({ role: image.role, url: image.sourceUrl, reason: error.message })
+  try {
+    for (const [index, image] of prepared.entries()) {
+      try {
+        outcomes.push(await writeOne(store, business, result, image, existing))
+      } catch (error) {
+        // A picture its derivatives refused (corrupt, too many pixels…) is skipped; a storage failure stops the run.
+        if (!(error instanceof CrawlError) || error.code !== 'not-an-image') throw error
+        skipped.push({ role: image.role, url: image.sourceUrl, reason: error.message })
+      }
+      report({ phase: 'storing images', done: index + 1, total: prepared.length })
     }
-    report({ phase: 'storing images', done: index + 1, total: prepared.length })
+  } catch (error) {
+    await removeFiles(
+      store.files,
+      outcomes.flatMap((outcome) => ('written' in outcome ? outcome.written.written : [])),
+    )
+    throw error
   }
+  const pending = outcomes.filter((outcome): outcome is Pending => 'written' in outcome)
+  let rows: IngestedImage[]
+  try {
+    rows = await recordImages(
+      store,
+      pending.map((outcome) => outcome.written),
+    )
+  } catch (error) {
+    const cause = error instanceof IngestError ? error.cause : error
+    const reason = cause instanceof Error ? cause.message : String(cause)
+    // A file nobody refers to is litter: recordImages removed what was written; the next crawl writes it again.
+    throw new CrawlError(
+      'storage-failed',
+      `Failed to record the images of ${business.name}: ${reason}. ` +
+        'The downloaded files and their derivatives were removed; run the crawl again',
+      { url: pending[0]?.image.sourceUrl, cause: error },
+    )
+  }
+  const stored = outcomes.map((outcome) =>
+    'written' in outcome ? outcome.finish(rows[pending.indexOf(outcome)]!) : outcome,
+  )
   return { stored, skipped }
+}
+
+/** A picture whose files are written, waiting for its row; finish says what was stored once it is in. */
+interface Pending {
+  image: Prepared
+  written: WrittenImage
+  finish: (row: IngestedImage) => StoredImage
 }
 
 function chosenImages(result: CrawlResult, skipped: SkippedImage[]): Array<{ role: ImageRole; url: string }> {
@@ -256,13 +303,13 @@ async function prepare(
   }
 }
 
-async function storeOne(
+async function writeOne(
   store: Store,
   business: CrawledBusiness,
   result: CrawlResult,
   image: Prepared,
   existing: Existing[],
-): Promise<StoredImage> {
+): Promise<StoredImage | Pending> {
   const baseOf = { role: image.role, sourceUrl: image.sourceUrl, contentType: image.contentType }
   // The same picture stored by an earlier crawl, perhaps in another role: keep that row, add nothing.
   const known = existing.find((row) => row.metadata?.sha256 === image.sha256)
@@ -299,10 +346,10 @@ async function storeOne(
     sha256: image.sha256,
     ...(image.sanitized ? { sanitized: image.sanitized } : {}),
   }
-  let row: IngestedImage
+  let written: WrittenImage
   try {
-    // Derivatives first, then the file, then the row with them: a picture that fails leaves nothing behind.
-    row = await ingestImage({
+    // Derivatives first, then the file; the row with them comes with the others' (recordImages).
+    written = await writeImageFiles({
       store,
       path,
       bytes: image.bytes,
@@ -324,31 +371,35 @@ async function storeOne(
     }
     const cause = error instanceof IngestError ? error.cause : error
     const reason = cause instanceof Error ? cause.message : String(cause)
-    if (error instanceof IngestError && error.step === 'upload') {
-      throw new CrawlError('storage-failed', `Failed to upload image: ${reason}`, {
-        url: image.sourceUrl,
-        cause: error,
-      })
-    }
-    // A file nobody refers to is litter: ingestImage removed what it wrote; the next crawl writes it again.
-    throw new CrawlError(
-      'storage-failed',
-      `Failed to record the ${image.role} image of ${business.name}: ${reason}. ` +
-        'The downloaded file and its derivatives were removed; run the crawl again',
-      { url: image.sourceUrl, cause: error },
-    )
+    throw new CrawlError('storage-failed', `Failed to upload image: ${reason}`, { url: image.sourceUrl, cause: error })
   }
-  const imageUrl = row.imageUrl
-  const base = { ...baseOf, width: row.width ?? image.width, height: row.height ?? image.height }
-  if (!row.created) {
-    // The row was there already (same business, same URL): it keeps its flags.
-    const same = existing.find((other) => other.image_url === imageUrl)
-    return { ...base, imageId: row.id, imageUrl, path, created: false, isPrimary: same?.is_primary ?? false }
+  const imageUrl = written.row.image_url
+  // Mirror the database trigger, so the next role of this run sees the flags as they will be.
+  const wasPrimary = existing.filter((other) => other.image_type === type && other.is_primary)
+  const same = existing.find((other) => other.image_url === imageUrl)
+  const mirror: Existing = {
+    id: '',
+    image_url: imageUrl,
+    image_type: type,
+    is_primary: isPrimary,
+    metadata: { ...metadata },
   }
-  // Mirror the database trigger, so the next role of this run sees the flags as they now are.
-  if (isPrimary) for (const other of existing) if (other.image_type === type) other.is_primary = false
-  existing.push({ id: row.id, image_url: imageUrl, image_type: type, is_primary: isPrimary, metadata: { ...metadata } })
-  return { ...base, imageId: row.id, imageUrl, path, created: true, isPrimary }
+  if (!same) {
+    if (isPrimary) for (const other of wasPrimary) other.is_primary = false
+    existing.push(mirror)
+  }
+  return {
+    image,
+    written,
+    finish: (row) => {
+      const base = { ...baseOf, width: row.width ?? image.width, height: row.height ?? image.height }
+      mirror.id = row.id
+      // The row was there already (same business, same URL): it keeps its flags.
+      if (!row.created)
+        return { ...base, imageId: row.id, imageUrl, path, created: false, isPrimary: same?.is_primary ?? false }
+      return { ...base, imageId: row.id, imageUrl, path, created: true, isPrimary }
+    },
+  }
 }
 
 /** Find the bucket path in a public URL: /files/business-images/… or Supabase's …/public/files/business-images/…. */

@@ -50,8 +50,29 @@ export interface IngestedImage {
   derivatives: Derivatives | null
 }
 
+/** A picture whose files are written, and the row that will name them. */
+export interface WrittenImage {
+  row: NewBusinessImage
+  path: string
+  /** The name of the picture, for messages. */
+  name: string
+  width: number | null
+  height: number | null
+  derivatives: Derivatives | null
+  /** The files this write added (an original already stored with the same bytes is not among them). */
+  written: string[]
+}
+
 /** Make a picture's derivatives, write it and them to the files bucket and insert its row, all or nothing. */
 export async function ingestImage(options: IngestImageOptions): Promise<IngestedImage> {
+  return (await recordImages(options.store, [await writeImageFiles(options)]))[0]!
+}
+
+/**
+ * Make a picture's derivatives and write it and them to the files bucket, without its row yet
+ * (recordImages inserts it): a refused picture writes nothing, a failed write removes what it wrote.
+ */
+export async function writeImageFiles(options: IngestImageOptions): Promise<WrittenImage> {
   const { store, path, bytes, contentType, name } = options
   let derivatives: Derivatives | null = null
   let size: { width: number; height: number } | null
@@ -84,23 +105,50 @@ export async function ingestImage(options: IngestImageOptions): Promise<Ingested
     throw new IngestError('upload', `Failed to upload ${name}: ${messageOf(error)}`, { cause: error })
   }
 
-  const imageUrl = store.files.publicUrl(path)
-  try {
-    const row = await store.addImage({
+  return {
+    row: {
       ...options.row,
-      image_url: imageUrl,
+      image_url: store.files.publicUrl(path),
       metadata: { ...options.row.metadata, ...(derivatives ? derivativesMetadata(derivatives) : {}) },
       width: size?.width ?? null,
       height: size?.height ?? null,
       placeholder: derivatives?.placeholder ?? null,
       variants: derivatives?.variants ?? [],
-    })
-    return { ...row, imageUrl, path, width: size?.width ?? null, height: size?.height ?? null, derivatives }
+    },
+    path,
+    name,
+    width: size?.width ?? null,
+    height: size?.height ?? null,
+    derivatives,
+    written: [...(derivatives?.files ?? []), ...(wroteOriginal ? [path] : [])],
+  }
+}
+
+/**
+ * Insert the rows of pictures whose files are written, in one transaction (Store.addImages): all
+ * of them or, on failure, none, and then the files written for them are removed.
+ */
+export async function recordImages(store: Store, images: readonly WrittenImage[]): Promise<IngestedImage[]> {
+  if (images.length === 0) return []
+  try {
+    const rows = await store.addImages(images.map((image) => image.row))
+    return images.map((image, index) => ({
+      ...rows[index]!,
+      imageUrl: image.row.image_url,
+      path: image.path,
+      width: image.width,
+      height: image.height,
+      derivatives: image.derivatives,
+    }))
   } catch (error) {
-    await removeFiles(store.files, [...(derivatives?.files ?? []), ...(wroteOriginal ? [path] : [])])
+    await removeFiles(
+      store.files,
+      images.flatMap((image) => image.written),
+    )
+    const names = images.map((image) => image.name).join(', ')
     throw new IngestError(
       'record',
-      `Failed to record ${name}: ${messageOf(error)}. The files written for it were removed`,
+      `Failed to record ${names}: ${messageOf(error)}. The files written for ${images.length === 1 ? 'it' : 'them'} were removed`,
       { cause: error },
     )
   }

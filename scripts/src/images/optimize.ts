@@ -1,6 +1,6 @@
 import { runJob, type JobListener, type JobReporter } from '../jobs/run-job.ts'
 import type { FileStorage, ImageDerivativesRecord, Store, StoredBusinessImage } from '../store/types.ts'
-import { makeDerivatives, removeFiles } from './derivatives.ts'
+import { makeDerivatives, removeFiles, type Derivatives } from './derivatives.ts'
 import { derivativesBasePath } from './ingest.ts'
 
 // The backfill of `roland images optimize` and the console's 'Optimize photos': photos stored before
@@ -109,23 +109,48 @@ async function run(store: Store, missing: boolean, reporter: JobReporter): Promi
       : `Making derivatives for ${todo.length} photo${todo.length === 1 ? '' : 's'}.`,
   )
 
+  // Every photo's derivatives are made first and recorded together at the end, in one transaction:
+  // a run stopped half-way (killed) leaves the rows as they were, and the next start removes the
+  // files it made that no row names (store/folder-storage.ts).
   const phase = 'optimizing photos'
+  const made: Array<{ image: StoredBusinessImage; derivatives: Derivatives }> = []
   for (const [index, { image, path }] of todo.entries()) {
     reporter.progress({ phase, done: index, total: todo.length })
     try {
-      const outcome = await optimizeOne(store, image, path)
-      if (outcome === 'unchanged') result.unchanged++
-      else result.optimized.push(outcome)
+      const derivatives = await optimizeOne(store, image, path)
+      if (sameRecord(image, derivatives)) result.unchanged++
+      else made.push({ image, derivatives })
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error)
-      result.failed.push({
-        imageId: image.id,
-        businessName: image.business_name,
-        imageUrl: image.image_url,
-        error: message,
-      })
-      reporter.log(`${image.business_name}: ${message}`)
+      fail(result, image, error instanceof Error ? error.message : String(error), reporter)
     }
+  }
+  reporter.progress({ phase: 'recording', done: todo.length, total: todo.length })
+  // New files nobody refers to are litter; files a row already names (a remake) stay for it.
+  const litter = (items: typeof made) =>
+    items.flatMap(({ image, derivatives }) => (image.variants.length === 0 ? derivatives.files : []))
+  let deleted: Set<string>
+  try {
+    const records = made.map(({ image, derivatives }) => ({ imageId: image.id, ...recordOf(derivatives) }))
+    deleted = new Set((await store.recordImageDerivatives(records)).missing)
+  } catch (error) {
+    await removeFiles(store.files, litter(made))
+    throw error
+  }
+  const gone = made.filter(({ image }) => deleted.has(image.id))
+  await removeFiles(store.files, litter(gone))
+  for (const { image, derivatives } of made) {
+    if (deleted.has(image.id)) {
+      fail(result, image, `No business image with id ${image.id}: it may have been deleted`, reporter)
+      continue
+    }
+    result.optimized.push({
+      imageId: image.id,
+      businessName: image.business_name,
+      imageUrl: image.image_url,
+      width: derivatives.width,
+      height: derivatives.height,
+      variants: derivatives.variants.length,
+    })
   }
   reporter.progress({ phase: 'done', done: todo.length, total: todo.length })
   result.summary = {
@@ -141,42 +166,31 @@ async function run(store: Store, missing: boolean, reporter: JobReporter): Promi
   return result
 }
 
-async function optimizeOne(
-  store: Store,
-  image: StoredBusinessImage,
-  path: string,
-): Promise<OptimizedImage | 'unchanged'> {
-  const bytes = await store.files.get(path)
-  if (!bytes) {
-    throw new Error(`${image.image_url} is missing from storage (${path}): upload the photo again, or delete its row`)
-  }
-  const derivatives = await makeDerivatives(bytes, {
-    files: store.files,
-    name: image.image_url,
-    basePath: derivativesBasePath(path),
+function fail(result: OptimizeImagesResult, image: StoredBusinessImage, message: string, reporter: JobReporter): void {
+  result.failed.push({
+    imageId: image.id,
+    businessName: image.business_name,
+    imageUrl: image.image_url,
+    error: message,
   })
-  const record: ImageDerivativesRecord = {
+  reporter.log(`${image.business_name}: ${message}`)
+}
+
+function recordOf(derivatives: Derivatives): ImageDerivativesRecord {
+  return {
     width: derivatives.width,
     height: derivatives.height,
     placeholder: derivatives.placeholder,
     variants: derivatives.variants,
   }
-  if (sameRecord(image, record)) return 'unchanged'
-  try {
-    await store.recordImageDerivatives(image.id, record)
-  } catch (error) {
-    // New files nobody refers to are litter; files a row already names (a remake) stay for it.
-    if (image.variants.length === 0) await removeFiles(store.files, derivatives.files)
-    throw error
+}
+
+async function optimizeOne(store: Store, image: StoredBusinessImage, path: string): Promise<Derivatives> {
+  const bytes = await store.files.get(path)
+  if (!bytes) {
+    throw new Error(`${image.image_url} is missing from storage (${path}): upload the photo again, or delete its row`)
   }
-  return {
-    imageId: image.id,
-    businessName: image.business_name,
-    imageUrl: image.image_url,
-    width: derivatives.width,
-    height: derivatives.height,
-    variants: derivatives.variants.length,
-  }
+  return makeDerivatives(bytes, { files: store.files, name: image.image_url, basePath: derivativesBasePath(path) })
 }
 
 function sameRecord(image: ImageDerivativesRecord, record: ImageDerivativesRecord): boolean {

@@ -204,6 +204,8 @@ export async function runAstroBuild(options: {
           ...env,
           // A relative data folder means the one this process uses, not one under the build's directory.
           ...(env.ROLAND_DATA_DIR ? { ROLAND_DATA_DIR: path.resolve(env.ROLAND_DATA_DIR) } : {}),
+          // The build stops if this process dies (site/integrations/publish-site.ts).
+          ROLAND_BUILD_PARENT_PID: String(process.pid),
           FORCE_COLOR: '0',
           NO_COLOR: '1',
         },

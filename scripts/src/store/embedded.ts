@@ -1,17 +1,18 @@
 import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { createHash } from 'node:crypto'
+import { hostname } from 'node:os'
 import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import { acquireLockFile } from '../lock-file.ts'
+import { folderStorage, sweepAfterCrash } from './folder-storage.ts'
 import { readMigrations, readSeed } from './sql-files.ts'
 import {
   SqlError,
   StoreError,
   type BusinessRecord,
   type CallOptions,
-  type FileStorage,
   type ImageDerivativesRecord,
   type Job,
   type JobStore,
@@ -72,6 +73,7 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
   try {
     await applyMigrations(db)
     if (created) await db.exec(await readSeed())
+    if (options.dir) await sweepAfterCrash(filesDir(options.dir), journalDir(options.dir), () => storedImagePaths(db))
   } catch (error) {
     await db.close()
     await release()
@@ -120,6 +122,18 @@ async function applyMigrations(db: PGlite): Promise<void> {
       throw new StoreError(`Migration ${migration.name} failed: ${(error as Error).message}`)
     }
   }
+}
+
+const filesDir = (dir: string) => path.join(dir, 'storage', 'files')
+const journalDir = (dir: string) => path.join(dir, 'storage', 'journal')
+
+/** The bucket paths the business_images rows name: each original and its derivatives. */
+async function storedImagePaths(db: PGlite): Promise<Set<string>> {
+  const { rows } = await db.query<{ url: string }>(`
+    select image_url as url from public.business_images
+    union all
+    select v ->> 'url' from public.business_images, jsonb_array_elements(variants) v`)
+  return new Set(rows.flatMap(({ url }) => (url?.startsWith('/files/') ? [url.slice('/files/'.length)] : [])))
 }
 
 // PGlite is one process's Postgres: a second process opening the same folder would corrupt it.
@@ -178,7 +192,7 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       await tx.exec(`set local role ${role}`)
       return fn(tx)
     })
-  const files = folderStorage(dir ? path.join(dir, 'storage', 'files') : undefined)
+  const files = folderStorage(dir ? filesDir(dir) : undefined, dir ? journalDir(dir) : undefined)
   return {
     kind: 'embedded',
     location: dir ? `the embedded database in ${dir}` : 'an in-memory embedded database',
@@ -222,32 +236,13 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       })
     },
     async addImage(image: NewBusinessImage) {
+      return asRole('service_role', (tx) => insertImage(tx, image))
+    },
+    async addImages(images) {
       return asRole('service_role', async (tx) => {
-        const existing = await tx.query<{ id: string }>(
-          'select id from public.business_images where business_id = $1 and image_url = $2',
-          [image.business_id, image.image_url],
-        )
-        if (existing.rows[0]) return { id: existing.rows[0].id, created: false }
-        const { rows } = await tx.query<{ id: string }>(
-          `insert into public.business_images
-             (business_id, image_url, alt_text, image_type, is_primary, sort_order, metadata,
-              width, height, placeholder, variants)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
-          [
-            image.business_id,
-            image.image_url,
-            image.alt_text,
-            image.image_type,
-            image.is_primary,
-            image.sort_order,
-            JSON.stringify(image.metadata),
-            image.width ?? null,
-            image.height ?? null,
-            image.placeholder ?? null,
-            JSON.stringify(image.variants ?? []),
-          ],
-        )
-        return { id: rows[0]!.id, created: true }
+        const added: Array<{ id: string; created: boolean }> = []
+        for (const image of images) added.push(await insertImage(tx, image))
+        return added
       })
     },
     async listImages(): Promise<StoredBusinessImage[]> {
@@ -260,14 +255,18 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
         return rows
       })
     },
-    async recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void> {
-      await asRole('service_role', async (tx) => {
-        const { rows } = await tx.query(
-          `update public.business_images set width = $2, height = $3, placeholder = $4, variants = $5
-           where id = $1 returning id`,
-          [imageId, record.width, record.height, record.placeholder, JSON.stringify(record.variants)],
-        )
-        if (!rows[0]) throw new StoreError(`No business image with id ${imageId}: it may have been deleted`)
+    async recordImageDerivatives(records) {
+      return asRole('service_role', async (tx) => {
+        const missing: string[] = []
+        for (const record of records) {
+          const { rows } = await tx.query(
+            `update public.business_images set width = $2, height = $3, placeholder = $4, variants = $5
+             where id = $1 returning id`,
+            [record.imageId, record.width, record.height, record.placeholder, JSON.stringify(record.variants)],
+          )
+          if (!rows[0]) missing.push(record.imageId)
+        }
+        return { missing }
       })
     },
     files,
@@ -285,6 +284,35 @@ function asSqlError(error: unknown): unknown {
   return typeof code === 'string' && /^PT\d{3}$/.test(code) ? new SqlError((error as Error).message, code) : error
 }
 
+/** Inserts a business image in a transaction, or finds the row for the same business and URL. */
+async function insertImage(tx: Transaction, image: NewBusinessImage): Promise<{ id: string; created: boolean }> {
+  const existing = await tx.query<{ id: string }>(
+    'select id from public.business_images where business_id = $1 and image_url = $2',
+    [image.business_id, image.image_url],
+  )
+  if (existing.rows[0]) return { id: existing.rows[0].id, created: false }
+  const { rows } = await tx.query<{ id: string }>(
+    `insert into public.business_images
+         (business_id, image_url, alt_text, image_type, is_primary, sort_order, metadata,
+          width, height, placeholder, variants)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) returning id`,
+    [
+      image.business_id,
+      image.image_url,
+      image.alt_text,
+      image.image_type,
+      image.is_primary,
+      image.sort_order,
+      JSON.stringify(image.metadata),
+      image.width ?? null,
+      image.height ?? null,
+      image.placeholder ?? null,
+      JSON.stringify(image.variants ?? []),
+    ],
+  )
+  return { id: rows[0]!.id, created: true }
+}
+
 function toParam(value: unknown): unknown {
   if (value === null || value === undefined) return null
   if (typeof value === 'object' && !(value instanceof Date) && !(value instanceof Uint8Array))
@@ -292,69 +320,7 @@ function toParam(value: unknown): unknown {
   return value
 }
 
-/** Keeps storage objects as files in a folder, or in memory when no folder is given. */
-function folderStorage(root: string | undefined): FileStorage {
-  const memory = new Map<string, Uint8Array>()
-  const resolve = (objectPath: string) => {
-    const clean = path.posix.normalize(objectPath)
-    if (clean.startsWith('..') || path.posix.isAbsolute(clean) || clean === '.') {
-      throw new StoreError(`Not a storage path: ${objectPath}`)
-    }
-    return clean
-  }
-  return {
-    async get(objectPath) {
-      const key = resolve(objectPath)
-      if (!root) return memory.get(key) ?? null
-      try {
-        return new Uint8Array(await readFile(path.join(root, key)))
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
-    },
-    async put(objectPath, bytes, { upsert = false }) {
-      const key = resolve(objectPath)
-      if (!root) {
-        if (!upsert && memory.has(key)) throw new StoreError(`The file ${key} already exists`)
-        memory.set(key, bytes)
-        return
-      }
-      const file = path.join(root, key)
-      await mkdir(path.dirname(file), { recursive: true })
-      try {
-        await writeFile(file, bytes, { flag: upsert ? 'w' : 'wx' })
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new StoreError(`The file ${key} already exists`)
-        throw error
-      }
-    },
-    async remove(objectPath) {
-      const key = resolve(objectPath)
-      if (!root) {
-        memory.delete(key)
-        return
-      }
-      await rm(path.join(root, key), { force: true })
-    },
-    async list() {
-      if (!root) return [...memory.keys()].sort()
-      const entries = await readdir(root, { recursive: true, withFileTypes: true }).catch((error: unknown) => {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-        throw error
-      })
-      return entries
-        .filter((entry) => entry.isFile())
-        .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
-        .sort()
-    },
-    publicUrl(objectPath) {
-      return `/files/${resolve(objectPath)}`
-    },
-  }
-}
-
-const jobColumns = `id, kind, status, params, progress, result, error, log, started_by,
+const jobColumns = `id, kind, status, params, progress, result, error, log, started_by, pid, host,
   to_json(created_at) #>> '{}' as created_at, to_json(started_at) #>> '{}' as started_at,
   to_json(finished_at) #>> '{}' as finished_at, to_json(updated_at) #>> '{}' as updated_at`
 
@@ -363,8 +329,9 @@ function sqlJobs(asRole: EmbeddedStore['asRole']): JobStore {
     async create(kind, params, startedBy) {
       return asRole('service_role', async (tx) => {
         const { rows } = await tx.query<Job>(
-          `insert into public.jobs (kind, params, started_by) values ($1, $2, $3) returning ${jobColumns}`,
-          [kind, JSON.stringify(params), startedBy],
+          `insert into public.jobs (kind, params, started_by, pid, host) values ($1, $2, $3, $4, $5)
+           returning ${jobColumns}`,
+          [kind, JSON.stringify(params), startedBy, process.pid, hostname()],
         )
         return rows[0]!
       })
@@ -410,6 +377,14 @@ function sqlJobs(asRole: EmbeddedStore['asRole']): JobStore {
         const { rows } = await tx.query<Job>(
           `select ${jobColumns} from public.jobs order by created_at desc limit $1`,
           [limit],
+        )
+        return rows
+      })
+    },
+    async unfinished() {
+      return asRole('service_role', async (tx) => {
+        const { rows } = await tx.query<Job>(
+          `select ${jobColumns} from public.jobs where status in ('queued', 'running') order by created_at`,
         )
         return rows
       })

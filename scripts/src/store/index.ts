@@ -1,5 +1,6 @@
 import { rm } from 'node:fs/promises'
 import path from 'node:path'
+import { markInterruptedJobs } from '../jobs/interrupted.ts'
 import { dataDir } from '../paths.ts'
 import { openEmbeddedStore } from './embedded.ts'
 import { openSupabaseStore, type SupabaseSettings } from './supabase.ts'
@@ -37,7 +38,12 @@ export function supabaseSettings(env: NodeJS.ProcessEnv = process.env): Supabase
 export async function openStore(options: { env?: NodeJS.ProcessEnv; onCreate?: OnCreate } = {}): Promise<Store> {
   const env = options.env ?? process.env
   const settings = supabaseSettings(env)
-  if (settings) return openSupabaseStore(settings)
+  if (settings) {
+    const store = openSupabaseStore(settings)
+    // Only the secret key may read the job history; a store that cannot leaves it to one that can.
+    if (settings.secretKey) await markInterruptedJobs(store).catch(() => {})
+    return store
+  }
   const dir = dataDir(env)
   const store = await openEmbeddedStore({ dir })
   if (store.created && options.onCreate) {
@@ -50,5 +56,7 @@ export async function openStore(options: { env?: NodeJS.ProcessEnv; onCreate?: O
       throw error
     }
   }
+  // The jobs of a process that died (killed mid-job) say so from the next start on (DESIGN.md, "Backups and crashes").
+  await markInterruptedJobs(store)
   return store
 }

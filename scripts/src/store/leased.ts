@@ -83,8 +83,9 @@ export async function openLeasedStore(
     call: <T>(fn: string, args: Record<string, unknown>, options?: CallOptions) =>
       use((s) => s.call<T>(fn, args, options)),
     addImage: (image) => use((s) => s.addImage(image)),
+    addImages: (images) => use((s) => s.addImages(images)),
     listImages: () => use((s) => s.listImages()),
-    recordImageDerivatives: (imageId, record) => use((s) => s.recordImageDerivatives(imageId, record)),
+    recordImageDerivatives: (records) => use((s) => s.recordImageDerivatives(records)),
     files: {
       get: (path) => use((s) => s.files.get(path)),
       put: (path, bytes, opts) => use((s) => s.files.put(path, bytes, opts)),
@@ -97,6 +98,7 @@ export async function openLeasedStore(
       update: (id, update) => use((s) => s.jobs.update(id, update)),
       get: (id) => use((s) => s.jobs.get(id)),
       list: (limit) => use((s) => s.jobs.list(limit)),
+      unfinished: () => use((s) => s.jobs.unfinished()),
     },
     async close() {
       closed = true

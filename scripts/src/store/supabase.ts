@@ -1,4 +1,5 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
+import { hostname } from 'node:os'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import {
   SqlError,
@@ -6,7 +7,6 @@ import {
   type BusinessRecord,
   type CallOptions,
   type FileStorage,
-  type ImageDerivativesRecord,
   type Job,
   type JobStore,
   type NewBusinessImage,
@@ -103,11 +103,25 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     },
   }
 
+  const addImage = async (image: NewBusinessImage): Promise<{ id: string; created: boolean }> => {
+    const existing = await admin()
+      .from('business_images')
+      .select('id')
+      .eq('business_id', image.business_id)
+      .eq('image_url', image.image_url)
+      .maybeSingle<{ id: string }>()
+    if (existing.error) return fail('look up the image', existing.error)
+    if (existing.data) return { id: existing.data.id, created: false }
+    const { data, error } = await admin().from('business_images').insert(image).select('id').single<{ id: string }>()
+    if (error) return fail('add the image', error)
+    return { id: data.id, created: true }
+  }
+
   const jobs: JobStore = {
     async create(kind, params, startedBy) {
       const { data, error } = await admin()
         .from('jobs')
-        .insert({ kind, params, started_by: startedBy })
+        .insert({ kind, params, started_by: startedBy, pid: process.pid, host: hostname() })
         .select()
         .single<Job>()
       if (error) return fail('record the job', error)
@@ -137,6 +151,15 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
         .order('created_at', { ascending: false })
         .limit(limit)
       if (error) return fail('list the jobs', error)
+      return data as Job[]
+    },
+    async unfinished() {
+      const { data, error } = await admin()
+        .from('jobs')
+        .select('*')
+        .in('status', ['queued', 'running'])
+        .order('created_at', { ascending: true })
+      if (error) return fail('list the unfinished jobs', error)
       return data as Job[]
     },
   }
@@ -184,18 +207,11 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
       if (answer.error) return fail(`call ${fn}`, answer.error)
       return answer.data as T
     },
-    async addImage(image: NewBusinessImage) {
-      const existing = await admin()
-        .from('business_images')
-        .select('id')
-        .eq('business_id', image.business_id)
-        .eq('image_url', image.image_url)
-        .maybeSingle<{ id: string }>()
-      if (existing.error) return fail('look up the image', existing.error)
-      if (existing.data) return { id: existing.data.id, created: false }
-      const { data, error } = await admin().from('business_images').insert(image).select('id').single<{ id: string }>()
-      if (error) return fail('add the image', error)
-      return { id: data.id, created: true }
+    addImage,
+    async addImages(images) {
+      const added: Array<{ id: string; created: boolean }> = []
+      for (const image of images) added.push(await addImage(image))
+      return added
     },
     async listImages(): Promise<StoredBusinessImage[]> {
       // PostgREST answers at most max-rows (1000 by default) a request: read the table page by page.
@@ -227,20 +243,23 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
         business_name: names.get(image.business_id)?.name ?? image.business_id,
       }))
     },
-    async recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void> {
-      const { data, error } = await admin()
-        .from('business_images')
-        .update({
-          width: record.width,
-          height: record.height,
-          placeholder: record.placeholder,
-          variants: record.variants,
-        })
-        .eq('id', imageId)
-        .select('id')
-      if (error) return fail(`record the derivatives of image ${imageId}`, error)
-      if (!data.length)
-        throw new StoreError(`No business image with id ${imageId} (${location}): it may have been deleted`)
+    async recordImageDerivatives(records) {
+      const missing: string[] = []
+      for (const record of records) {
+        const { data, error } = await admin()
+          .from('business_images')
+          .update({
+            width: record.width,
+            height: record.height,
+            placeholder: record.placeholder,
+            variants: record.variants,
+          })
+          .eq('id', record.imageId)
+          .select('id')
+        if (error) return fail(`record the derivatives of image ${record.imageId}`, error)
+        if (!data.length) missing.push(record.imageId)
+      }
+      return { missing }
     },
     files,
     jobs,

@@ -28,6 +28,11 @@ export interface ImageDerivativesRecord {
   variants: ImageVariant[]
 }
 
+/** The derivatives to record for one business image. */
+export interface ImageDerivativesUpdate extends ImageDerivativesRecord {
+  imageId: string
+}
+
 /** A business_images row to add; its derivatives are recorded with it when it has them. */
 export interface NewBusinessImage extends Partial<ImageDerivativesRecord> {
   business_id: string
@@ -52,7 +57,7 @@ export interface StoredBusinessImage extends ImageDerivativesRecord {
 
 /** Job kinds and statuses, as the jobs table constrains them. */
 export type JobKind = 'migrate' | 'crawl' | 'images' | 'rebuild' | 'check'
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled'
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted'
 
 /** Where a job is: a phase name and a done/total count. */
 export interface JobProgress {
@@ -72,6 +77,9 @@ export interface Job {
   error: string | null
   log: Array<{ at: string; message: string }>
   started_by: string
+  /** The process that runs the job (its id, on host), so one that died can be told from one that runs. */
+  pid: number | null
+  host: string | null
   created_at: string
   started_at: string | null
   finished_at: string | null
@@ -101,10 +109,13 @@ export interface FileStorage {
 
 /** The job history. */
 export interface JobStore {
+  /** Records a queued job, run by this process (its pid and host are kept with it). */
   create(kind: JobKind, params: Record<string, unknown>, startedBy: string): Promise<Job>
   update(id: string, update: JobUpdate): Promise<Job>
   get(id: string): Promise<Job | null>
   list(limit?: number): Promise<Job[]>
+  /** Lists the jobs still queued or running, by whichever process. */
+  unfinished(): Promise<Job[]>
 }
 
 /** How a SQL function is called: the request headers it sees (current_setting('request.headers')). */
@@ -145,10 +156,18 @@ export interface Store {
   call<T>(fn: string, args: Record<string, unknown>, options?: CallOptions): Promise<T>
   /** Adds a business image, or returns the existing row for the same business and URL. */
   addImage(image: NewBusinessImage): Promise<{ id: string; created: boolean }>
+  /**
+   * Adds business images as addImage does, all in one transaction on the embedded store (one
+   * after another on Supabase, whose REST API has no transaction over several calls).
+   */
+  addImages(images: readonly NewBusinessImage[]): Promise<Array<{ id: string; created: boolean }>>
   /** Lists every business image, of active businesses or not, in a stable order (service role). */
   listImages(): Promise<StoredBusinessImage[]>
-  /** Records the derivatives of an existing business image; fails when there is no such row. */
-  recordImageDerivatives(imageId: string, record: ImageDerivativesRecord): Promise<void>
+  /**
+   * Records the derivatives of existing business images, in one transaction on the embedded store;
+   * returns the ids of the images that no longer exist (deleted meanwhile), which are left out.
+   */
+  recordImageDerivatives(records: readonly ImageDerivativesUpdate[]): Promise<{ missing: string[] }>
   readonly files: FileStorage
   readonly jobs: JobStore
   /** Releases the connection; the store is unusable afterwards. */

@@ -148,6 +148,12 @@ export function SafeImage({ src, alt, className = '' }: { src: string | null; al
 /** A job status as a badge. */
 export function StatusBadge({ status }: { status: string }) {
   const tone =
-    status === 'succeeded' ? 'success' : status === 'failed' ? 'error' : status === 'running' ? 'info' : 'pending'
+    status === 'succeeded'
+      ? 'success'
+      : status === 'failed' || status === 'interrupted'
+        ? 'error'
+        : status === 'running'
+          ? 'info'
+          : 'pending'
   return <Badge tone={tone}>{status}</Badge>
 }

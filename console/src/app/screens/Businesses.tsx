@@ -321,7 +321,9 @@ function BusinessItem({
               <Progress value={percentOf(job)} label={`${business.name} job progress`} />
             </div>
           ) : null}
-          {job.status === 'failed' ? <p className="mt-1 text-red-700">{job.error}</p> : null}
+          {job.status === 'failed' || job.status === 'interrupted' ? (
+            <p className="mt-1 text-red-700">{job.error}</p>
+          ) : null}
         </div>
       ) : null}
     </article>

@@ -23,7 +23,8 @@ export function starterOf(job: Job): string {
 
 /** One line saying what a job produced. */
 export function summaryOf(job: Job): string | null {
-  if (job.status === 'failed') return job.error
+  // An interrupted job's error says so: its process stopped (killed, crashed) before it finished.
+  if (job.status === 'failed' || job.status === 'interrupted') return job.error
   if (job.status !== 'succeeded' || !job.result || typeof job.result !== 'object') return null
   const result = job.result as Record<string, unknown>
   switch (job.kind) {
@@ -175,7 +176,7 @@ export function JobCard({ job, now }: { job: Job; now: number }) {
         </div>
       ) : null}
       {summary ? (
-        <p className={`mt-2 text-sm ${job.status === 'failed' ? 'text-red-700' : 'text-slate-700'}`}>{summary}</p>
+        <p className={`mt-2 text-sm ${job.status === 'succeeded' ? 'text-slate-700' : 'text-red-700'}`}>{summary}</p>
       ) : null}
       {job.log.length ? (
         <details className="mt-2">

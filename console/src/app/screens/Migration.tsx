@@ -228,8 +228,12 @@ export function Migration() {
           {result.summary.updated}, unchanged {result.summary.unchanged}, deactivated {result.summary.deactivated}).
         </Alert>
       ) : null}
-      {job?.status === 'failed' ? (
-        <Alert tone="error" title="Migration failed:" testId="migration-result">
+      {job?.status === 'failed' || job?.status === 'interrupted' ? (
+        <Alert
+          tone="error"
+          title={job.status === 'failed' ? 'Migration failed:' : 'Migration interrupted:'}
+          testId="migration-result"
+        >
           {job.error}
         </Alert>
       ) : null}
