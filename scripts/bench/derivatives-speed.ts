@@ -1,4 +1,4 @@
-import sharp from 'sharp'
+import sharp, { type Sharp } from 'sharp'
 import { ssim } from 'ssim.js'
 import { makeDerivatives, type DerivativeEncoding, type Derivatives } from '../src/images/derivatives.ts'
 import type { FileStorage } from '../src/store/types.ts'
@@ -52,7 +52,7 @@ function repeats(): number {
 
 type Rgba = { data: Uint8ClampedArray; width: number; height: number }
 
-async function rgba(image: sharp.Sharp): Promise<Rgba> {
+async function rgba(image: Sharp): Promise<Rgba> {
   const { data, info } = await image.ensureAlpha().raw().toBuffer({ resolveWithObject: true })
   return {
     data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength),
