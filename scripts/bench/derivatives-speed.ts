@@ -1,6 +1,11 @@
 import sharp, { type Sharp } from 'sharp'
 import { ssim } from 'ssim.js'
-import { makeDerivatives, type DerivativeEncoding, type Derivatives } from '../src/images/derivatives.ts'
+import {
+  makeDerivatives,
+  PHOTO_ENCODING,
+  type DerivativeEncoding,
+  type Derivatives,
+} from '../src/images/derivatives.ts'
 import type { FileStorage } from '../src/store/types.ts'
 import { percentile, table } from './measure.ts'
 
@@ -11,10 +16,10 @@ import { percentile, table } from './measure.ts'
 
 /** The settings before issue 31: AVIF effort 2 in 4:4:4, WebP effort 4, every width from the full picture, one encode at a time. */
 export const BASELINE_ENCODING: DerivativeEncoding = {
+  ...PHOTO_ENCODING,
   avif: { quality: 50, effort: 2, chromaSubsampling: '4:4:4' },
   webp: { quality: 72, effort: 4 },
   jpeg: { quality: 76, progressive: true },
-  png: { compressionLevel: 9, adaptiveFiltering: true },
   cascade: false,
   parallel: false,
 }
