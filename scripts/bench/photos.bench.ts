@@ -8,6 +8,7 @@ import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { weighPage, type PageWeight, type Transferred } from '../../test/support/page-weight.ts'
 import { serveStatic } from '../../test/support/static-server.ts'
+import { compareDerivatives } from './derivatives-speed.ts'
 import { countsFromEnv, measure, percentile, table } from './measure.ts'
 import { generateRolandText } from './migrate.bench.ts'
 import { build } from './site.bench.ts'
@@ -19,12 +20,14 @@ import { build } from './site.bench.ts'
 // time per photo, what the derivatives weigh against the originals, the build's time and memory
 // (and whether it loaded sharp: it must never decode a photo), and the pages' weights, so that
 // their growth with the count shows. ROLAND_BENCH_PHOTO_COUNTS sets the counts of businesses
-// (default 50,200: 150 and 600 photos).
+// (e.g. 50,200: 150 and 600 photos; about 25 minutes on a 2-core machine). Without it, only the
+// quick part runs: the derivatives of three photos against a plain JPEG re-encode (issue 31).
 
 const PHOTOS_EACH = 3
 
-/** The counts of businesses to measure, from ROLAND_BENCH_PHOTO_COUNTS (default 50 and 200). */
-const counts = () => countsFromEnv('ROLAND_BENCH_PHOTO_COUNTS', '50,200')
+/** The counts of businesses to measure, from ROLAND_BENCH_PHOTO_COUNTS (none by default: e.g. 50,200). */
+const counts = () =>
+  process.env.ROLAND_BENCH_PHOTO_COUNTS?.trim() ? countsFromEnv('ROLAND_BENCH_PHOTO_COUNTS', '50,200') : []
 
 /** The pages weighed: a cafe's page (hero and two gallery photos) and page 1 of its category. */
 const pages: Array<[label: string, pathname: string]> = [
@@ -152,9 +155,19 @@ const weightCells = (weight: Transferred) => ({
   'total KB': kb(weight.total),
 })
 
-/** Measures each count of ROLAND_BENCH_PHOTO_COUNTS and prints the figures of issue 17, one row per count. */
+/**
+ * Compares the derivatives' settings before and after issue 31 on three photos, then measures each
+ * count of ROLAND_BENCH_PHOTO_COUNTS and prints the figures of issue 17, one row per count.
+ */
 export async function run(): Promise<void> {
   const photos = await Promise.all(Array.from({ length: 8 }, largePhoto))
+  await compareDerivatives(photos.slice(0, 3))
+  if (counts().length === 0) {
+    process.stdout.write(
+      '\nSet ROLAND_BENCH_PHOTO_COUNTS=50,200 for ingest, build and page weights at those catalog sizes.\n',
+    )
+    return
+  }
   process.stdout.write(`\nIngesting and building in ${tmpdir()} (set TMPDIR to measure on another disk).\n`)
   const results = []
   for (const n of counts()) results.push(await benchPhotos(n, photos))
