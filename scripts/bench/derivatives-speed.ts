@@ -41,6 +41,7 @@ function memoryFiles(): FileStorage & { files: Map<string, Uint8Array> } {
     get: async (path) => files.get(path) ?? null,
     put: async (path, bytes) => void files.set(path, bytes),
     remove: async (path) => void files.delete(path),
+    list: async () => [...files.keys()].sort(),
     publicUrl: (path) => path,
   }
 }
