@@ -5,8 +5,6 @@ import {
   emailBody,
   listingChanges,
   sendSubmission,
-  servicesToText,
-  textToServices,
   townTimeToIso,
   type ListingText,
 } from './submission-form.ts'
@@ -41,17 +39,6 @@ describe('listingChanges', () => {
     expect(
       listingChanges(published, { ...published, services: ' Espresso \n\nBiscuits:  baked every morning' }),
     ).toEqual({})
-  })
-})
-
-describe('servicesToText and textToServices', () => {
-  test('read back what they write', () => {
-    const services = [
-      { service_name: 'Boarding', description: 'overnight stays' },
-      { service_name: 'Grooming', description: null },
-    ]
-    expect(servicesToText(services)).toBe('Boarding: overnight stays\nGrooming')
-    expect(textToServices(servicesToText(services))).toEqual(services)
   })
 })
 

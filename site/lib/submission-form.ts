@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz'
-import { townTimeZone, type ServiceRow, type SubmissionKind } from '@roland/scripts/content/schema'
+import { townTimeZone, type SubmissionKind } from '@roland/scripts/content/schema'
+import { textToServices } from '@roland/scripts/content/services'
 import type { SubmissionSettings } from './submission-settings.ts'
 
 // What the visitors' suggestion forms (islands/SuggestionForm.tsx) do besides drawing fields:
@@ -34,25 +35,6 @@ export type ListingField = (typeof listingFields)[number]
 
 /** A listing as the form shows it: every field as text (services one per line). */
 export type ListingText = Record<ListingField, string>
-
-/** Writes services one per line, "Name: description", as the console's business editor does. */
-export function servicesToText(services: readonly ServiceRow[]): string {
-  return services.map((s) => (s.description ? `${s.service_name}: ${s.description}` : s.service_name)).join('\n')
-}
-
-/** Reads services written one per line, "Name: description" (the description is optional). */
-export function textToServices(text: string): ServiceRow[] {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const at = line.indexOf(': ')
-      return at > 0
-        ? { service_name: line.slice(0, at).trim(), description: line.slice(at + 2).trim() || null }
-        : { service_name: line, description: null }
-    })
-}
 
 const same = (field: ListingField, a: string, b: string) =>
   field === 'services' ? JSON.stringify(textToServices(a)) === JSON.stringify(textToServices(b)) : a.trim() === b.trim()
