@@ -1,13 +1,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, test } from 'vitest'
-import {
-  emailBody,
-  listingChanges,
-  sendSubmission,
-  townTimeToIso,
-  type ListingText,
-} from './submission-form.ts'
+import { emailBody, listingChanges, sendSubmission, townTimeToIso, type ListingText } from './submission-form.ts'
 
 const published: ListingText = {
   name: 'Roland Coffee House',
