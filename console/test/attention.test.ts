@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { publicSubmissionsPath } from '../src/server/public-submissions.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
 import { call, startTestConsole, tempDataDir, waitFor } from './support/console.ts'
 
@@ -76,6 +77,19 @@ describe('the freshness API', () => {
     expect(today.unpublishedEdits).toBeGreaterThan(0)
     expect(today.recentChanges[0]).toMatchObject({ actor: 'automation', rowId: unverified.business_id })
     expect((await api(`/api/businesses/${crypto.randomUUID()}/verify`, { method: 'POST' })).status).toBe(404)
+  })
+
+  test('Today counts the submissions waiting in the Inbox, one more for each visitor’s suggestion', async () => {
+    const before = (await api('/api/today')).json.pendingSubmissions
+    expect(before).toEqual(expect.any(Number))
+    const sent = await api(publicSubmissionsPath, {
+      method: 'POST',
+      auth: 'none',
+      headers: { origin: 'http://127.0.0.1:4321' },
+      body: { kind: 'new-business', payload: { name: 'Roland Feed & Seed', category: 'Shopping' } },
+    })
+    expect(sent.status).toBe(201)
+    expect((await api('/api/today')).json.pendingSubmissions).toBe(before + 1)
   })
 
   test('answers nobody who is not signed in', async () => {

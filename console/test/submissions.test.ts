@@ -130,6 +130,11 @@ describe('POST /api/public/submissions', () => {
       /No listed business has the address 'no-such-shop'/,
     ],
     [
+      'a new business without its name',
+      { kind: 'new-business', payload: { category: 'Shopping', phone: '(501) 555-0100' } },
+      /^Name is required/,
+    ],
+    [
       'a website that is not http(s)',
       { kind: 'new-business', payload: { name: 'Sneaky', website: 'javascript:alert(1)' } },
       /Website must be an http:\/\/ or https:\/\/ address/,

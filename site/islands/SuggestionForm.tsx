@@ -7,6 +7,7 @@ import {
   submissionPayloadSchemas,
   type SubmissionKind,
 } from '@roland/scripts/content/schema'
+import { servicesToText, textToServices } from '@roland/scripts/content/services'
 import { mailtoUrl } from '../lib/links.ts'
 import {
   emailBody,
@@ -14,8 +15,6 @@ import {
   listingChanges,
   listingFields,
   sendSubmission,
-  servicesToText,
-  textToServices,
   suggestionLabels,
   townTimeToIso,
   type ListingText,

@@ -1,5 +1,6 @@
-import { TZDate } from '@date-fns/tz'
-import { townTimeZone, type ServiceRow, type SubmissionKind } from '@roland/scripts/content/schema'
+import type { SubmissionKind } from '@roland/scripts/content/schema'
+import { textToServices } from '@roland/scripts/content/services'
+import { fromTownInput } from '@roland/scripts/content/town-time'
 import type { SubmissionSettings } from './submission-settings.ts'
 
 // What the visitors' suggestion forms (islands/SuggestionForm.tsx) do besides drawing fields:
@@ -35,25 +36,6 @@ export type ListingField = (typeof listingFields)[number]
 /** A listing as the form shows it: every field as text (services one per line). */
 export type ListingText = Record<ListingField, string>
 
-/** Writes services one per line, "Name: description", as the console's business editor does. */
-export function servicesToText(services: readonly ServiceRow[]): string {
-  return services.map((s) => (s.description ? `${s.service_name}: ${s.description}` : s.service_name)).join('\n')
-}
-
-/** Reads services written one per line, "Name: description" (the description is optional). */
-export function textToServices(text: string): ServiceRow[] {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const at = line.indexOf(': ')
-      return at > 0
-        ? { service_name: line.slice(0, at).trim(), description: line.slice(at + 2).trim() || null }
-        : { service_name: line, description: null }
-    })
-}
-
 const same = (field: ListingField, a: string, b: string) =>
   field === 'services' ? JSON.stringify(textToServices(a)) === JSON.stringify(textToServices(b)) : a.trim() === b.trim()
 
@@ -72,14 +54,11 @@ export function listingChanges(published: ListingText, draft: ListingText): Reco
 
 /**
  * Reads a time typed in Roland's wall-clock time (a datetime-local value, YYYY-MM-DDTHH:mm) as
- * an ISO 8601 instant with Roland's offset, whatever the visitor's own time zone; '' when it is
- * blank, and the text as typed when it is no time (the schema then says what is wrong).
+ * an ISO 8601 instant, whatever the visitor's own time zone; '' when it is blank, and the text as
+ * typed when it is no time (the schema then says what is wrong).
  */
 export function townTimeToIso(local: string): string {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local.trim())
-  if (!match) return local.trim()
-  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number]
-  return new TZDate(year, month - 1, day, hour, minute, townTimeZone).toISOString()
+  return fromTownInput(local) ?? local.trim()
 }
 
 /** How a submission went: sent (with its id), refused by the server (with its message), or not sent at all. */

@@ -179,6 +179,8 @@ export interface FindingsView {
 
 /** Today, the screen the console opens on. */
 export interface TodayView {
+  /** How many visitors' suggestions wait in the Inbox. */
+  pendingSubmissions: number
   byKind: FindingsView['byKind']
   lastCheck: Job | null
   /** The latest changes of the audit trail, each with who made it. */

@@ -112,8 +112,13 @@ export const businessPatchSchema = businessFieldsSchema
   .extend({ updated_at: updatedAtSchema.optional() })
   .strict()
 
+// `.required()` would re-wrap the field and answer zod's generic "expected nonoptional" for a
+// missing name; putting the field's own schema back keeps its "Name is required".
 /** POST /api/businesses: a new business needs a name; the rest may follow. */
-export const businessCreateSchema = businessFieldsSchema.partial().required({ name: true }).strict()
+export const businessCreateSchema = businessFieldsSchema
+  .partial()
+  .extend({ name: businessFieldsSchema.shape.name })
+  .strict()
 
 /** A photo's own fields: its alt text, whether it is the primary one, its type. */
 export const imagePatchSchema = z
@@ -213,7 +218,10 @@ export const businessUpdateSchema = visitorBusinessFields
 export type BusinessUpdatePayload = z.input<typeof businessUpdateSchema>
 
 /** A new-business payload: the business fields; a name is required, the rest may follow. */
-export const newBusinessSchema = visitorBusinessFields.partial().required({ name: true }).strict()
+export const newBusinessSchema = visitorBusinessFields
+  .partial()
+  .extend({ name: visitorBusinessFields.shape.name })
+  .strict()
 export type NewBusinessPayload = z.input<typeof newBusinessSchema>
 
 /** An event payload: the console's event fields. */

@@ -4,31 +4,13 @@ import {
   businessPatchSchema,
   type BusinessImageRow,
   type BusinessRow,
-  type ServiceRow,
 } from '@roland/scripts/content/schema'
+import { servicesToText, textToServices } from '@roland/scripts/content/services'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { Field, FormFields, type FieldDef } from './forms.tsx'
 import { History } from './History.tsx'
 import { useToast } from './Toaster.tsx'
 import { Alert, Button, SafeImage } from './ui.tsx'
-
-// One service per line, "Name: description" (the description is optional).
-function servicesToText(services: ServiceRow[]): string {
-  return services.map((s) => (s.description ? `${s.service_name}: ${s.description}` : s.service_name)).join('\n')
-}
-
-function textToServices(text: string): ServiceRow[] {
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const at = line.indexOf(': ')
-      return at > 0
-        ? { service_name: line.slice(0, at).trim(), description: line.slice(at + 2).trim() || null }
-        : { service_name: line, description: null }
-    })
-}
 
 type Draft = Record<
   | 'name'

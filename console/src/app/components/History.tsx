@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { changedFields, type AuditEntryView } from '@roland/scripts/content/schema'
-import { formatTownTime } from '../../shared/town-time.ts'
+import { formatTownTime } from '@roland/scripts/content/town-time'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from './Toaster.tsx'
 import { Button } from './ui.tsx'

@@ -1,5 +1,5 @@
 import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '@roland/scripts/content/schema'
-import { formatTownTime, fromTownInput, toTownInput } from '../../shared/town-time.ts'
+import { formatTownTime, fromTownInput, toTownInput } from '@roland/scripts/content/town-time'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
 import type { FieldDef } from '../components/forms.tsx'
 import { Badge, Button } from '../components/ui.tsx'

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react'
 import type { SubmissionEntry, SubmissionStatus } from '@roland/scripts/content/submissions'
-import { formatTownTime, toTownInput } from '../../shared/town-time.ts'
+import { formatTownTime, toTownInput } from '@roland/scripts/content/town-time'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { FormFields, Field, Select, type FieldDef, type FormDraft } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'

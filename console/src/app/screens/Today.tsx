@@ -30,10 +30,10 @@ function Line({ to, children }: { to: string; children: ReactNode }) {
   )
 }
 
-/** The overview: findings by kind, recent changes and who made them, edits waiting and the last build. */
+/** The overview: submissions waiting, findings by kind, recent changes and who made them, edits waiting and the last build. */
 export function Today() {
   const toast = useToast()
-  const { rebuild, jobs } = useLive()
+  const { rebuild, jobs, pendingSubmissions } = useLive()
   const [today, setToday] = useState<TodayView | null>(null)
   const lastRebuildId = jobs.find((job) => job.kind === 'rebuild')?.updated_at
 
@@ -44,13 +44,26 @@ export function Today() {
   if (!today) return <p className="text-sm text-slate-500">Loading today...</p>
   const kinds = findingKinds.filter((kind) => today.byKind[kind] > 0)
   const unpublished = rebuild?.unpublishedEdits ?? today.unpublishedEdits
+  // The live count (the navigation's) once known, so the line follows the Inbox without a reload.
+  const pending = pendingSubmissions ?? today.pendingSubmissions
   const lastBuild = jobs.find((job) => job.kind === 'rebuild') ?? today.lastRebuild
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight">Today</h1>
 
-      {/* INBOX: the "N submissions waiting" line (the Inbox of visitor submissions, another branch)
-          goes here, as a <Card title="Inbox"> with one <Line to="/inbox">, above Needs attention. */}
+      <Card title="Inbox">
+        <ul className="text-sm" aria-label="Inbox">
+          <Line to="/inbox">
+            {pending > 0 ? (
+              <>
+                <span className="font-semibold">{pending}</span> {pending === 1 ? 'submission' : 'submissions'} waiting
+              </>
+            ) : (
+              'No submissions waiting'
+            )}
+          </Line>
+        </ul>
+      </Card>
 
       <Card title="Needs attention">
         <ul className="text-sm" aria-label="Findings by kind">

@@ -1,6 +1,7 @@
 import { openFindings } from '@roland/scripts/check/job'
 import { findingKinds } from '@roland/scripts/check/kinds'
 import { auditEntries, type ContentRow } from '@roland/scripts/content/edit'
+import { pendingSubmissionCount } from '@roland/scripts/content/submissions'
 import { z } from 'zod'
 import type { FindingsView, TodayView } from '../../shared/api.ts'
 import { startCheckJob } from '../check-jobs.ts'
@@ -86,17 +87,19 @@ export const attentionRoutes: Route[] = [
     },
   },
   {
-    // The overview the console opens on: findings by kind, recent changes and who made them, edits
-    // waiting for a rebuild and the last build.
+    // The overview the console opens on: submissions waiting in the Inbox, findings by kind, recent
+    // changes and who made them, edits waiting for a rebuild and the last build.
     method: 'GET',
     path: /^\/api\/today$/,
     async handler({ res, services }) {
-      const [findings, entries, jobs] = await Promise.all([
+      const [findings, entries, jobs, pendingSubmissions] = await Promise.all([
         findingsView(services),
         auditEntries(services.store, { limit: 8 }),
         services.jobs.list(100),
+        pendingSubmissionCount(services.store),
       ])
       const today: TodayView = {
+        pendingSubmissions,
         byKind: findings.byKind,
         lastCheck: findings.lastCheck,
         recentChanges: entries.map((entry) => ({

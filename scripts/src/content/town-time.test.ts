@@ -23,6 +23,8 @@ describe('fromTownInput', () => {
   test('answers null for text that is no time, or a day that does not exist', () => {
     expect(fromTownInput('next Tuesday')).toBeNull()
     expect(fromTownInput('2027-02-30T10:00')).toBeNull()
+    expect(fromTownInput('2027-13-01T10:00')).toBeNull()
+    expect(fromTownInput('2027-07-04T24:00')).toBeNull()
   })
 })
 
