@@ -165,7 +165,9 @@ function indexFiles(outDir: string) {
   return (name: string) => {
     let file = read.get(name)
     if (!file) {
-      file = readFile(path.join(outDir, 'businesses', 'search', name), 'utf8').then((text) => JSON.parse(text) as unknown)
+      file = readFile(path.join(outDir, 'businesses', 'search', name), 'utf8').then(
+        (text) => JSON.parse(text) as unknown,
+      )
       read.set(name, file)
     }
     return file
@@ -421,7 +423,7 @@ export async function benchSite(n: number) {
       search: {
         businesses: n,
         'manifest gz KB': kb(search.manifest.gzip),
-        'files': search.files,
+        files: search.files,
         'files MB': search.filesMb.toFixed(1),
         'first search gz KB (max)': kb(Math.max(...inBrowser.first.map((f) => f.gzip))),
         'prepare ms': search.prepareMs.toFixed(1),

@@ -157,7 +157,7 @@ function startDirectory(root: HTMLElement): void {
     void draw()
   }
   root.dataset.directory = 'loading'
-  fetch(indexUrl)
+  void fetch(indexUrl)
     .then((response) => {
       if (!response.ok) throw new Error(`${indexUrl} answered ${response.status}`)
       return response.json() as Promise<unknown>

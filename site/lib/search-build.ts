@@ -3,7 +3,13 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import BusinessCard from '../components/BusinessCard.tsx'
 import { getCatalog } from './catalog.ts'
-import { buildSearchIndex, searchIndexCard, toSearchIndexEntry, type SearchIndexEntry, type SearchIndexFiles } from './search-index.ts'
+import {
+  buildSearchIndex,
+  searchIndexCard,
+  toSearchIndexEntry,
+  type SearchIndexEntry,
+  type SearchIndexFiles,
+} from './search-index.ts'
 
 /** Draws the card of a search result as HTML: the same card the static list shows. */
 export function renderSearchCard(entry: SearchIndexEntry): string {

@@ -114,7 +114,7 @@ function searchOf(index: SearchIndexFiles) {
     const cards = index.cardFiles.get(name)
     if (cards) return cards.map((entry) => `card of ${entry.slug}`)
     if (!index.files.has(name)) throw new Error(`the index has no file ${name}`)
-    return JSON.parse(JSON.stringify(index.files.get(name)))
+    return JSON.parse(index.files.get(name)!)
   })
 }
 
@@ -133,9 +133,10 @@ describe('the search index', () => {
       for (const category of ['', 'Dining & Refreshments', 'Shopping', 'Nowhere']) {
         const found = await search.find({ q, category })
         const expected = filterBusinesses(catalog, { q, category })
-        expect(found.map((id) => entries[id]!.slug), JSON.stringify({ q, category })).toEqual(
-          expected.map((business) => business.slug),
-        )
+        expect(
+          found.map((id) => entries[id]!.slug),
+          JSON.stringify({ q, category }),
+        ).toEqual(expected.map((business) => business.slug))
       }
     }
   })

@@ -64,10 +64,10 @@ export interface SearchIndexOptions {
 /** Cards of 8 businesses a file: a first page of 24 scattered results costs at most 24 small files. */
 export const searchIndexDefaults: SearchIndexOptions = { inlineLimit: 200, cardsPerFile: 8, textsPerFile: 250 }
 
-/** The files of the index: its manifest, its other files (name to data), and the businesses of each card file. */
+/** The files of the index: its manifest, its other files (name to JSON), and the businesses of each card file. */
 export interface SearchIndexFiles {
   manifest: SearchManifest
-  files: Map<string, unknown>
+  files: Map<string, string>
   cardFiles: Map<string, SearchIndexEntry[]>
 }
 
@@ -101,9 +101,11 @@ export function buildSearchIndex(
 ): SearchIndexFiles {
   const categories = [...new Set(entries.map((entry) => entry.category))].sort((a, b) => a.localeCompare(b, 'en'))
   const categoryOf = new Map(categories.map((category, index) => [category, index]))
-  const texts = entries.map(
-    (entry): InlineDoc['t'] => [entry.name, entry.short_description ?? null, entry.full_description ?? null],
-  )
+  const texts = entries.map((entry): InlineDoc['t'] => [
+    entry.name,
+    entry.short_description ?? null,
+    entry.full_description ?? null,
+  ])
   const grams = new Map<string, number[]>()
   const words = new Map<string, number[]>()
   const pairs = new Map<string, number[]>()
@@ -112,6 +114,26 @@ export function buildSearchIndex(
   const next = new Map<string, Set<string>>()
   const thirds = new Map<string, Set<string>>()
   const afterSpace = new Map<string, Set<string>>()
+  // What a word adds to the files is worked out once per distinct word; a business then adds its
+  // number to the sets of its words and of their strings of one and two characters.
+  const shortGrams = new Map<string, string[]>()
+  const gramsOf = (word: string): string[] => {
+    let known = shortGrams.get(word)
+    if (known) return known
+    const found = new Set<string>()
+    for (let i = 0; i < word.length; i++) {
+      found.add(word[i]!)
+      if (i + 1 >= word.length) continue
+      found.add(word.slice(i, i + 2))
+      addMember(next, word[i]!, word[i + 1]!)
+      if (i + 2 >= word.length) continue
+      addMember(wordsOfTrigram, word.slice(i, i + 3), word)
+      addMember(thirds, word.slice(i, i + 2), word[i + 2]!)
+    }
+    known = [...found]
+    shortGrams.set(word, known)
+    return known
+  }
   for (const [id, fields] of texts.entries()) {
     for (const field of fields) {
       if (field === null) continue
@@ -119,16 +141,7 @@ export function buildSearchIndex(
       for (const word of split.words) {
         if (words.get(word)?.at(-1) === id) continue
         addTo(words, word, id)
-        for (let i = 0; i < word.length; i++) {
-          addTo(grams, word[i]!, id)
-          if (i + 1 >= word.length) continue
-          addTo(grams, word.slice(i, i + 2), id)
-          addMember(next, word[i]!, word[i + 1]!)
-          if (i + 2 >= word.length) continue
-          const trigram = word.slice(i, i + 3)
-          addMember(wordsOfTrigram, trigram, word)
-          addMember(thirds, word.slice(i, i + 2), word[i + 2]!)
-        }
+        for (const gram of gramsOf(word)) addTo(grams, gram, id)
       }
       for (const pair of split.pairs) {
         if (pairs.get(pair)?.at(-1) === id) continue
@@ -148,15 +161,20 @@ export function buildSearchIndex(
     textsPerFile: options.textsPerFile,
     chars: chars.join(''),
   }
-  const files = new Map<string, unknown>()
+  const files = new Map<string, string>()
+  const write = (name: string, data: unknown) => files.set(name, JSON.stringify(data))
   const cardFiles = new Map<string, SearchIndexEntry[]>()
   if (entries.length <= options.inlineLimit) {
-    manifest.docs = entries.map((entry, id) => ({ c: categoryOf.get(entry.category)!, t: texts[id]!, h: renderCard(entry) }))
+    manifest.docs = entries.map((entry, id) => ({
+      c: categoryOf.get(entry.category)!,
+      t: texts[id]!,
+      h: renderCard(entry),
+    }))
     return { manifest, files, cardFiles }
   }
   const byCategory = categories.map(() => [] as number[])
   entries.forEach((entry, id) => byCategory[categoryOf.get(entry.category)!]!.push(id))
-  byCategory.forEach((ids, index) => files.set(`c/${index}.json`, encodeSet(ids)))
+  byCategory.forEach((ids, index) => write(`c/${index}.json`, encodeSet(ids)))
   for (const char of chars) {
     const nextChars: NextChars = {
       g: charsOf(next.get(char)),
@@ -168,14 +186,14 @@ export function buildSearchIndex(
       ),
       p: charsOf(afterSpace.get(char)),
     }
-    files.set(`n/${fileKey(char)}.json`, nextChars)
+    write(`n/${fileKey(char)}.json`, nextChars)
   }
-  for (const [gram, ids] of grams) files.set(`g/${fileKey(gram)}.json`, encodeSet(ids))
+  for (const [gram, ids] of grams) write(`g/${fileKey(gram)}.json`, encodeSet(ids))
   const postings = (set: Set<string>, of: Map<string, number[]>): WordPostings =>
     [...set].sort().map((word) => [word, encodeSet(of.get(word)!)])
-  for (const [trigram, set] of wordsOfTrigram) files.set(`t/${fileKey(trigram)}.json`, postings(set, words))
-  for (const [key, set] of pairsOfKey) files.set(`p/${fileKey(key)}.json`, postings(set, pairs))
-  chunks(texts, options.textsPerFile).forEach((chunk, index) => files.set(`x/${index}.json`, chunk))
+  for (const [trigram, set] of wordsOfTrigram) write(`t/${fileKey(trigram)}.json`, postings(set, words))
+  for (const [key, set] of pairsOfKey) write(`p/${fileKey(key)}.json`, postings(set, pairs))
+  chunks(texts, options.textsPerFile).forEach((chunk, index) => write(`x/${index}.json`, chunk))
   chunks(entries, options.cardsPerFile).forEach((chunk, index) => cardFiles.set(`d/${index}.json`, chunk))
   return { manifest, files, cardFiles }
 }

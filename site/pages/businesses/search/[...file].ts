@@ -9,11 +9,9 @@ import type { SearchIndexEntry } from '../../../lib/search-index.ts'
 export const getStaticPaths = (async () => {
   const { files, cardFiles } = await getSearchIndex()
   const paths = []
-  for (const [file, data] of files) {
-    const json = JSON.stringify(data)
-    paths.push({ params: { file }, props: { json }, cacheKey: pageCacheKey(json) })
-  }
-  for (const [file, cards] of cardFiles) paths.push({ params: { file }, props: { cards }, cacheKey: pageCacheKey(cards) })
+  for (const [file, json] of files) paths.push({ params: { file }, props: { json }, cacheKey: pageCacheKey(json) })
+  for (const [file, cards] of cardFiles)
+    paths.push({ params: { file }, props: { cards }, cacheKey: pageCacheKey(cards) })
   return paths
 }) satisfies GetStaticPaths
 
