@@ -3,8 +3,6 @@ import { fileURLToPath } from 'node:url'
 
 declare module 'astro' {
   interface AstroClientDirectives {
-    /** Hydrates the island when the visitor starts to search; the value is the search index to fetch with it. */
-    'client:search'?: string
     /** Hydrates the island when the visitor first opens a <details> inside it. */
     'client:open'?: boolean
   }
@@ -12,13 +10,11 @@ declare module 'astro' {
 
 /** The site's own client directives, each a module beside this file: when an island waits to hydrate. */
 const directives = {
-  /** Islands that wait for a search: the businesses directory. */
-  search: './search-directive.ts',
   /** Islands that wait to be opened: the mobile menu. */
   open: './open-directive.ts',
 }
 
-/** Adds the site's client directives, `client:search` and `client:open`. */
+/** Adds the site's client directive, `client:open`. */
 export function clientDirectives(): AstroIntegration {
   return {
     name: 'roland:client-directives',

@@ -2,8 +2,9 @@ import { describe, expect, test } from 'vitest'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
 import { toBusinessCard } from './business-card.ts'
-import { filterBusinesses, prepareSearch, searchPrepared } from './business-filter.ts'
-import { parseSearchIndex, searchIndexCard, searchIndexJson, toSearchIndexEntry } from './search-index.ts'
+import { filterBusinesses } from './business-filter.ts'
+import { buildSearchIndex, searchIndexCard, toSearchIndexEntry, type SearchIndexFiles } from './search-index.ts'
+import { parseSearchManifest, shardedSearch } from './search-shards.ts'
 
 const photo = {
   id: '00000000-0000-4000-8000-000000000901',
@@ -51,9 +52,11 @@ describe('toSearchIndexEntry', () => {
   })
 
   test('leaves out empty fields and the featured flag of a business that is not featured', () => {
-    expect(JSON.parse(searchIndexJson([makeBusiness({ name: 'Odd Jobs', short_description: '' })]))).toEqual([
-      { slug: 'odd-jobs', name: 'Odd Jobs', category: 'Business' },
-    ])
+    expect(toSearchIndexEntry(makeBusiness({ name: 'Odd Jobs', short_description: '' }))).toEqual({
+      slug: 'odd-jobs',
+      name: 'Odd Jobs',
+      category: 'Business',
+    })
   })
 })
 
@@ -70,26 +73,93 @@ describe('searchIndexCard', () => {
   })
 })
 
+/** Texts that put the index's cases to work: words, pairs of words, other spaces, case, accents. */
+const tricky = [
+  makeBusiness({ name: 'Hickory  Pit', category: 'Dining & Refreshments', full_description: 'Smoked\tover hickory.' }),
+  makeBusiness({ name: 'ÉCOLE Café', short_description: 'Crème brûlée, coffee and tea', full_description: '' }),
+  makeBusiness({ name: 'Bait & Tackle', category: 'Shopping', short_description: ' live bait \n and tackle ' }),
+  makeBusiness({ name: 'A', short_description: 'a b c d e f', full_description: 'b  c' }),
+  ...Array.from({ length: 40 }, (_, i) =>
+    makeBusiness({
+      name: `Roland Shop ${i + 1}`,
+      category: i % 3 === 0 ? 'Shopping' : 'Business',
+      short_description: i % 2 === 0 ? 'Fresh coffee, pastries and breakfast.' : 'Tools, bait and ice.',
+      full_description: i % 5 === 0 ? `Shop number ${i + 1} of the valley` : null,
+    }),
+  ),
+]
+const catalog = [...businesses, ...tricky]
+
+/** Every search worth trying on a list: each word, the start of each, pairs, phrases and misses. */
+function searchesOf(list: typeof catalog): string[] {
+  const searches = new Set(['', ' ', 'zzz', 'b  c', 'smoked\tover', 'bait \n and', 'a b c', 'e, c', '&', 'É', 'é'])
+  for (const business of list) {
+    for (const field of [business.name, business.short_description, business.full_description]) {
+      if (!field) continue
+      const words = field.split(/\s+/).filter(Boolean)
+      words.forEach((word, i) => {
+        searches.add(word).add(word.slice(0, 1)).add(word.slice(0, 2)).add(word.slice(1, 4)).add(word.slice(-3))
+        if (words[i + 1]) searches.add(`${word.slice(-2)} ${words[i + 1]!.slice(0, 3)}`)
+        if (words[i + 2]) searches.add(`${word} ${words[i + 1]} ${words[i + 2]}`.toUpperCase())
+      })
+    }
+  }
+  return [...searches]
+}
+
+/** Searches an index as the page does, reading its files from the map the build made. */
+function searchOf(index: SearchIndexFiles) {
+  const manifest = parseSearchManifest(JSON.parse(JSON.stringify(index.manifest)))
+  return shardedSearch(manifest, async (name) => {
+    const cards = index.cardFiles.get(name)
+    if (cards) return cards.map((entry) => `card of ${entry.slug}`)
+    if (!index.files.has(name)) throw new Error(`the index has no file ${name}`)
+    return JSON.parse(index.files.get(name)!)
+  })
+}
+
+const renderCard = (entry: { slug: string }) => `card of ${entry.slug}`
+
 describe('the search index', () => {
-  test('finds what filterBusinesses finds in the catalog, after a trip through JSON', () => {
-    const index = prepareSearch(parseSearchIndex(JSON.parse(searchIndexJson(businesses))))
-    for (const q of ['', 'coffee', 'BATCHES', 'pizza', 'blank', 'null', 'tools']) {
-      for (const category of ['', 'Dining & Refreshments', 'Business']) {
-        expect(searchPrepared(index, { q, category }).map((entry) => entry.slug)).toEqual(
-          filterBusinesses(businesses, { q, category }).map((business) => business.slug),
-        )
+  const entries = catalog.map(toSearchIndexEntry)
+  const split = { inlineLimit: 0, cardsPerFile: 3, textsPerFile: 7 }
+
+  test.each([
+    ['split into files', split],
+    ['in one file', { ...split, inlineLimit: 1000 }],
+  ])('finds what filterBusinesses finds, %s, and never asks for a file it lacks', async (_, options) => {
+    const search = searchOf(buildSearchIndex(entries, renderCard, options))
+    for (const q of searchesOf(catalog)) {
+      for (const category of ['', 'Dining & Refreshments', 'Shopping', 'Nowhere']) {
+        const found = await search.find({ q, category })
+        const expected = filterBusinesses(catalog, { q, category })
+        expect(
+          found.map((id) => entries[id]!.slug),
+          JSON.stringify({ q, category }),
+        ).toEqual(expected.map((business) => business.slug))
       }
     }
   })
+
+  test('draws the cards of the businesses asked for, in that order', async () => {
+    const search = searchOf(buildSearchIndex(entries, renderCard, split))
+    await expect(search.cards([5, 0, 4])).resolves.toEqual([5, 0, 4].map((id) => `card of ${entries[id]!.slug}`))
+  })
+
+  test('holds the whole index in its manifest up to the inline limit, and files beyond it', () => {
+    const small = buildSearchIndex(entries, renderCard, { ...split, inlineLimit: entries.length })
+    expect(small.manifest.docs).toHaveLength(entries.length)
+    expect(small.files.size + small.cardFiles.size).toBe(0)
+    const large = buildSearchIndex(entries, renderCard, { ...split, inlineLimit: entries.length - 1 })
+    expect(large.manifest.docs).toBeUndefined()
+    expect(large.cardFiles.size).toBe(Math.ceil(entries.length / 3))
+  })
 })
 
-describe('parseSearchIndex', () => {
-  test('refuses what is not a list of businesses', () => {
-    expect(() => parseSearchIndex({ businesses: [] })).toThrow(
-      '/businesses/search-index.json is not a list of businesses',
-    )
-    expect(() => parseSearchIndex([{ slug: 'a', name: 'A' }])).toThrow('is not a list of businesses')
-    expect(() => parseSearchIndex([null])).toThrow('is not a list of businesses')
-    expect(parseSearchIndex([])).toEqual([])
+describe('parseSearchManifest', () => {
+  test('refuses what is not a search index', () => {
+    expect(() => parseSearchManifest([])).toThrow('/businesses/search-index.json is not a search index')
+    expect(() => parseSearchManifest({ count: 1 })).toThrow('is not a search index: rebuild the site.')
+    expect(() => parseSearchManifest(null)).toThrow('is not a search index')
   })
 })

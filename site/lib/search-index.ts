@@ -2,12 +2,20 @@ import type { Business } from '@roland/scripts/catalog/types'
 import type { BusinessCardData } from './business-card.ts'
 import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
+import {
+  encodeSet,
+  fileKey,
+  lower,
+  wordsAndPairs,
+  type InlineDoc,
+  type NextChars,
+  type SearchManifest,
+  type WordPostings,
+} from './search-shards.ts'
 
-// The businesses page's search index: every listed business with only what a card shows and what
-// the filter reads, fetched when the visitor starts to search (never with the page itself).
-
-/** Where the businesses page fetches its search index. */
-export const searchIndexPath = '/businesses/search-index.json'
+// The businesses page's search index (search-shards.ts says how it is split): every listed business
+// with only what a card shows and what the filter reads, fetched when the visitor starts to search
+// (never with the page itself).
 
 /** One business of the index; empty fields are left out rather than written as null. */
 export interface SearchIndexEntry {
@@ -45,25 +53,149 @@ export function toSearchIndexEntry(business: Business): SearchIndexEntry {
   }
 }
 
-/** Writes the index of the listed businesses (in list order) as the JSON the page fetches. */
-export function searchIndexJson(businesses: readonly Business[]): string {
-  return JSON.stringify(businesses.map(toSearchIndexEntry))
+/** How the index is split: the defaults suit a catalog of a few hundred to 100,000 businesses. */
+export interface SearchIndexOptions {
+  /** Up to this many businesses, the manifest holds the whole index (one small file). */
+  inlineLimit: number
+  cardsPerFile: number
+  textsPerFile: number
 }
 
-/** Reads the fetched index, failing with a message when it is not one (a stale or broken file). */
-export function parseSearchIndex(json: unknown): SearchIndexEntry[] {
-  const valid =
-    Array.isArray(json) &&
-    json.every(
-      (entry: Partial<SearchIndexEntry> | null) =>
-        typeof entry === 'object' &&
-        entry !== null &&
-        typeof entry.slug === 'string' &&
-        typeof entry.name === 'string' &&
-        typeof entry.category === 'string',
-    )
-  if (!valid) throw new Error(`${searchIndexPath} is not a list of businesses: rebuild the site.`)
-  return json as SearchIndexEntry[]
+/** Cards of 8 businesses a file: a first page of 24 scattered results costs at most 24 small files. */
+export const searchIndexDefaults: SearchIndexOptions = { inlineLimit: 200, cardsPerFile: 8, textsPerFile: 250 }
+
+/** The files of the index: its manifest, its other files (name to JSON), and the businesses of each card file. */
+export interface SearchIndexFiles {
+  manifest: SearchManifest
+  files: Map<string, string>
+  cardFiles: Map<string, SearchIndexEntry[]>
+}
+
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
+
+/** Adds a business (numbered in ascending order) to the set of a key. */
+function addTo(sets: Map<string, number[]>, key: string, id: number): void {
+  const ids = sets.get(key)
+  if (!ids) sets.set(key, [id])
+  else if (ids.at(-1) !== id) ids.push(id)
+}
+
+function addMember(sets: Map<string, Set<string>>, key: string, member: string): void {
+  const set = sets.get(key)
+  if (set) set.add(member)
+  else sets.set(key, new Set([member]))
+}
+
+const charsOf = (set: Set<string> | undefined) => [...(set ?? [])].sort().join('')
+
+/**
+ * Makes the index of the listed businesses (in list order, numbered from 0): the manifest the page
+ * fetches, and the files it fetches as searches need them. `renderCard` draws a card as HTML; it is
+ * called here only for a catalog small enough to be inlined (the card files are drawn when written).
+ */
+export function buildSearchIndex(
+  entries: readonly SearchIndexEntry[],
+  renderCard: (entry: SearchIndexEntry) => string,
+  options: SearchIndexOptions = searchIndexDefaults,
+): SearchIndexFiles {
+  const categories = [...new Set(entries.map((entry) => entry.category))].sort((a, b) => a.localeCompare(b, 'en'))
+  const categoryOf = new Map(categories.map((category, index) => [category, index]))
+  const texts = entries.map((entry): InlineDoc['t'] => [
+    entry.name,
+    entry.short_description ?? null,
+    entry.full_description ?? null,
+  ])
+  const grams = new Map<string, number[]>()
+  const words = new Map<string, number[]>()
+  const pairs = new Map<string, number[]>()
+  const wordsOfTrigram = new Map<string, Set<string>>()
+  const pairsOfKey = new Map<string, Set<string>>()
+  const next = new Map<string, Set<string>>()
+  const thirds = new Map<string, Set<string>>()
+  const afterSpace = new Map<string, Set<string>>()
+  // What a word adds to the files is worked out once per distinct word; a business then adds its
+  // number to the sets of its words and of their strings of one and two characters.
+  const shortGrams = new Map<string, string[]>()
+  const gramsOf = (word: string): string[] => {
+    let known = shortGrams.get(word)
+    if (known) return known
+    const found = new Set<string>()
+    for (let i = 0; i < word.length; i++) {
+      found.add(word[i]!)
+      if (i + 1 >= word.length) continue
+      found.add(word.slice(i, i + 2))
+      addMember(next, word[i]!, word[i + 1]!)
+      if (i + 2 >= word.length) continue
+      addMember(wordsOfTrigram, word.slice(i, i + 3), word)
+      addMember(thirds, word.slice(i, i + 2), word[i + 2]!)
+    }
+    known = [...found]
+    shortGrams.set(word, known)
+    return known
+  }
+  for (const [id, fields] of texts.entries()) {
+    for (const field of fields) {
+      if (field === null) continue
+      const split = wordsAndPairs(lower(field))
+      for (const word of split.words) {
+        if (words.get(word)?.at(-1) === id) continue
+        addTo(words, word, id)
+        for (const gram of gramsOf(word)) addTo(grams, gram, id)
+      }
+      for (const pair of split.pairs) {
+        if (pairs.get(pair)?.at(-1) === id) continue
+        addTo(pairs, pair, id)
+        const space = pair.indexOf(' ')
+        const key = pair.slice(space - 1, space + 2)
+        addMember(pairsOfKey, key, pair)
+        addMember(afterSpace, key[0]!, key[2]!)
+      }
+    }
+  }
+  const chars = [...new Set([...grams.keys()].filter((gram) => gram.length === 1))].sort()
+  const manifest: SearchManifest = {
+    count: entries.length,
+    categories,
+    cardsPerFile: options.cardsPerFile,
+    textsPerFile: options.textsPerFile,
+    chars: chars.join(''),
+  }
+  const files = new Map<string, string>()
+  const write = (name: string, data: unknown) => files.set(name, JSON.stringify(data))
+  const cardFiles = new Map<string, SearchIndexEntry[]>()
+  if (entries.length <= options.inlineLimit) {
+    manifest.docs = entries.map((entry, id) => ({
+      c: categoryOf.get(entry.category)!,
+      t: texts[id]!,
+      h: renderCard(entry),
+    }))
+    return { manifest, files, cardFiles }
+  }
+  const byCategory = categories.map(() => [] as number[])
+  entries.forEach((entry, id) => byCategory[categoryOf.get(entry.category)!]!.push(id))
+  byCategory.forEach((ids, index) => write(`c/${index}.json`, encodeSet(ids)))
+  for (const char of chars) {
+    const nextChars: NextChars = {
+      g: charsOf(next.get(char)),
+      t: Object.fromEntries(
+        [...(next.get(char) ?? [])].flatMap((second) => {
+          const third = charsOf(thirds.get(char + second))
+          return third === '' ? [] : [[second, third]]
+        }),
+      ),
+      p: charsOf(afterSpace.get(char)),
+    }
+    write(`n/${fileKey(char)}.json`, nextChars)
+  }
+  for (const [gram, ids] of grams) write(`g/${fileKey(gram)}.json`, encodeSet(ids))
+  const postings = (set: Set<string>, of: Map<string, number[]>): WordPostings =>
+    [...set].sort().map((word) => [word, encodeSet(of.get(word)!)])
+  for (const [trigram, set] of wordsOfTrigram) write(`t/${fileKey(trigram)}.json`, postings(set, words))
+  for (const [key, set] of pairsOfKey) write(`p/${fileKey(key)}.json`, postings(set, pairs))
+  chunks(texts, options.textsPerFile).forEach((chunk, index) => write(`x/${index}.json`, chunk))
+  chunks(entries, options.cardsPerFile).forEach((chunk, index) => cardFiles.set(`d/${index}.json`, chunk))
+  return { manifest, files, cardFiles }
 }
 
 /** Makes the card of an index entry: the same card the static list shows for that business. */

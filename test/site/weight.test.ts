@@ -129,12 +129,14 @@ describe('/businesses before the visitor searches', () => {
     expect(loaded.responses.map((r) => new URL(r.url()).pathname)).not.toContain('/businesses/search-index.json')
   })
 
-  test('loads React and the search index once the visitor focuses the search box', async () => {
+  test('loads the search script and index, and still no React, once the visitor focuses the search box', async () => {
     const loaded = await load('/businesses', desktop)
     await loaded.page.getByPlaceholder('Search businesses...').focus()
     await loaded.page.locator('[data-directory="ready"]').waitFor()
-    expect(await loadsReact(loaded)).toBe(true)
-    expect(loaded.responses.map((r) => new URL(r.url()).pathname)).toContain('/businesses/search-index.json')
+    expect(await loadsReact(loaded)).toBe(false)
+    const paths = loaded.responses.map((r) => new URL(r.url()).pathname)
+    expect(paths).toContain('/businesses/directory.js')
+    expect(paths).toContain('/businesses/search-index.json')
   })
 })
 

@@ -1,13 +1,10 @@
 import { readFile, stat } from 'node:fs/promises'
 import { runJob, type JobListener, type JobReporter } from '../jobs/run-job.ts'
 import type { Store } from '../store/types.ts'
-import { decodeRolandFile, parseRolandText, RolandFileError, type ParsedBusiness } from './parse.ts'
+import { decodeRolandFile, MAX_FILE_BYTES, parseRolandText, RolandFileError, type ParsedBusiness } from './parse.ts'
 
 /** The name of the business list in the 'files' bucket (SPEC §7). */
 export const rolandObjectPath = 'Roland.txt'
-
-/** The largest Roland.txt accepted, checked before reading it whole. */
-export const maxRolandBytes = 5 * 1024 * 1024
 
 /** Where the business list comes from: a local file, bytes (an upload), or the bucket. */
 export type MigrationSource = { file: string } | { bytes: Uint8Array; name?: string } | { bucket: true }
@@ -225,9 +222,10 @@ async function readSource(store: Store, source: MigrationSource): Promise<Uint8A
 }
 
 function checkSize<T>(size: number, what: string, value: T): T {
-  if (size > maxRolandBytes) {
+  // The limit is parse.ts's, checked here before the file is read whole.
+  if (size > MAX_FILE_BYTES) {
     throw new MigrationError(
-      `Roland.txt cannot be imported: ${what} is ${(size / 1024 / 1024).toFixed(1)} MB, over the 5 MB limit. ` +
+      `Roland.txt cannot be imported: ${what} is ${(size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1024 / 1024} MB limit. ` +
         'Is it the right file?',
     )
   }

@@ -76,7 +76,7 @@ export function decodeRolandFile(bytes: Uint8Array): string {
     const megabytes = (bytes.length / (1024 * 1024)).toFixed(1)
     throw new RolandFileError(
       'too-large',
-      `Roland.txt is ${megabytes} MB, over the 5 MB limit: check that it is the business list (a plain text file of a few hundred KB at most) and not another file.`,
+      `Roland.txt is ${megabytes} MB, over the ${MAX_FILE_BYTES / 1024 / 1024} MB limit: check that it is the business list (a plain text file of a few hundred KB at most) and not another file.`,
     )
   }
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {

@@ -1,10 +1,8 @@
 import type { APIRoute } from 'astro'
-import { allBusinesses } from '@roland/scripts/catalog/queries'
-import { getCatalog } from '../../lib/catalog.ts'
-import { searchIndexJson } from '../../lib/search-index.ts'
+import { getSearchIndex } from '../../lib/search-build.ts'
 
-/** /businesses/search-index.json: what the businesses page searches, fetched when the visitor starts to. */
+/** /businesses/search-index.json: the search index's manifest, fetched when the visitor starts to search. */
 export const GET: APIRoute = async () =>
-  new Response(searchIndexJson(allBusinesses(await getCatalog())), {
+  new Response(JSON.stringify((await getSearchIndex()).manifest), {
     headers: { 'content-type': 'application/json; charset=utf-8' },
   })

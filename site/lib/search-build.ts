@@ -1,0 +1,28 @@
+import { createElement } from 'react'
+import { renderToStaticMarkup } from 'react-dom/server'
+import { allBusinesses } from '@roland/scripts/catalog/queries'
+import BusinessCard from '../components/BusinessCard.tsx'
+import { getCatalog } from './catalog.ts'
+import {
+  buildSearchIndex,
+  searchIndexCard,
+  toSearchIndexEntry,
+  type SearchIndexEntry,
+  type SearchIndexFiles,
+} from './search-index.ts'
+
+/** Draws the card of a search result as HTML: the same card the static list shows. */
+export function renderSearchCard(entry: SearchIndexEntry): string {
+  return renderToStaticMarkup(createElement(BusinessCard, { business: searchIndexCard(entry), headingLevel: 2 }))
+}
+
+// The manifest and the files are separate routes of one index: a build makes it once.
+let built: Promise<SearchIndexFiles> | undefined
+
+/** Makes the search index of the catalog the build reads (search-index.ts). */
+export function getSearchIndex(): Promise<SearchIndexFiles> {
+  const make = async () => buildSearchIndex(allBusinesses(await getCatalog()).map(toSearchIndexEntry), renderSearchCard)
+  if (import.meta.env.DEV) return make()
+  built ??= make()
+  return built
+}

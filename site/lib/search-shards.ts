@@ -1,0 +1,269 @@
+import { filtersActive, prepareSearch, searchPrepared, type BusinessFilters } from './business-filter.ts'
+
+// The businesses search, split into small static files so that a search downloads only what it
+// needs, whatever the size of the catalog. The rule stays SPEC §7's (business-filter.ts): the
+// category equals the choice, and the search text, trimmed and lowercased, is a substring of the
+// lowercased name, short or full description. The files make that rule exact without the texts:
+//
+// - A search without spaces can only occur inside one word of a field (a run of non-spaces), so
+//   the businesses it finds are those having a word that contains it. g/ holds, for each string of
+//   one or two characters found in a word, the businesses that have it; t/ holds, for each string
+//   of three, the words that contain it and the businesses having each word.
+// - A search with one space between two words can only occur across two words of a field written
+//   with one space between them: p/ holds those pairs of words, under the three characters around
+//   their space, and the businesses having each pair.
+// - Any other search (three words or more, two spaces, a tab) takes the businesses having all of its
+//   words, then checks the phrase in their texts (x/).
+//
+// Every file is small; which ones exist is listed in n/ (one per first character), so a search never
+// asks for a file that is not there. A catalog of a few hundred businesses is searched as one file.
+
+/** Where the businesses page fetches the index's manifest; the other files are beside it in search/. */
+export const searchIndexPath = '/businesses/search-index.json'
+
+/** The folder of the index's files. */
+export const searchFilesPath = '/businesses/search/'
+
+/** A business of a manifest that holds the whole index (a small catalog). */
+export interface InlineDoc {
+  /** Its category, an index into the manifest's categories. */
+  c: number
+  /** Its name, short and full description. */
+  t: [string, string | null, string | null]
+  /** Its card, as HTML. */
+  h: string
+}
+
+/** The index's manifest: what the page fetches first. */
+export interface SearchManifest {
+  /** How many businesses are listed, numbered 0… in list order. */
+  count: number
+  /** The categories of the listed businesses; c/{n}.json lists the businesses of the n-th. */
+  categories: string[]
+  /** How many cards each d/{n}.json holds, and texts each x/{n}.json. */
+  cardsPerFile: number
+  textsPerFile: number
+  /** The characters found in the words of the texts: each has an n/ file. */
+  chars: string
+  /** The whole index, when the catalog is small enough to be searched in one file. */
+  docs?: InlineDoc[]
+}
+
+/** What n/{char}.json lists of the strings starting with that character. */
+export interface NextChars {
+  /** The second characters of the two-character strings found in words (each has a g/ file). */
+  g: string
+  /** For each second character, the third characters of the three-character strings found in words (t/). */
+  t: Record<string, string>
+  /** The characters found after this one and a space in pairs of words (each pair has a p/ file). */
+  p: string
+}
+
+/** A sorted set of business numbers, as gaps: [first, second - first, …] (small numbers compress well). */
+export type EncodedSet = number[]
+
+/** Words (or pairs of words) and the businesses having each. */
+export type WordPostings = Array<[string, EncodedSet]>
+
+/** Writes a string as a file name: each UTF-16 unit as four hex digits (any character is safe). */
+export function fileKey(text: string): string {
+  let key = ''
+  for (let i = 0; i < text.length; i++) key += text.charCodeAt(i).toString(16).padStart(4, '0')
+  return key
+}
+
+/** Encodes ascending business numbers as gaps. */
+export function encodeSet(ids: readonly number[]): EncodedSet {
+  return ids.map((id, i) => (i === 0 ? id : id - ids[i - 1]!))
+}
+
+/** Decodes gaps into ascending business numbers. */
+export function decodeSet(gaps: EncodedSet): number[] {
+  const ids = new Array<number>(gaps.length)
+  let id = 0
+  for (let i = 0; i < gaps.length; i++) ids[i] = id += gaps[i]!
+  return ids
+}
+
+/** Lowercases a text as the filter does. */
+export const lower = (text: string) => text.toLocaleLowerCase('en')
+
+/**
+ * Splits a lowercased field into its words (runs of non-spaces) and its pairs of words written with
+ * one space between them ("fresh coffee"): what g/, t/ and p/ index.
+ */
+export function wordsAndPairs(field: string): { words: string[]; pairs: string[] } {
+  // Split on a captured gap: words at even places, the gaps between them at odd ones.
+  const parts = field.split(/(\s+)/)
+  const words: string[] = []
+  const pairs: string[] = []
+  for (let i = 0; i < parts.length; i += 2) {
+    const word = parts[i]!
+    if (word === '') continue
+    words.push(word)
+    const next = parts[i + 2]
+    if (parts[i + 1] === ' ' && next) pairs.push(`${word} ${next}`)
+  }
+  return { words, pairs }
+}
+
+/** Reads a fetched manifest, failing with a message when it is not one (a stale or broken file). */
+export function parseSearchManifest(json: unknown): SearchManifest {
+  const manifest = json as Partial<SearchManifest> | null
+  const valid =
+    typeof manifest === 'object' &&
+    manifest !== null &&
+    typeof manifest.count === 'number' &&
+    Array.isArray(manifest.categories) &&
+    typeof manifest.chars === 'string' &&
+    typeof manifest.cardsPerFile === 'number' &&
+    typeof manifest.textsPerFile === 'number'
+  if (!valid) throw new Error(`${searchIndexPath} is not a search index: rebuild the site.`)
+  return manifest as SearchManifest
+}
+
+/** Fetches one file of the index (relative to searchFilesPath), once. */
+export type LoadFile = (name: string) => Promise<unknown>
+
+/** The businesses found by a search, and the cards of some of them. */
+export interface ShardedSearch {
+  readonly manifest: SearchManifest
+  /** The numbers of the businesses the filters find, in list order. */
+  find(filters: BusinessFilters): Promise<number[]>
+  /** The cards of these businesses, as HTML, in the same order. */
+  cards(ids: readonly number[]): Promise<string[]>
+}
+
+function union(count: number, lists: Iterable<readonly number[]>): number[] {
+  const marks = new Uint8Array(count)
+  for (const list of lists) for (const id of list) marks[id] = 1
+  const ids: number[] = []
+  for (let id = 0; id < count; id++) if (marks[id] === 1) ids.push(id)
+  return ids
+}
+
+function intersect(a: readonly number[], b: readonly number[]): number[] {
+  const found: number[] = []
+  let j = 0
+  for (const id of a) {
+    while (j < b.length && b[j]! < id) j++
+    if (j < b.length && b[j] === id) found.push(id)
+  }
+  return found
+}
+
+/** Searches an index through its manifest, fetching its files with `load` as searches need them. */
+export function shardedSearch(manifest: SearchManifest, load: LoadFile): ShardedSearch {
+  const { count, categories, cardsPerFile, textsPerFile, chars, docs } = manifest
+  if (docs) {
+    const prepared = prepareSearch(
+      docs.map((doc, id) => ({
+        id,
+        category: categories[doc.c]!,
+        name: doc.t[0],
+        short_description: doc.t[1],
+        full_description: doc.t[2],
+      })),
+    )
+    return {
+      manifest,
+      find: async (filters) => searchPrepared(prepared, filters).map((doc) => doc.id),
+      cards: async (ids) => ids.map((id) => docs[id]!.h),
+    }
+  }
+
+  const decoded = new Map<string, Promise<number[]>>()
+  const idsIn = (name: string) => {
+    let ids = decoded.get(name)
+    if (!ids) decoded.set(name, (ids = load(name).then((gaps) => decodeSet(gaps as EncodedSet))))
+    return ids
+  }
+  const nextChars = async (char: string) =>
+    chars.includes(char) ? ((await load(`n/${fileKey(char)}.json`)) as NextChars) : null
+  const postings = async (name: string, match: string) => {
+    const entries = (await load(name)) as WordPostings
+    return union(
+      count,
+      entries.filter(([word]) => word.includes(match)).map(([, gaps]) => decodeSet(gaps)),
+    )
+  }
+
+  /** The businesses having a word that contains `word` (no spaces). */
+  const containing = async (word: string): Promise<number[]> => {
+    const next = await nextChars(word[0]!)
+    if (!next) return []
+    if (word.length === 1) return idsIn(`g/${fileKey(word)}.json`)
+    if (!next.g.includes(word[1]!)) return []
+    if (word.length === 2) return idsIn(`g/${fileKey(word)}.json`)
+    if (!next.t[word[1]!]?.includes(word[2]!)) return []
+    return postings(`t/${fileKey(word.slice(0, 3))}.json`, word)
+  }
+
+  /** The businesses having two words written with one space between them that contain `phrase`. */
+  const pairing = async (phrase: string): Promise<number[]> => {
+    const space = phrase.indexOf(' ')
+    const [before, after] = [phrase[space - 1]!, phrase[space + 1]!]
+    const next = await nextChars(before)
+    if (!next?.p.includes(after)) return []
+    return postings(`p/${fileKey(`${before} ${after}`)}.json`, phrase)
+  }
+
+  const texts = new Map<number, Promise<Array<InlineDoc['t']>>>()
+  const textsOf = (file: number) => {
+    let loaded = texts.get(file)
+    if (!loaded) texts.set(file, (loaded = load(`x/${file}.json`) as Promise<Array<InlineDoc['t']>>))
+    return loaded
+  }
+
+  /** The businesses whose texts contain `needle`, checked in the texts themselves. */
+  const phrase = async (needle: string): Promise<number[]> => {
+    let candidates: number[] | null = null
+    for (const word of needle.split(/\s+/)) {
+      const having = await containing(word)
+      candidates = candidates === null ? having : intersect(candidates, having)
+      if (candidates.length === 0) return []
+    }
+    const found: number[] = []
+    for (const id of candidates ?? []) {
+      const fields = (await textsOf(Math.floor(id / textsPerFile)))[id % textsPerFile]!
+      if (fields.some((field) => field !== null && lower(field).includes(needle))) found.push(id)
+    }
+    return found
+  }
+
+  const matching = (needle: string) => {
+    if (!/\s/.test(needle)) return containing(needle)
+    if (/^\S+ \S+$/.test(needle)) return pairing(needle)
+    return phrase(needle)
+  }
+
+  const cardFiles = new Map<number, Promise<string[]>>()
+  const cardsIn = (file: number) => {
+    let loaded = cardFiles.get(file)
+    if (!loaded) cardFiles.set(file, (loaded = load(`d/${file}.json`) as Promise<string[]>))
+    return loaded
+  }
+
+  return {
+    manifest,
+    async find(filters) {
+      if (!filtersActive(filters)) return Array.from({ length: count }, (_, id) => id)
+      const needle = lower(filters.q.trim())
+      let found: number[] | null = null
+      if (filters.category !== '') {
+        const category = categories.indexOf(filters.category)
+        if (category === -1) return []
+        found = await idsIn(`c/${category}.json`)
+      }
+      if (needle !== '') {
+        const having = await matching(needle)
+        found = found === null ? having : intersect(found, having)
+      }
+      return found ?? []
+    },
+    async cards(ids) {
+      const files = await Promise.all(ids.map((id) => cardsIn(Math.floor(id / cardsPerFile))))
+      return ids.map((id, i) => files[i]![id % cardsPerFile]!)
+    },
+  }
+}

@@ -1,0 +1,22 @@
+import type { APIRoute, GetStaticPaths } from 'astro'
+import { pageCacheKey } from '../../../lib/build-cache.ts'
+import { renderSearchCard, getSearchIndex } from '../../../lib/search-build.ts'
+import type { SearchIndexEntry } from '../../../lib/search-index.ts'
+
+// The search index's files (search-shards.ts), /businesses/search/{kind}/{key}.json. Each is written
+// again only when its data changed (its cacheKey): a change to one business rewrites its card file
+// and the few files of its words.
+export const getStaticPaths = (async () => {
+  const { files, cardFiles } = await getSearchIndex()
+  const paths = []
+  for (const [file, json] of files) paths.push({ params: { file }, props: { json }, cacheKey: pageCacheKey(json) })
+  for (const [file, cards] of cardFiles)
+    paths.push({ params: { file }, props: { cards }, cacheKey: pageCacheKey(cards) })
+  return paths
+}) satisfies GetStaticPaths
+
+/** Writes one file of the search index. */
+export const GET: APIRoute<{ json?: string; cards?: SearchIndexEntry[] }> = ({ props }) =>
+  new Response(props.json ?? JSON.stringify(props.cards!.map(renderSearchCard)), {
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+  })

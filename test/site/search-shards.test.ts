@@ -1,0 +1,134 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { compareBusinesses } from '@roland/scripts/catalog/queries'
+import type { Business } from '@roland/scripts/catalog/types'
+import { filterBusinesses, type BusinessFilters } from '../../site/lib/business-filter.ts'
+import { launchBrowser } from '../support/browser.ts'
+import { buildSite } from '../support/build-site.ts'
+import { addBusinesses, numberedBusinesses } from '../support/catalog-changes.ts'
+import { activeFixtureBusinesses } from '../support/fixture-catalog.ts'
+import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
+import { serveStatic, type StaticServer } from '../support/static-server.ts'
+
+// A catalog past the size searched in one file (200 businesses): the fixture's ten and 240 market
+// stalls in two categories, so the businesses page searches the index's small files, fetching
+// each as a search needs it. The results must be what SPEC's filter finds in the catalog.
+
+const stalls = [
+  ...numberedBusinesses('Market Stall', 120),
+  ...numberedBusinesses('Lakeside Stall', 120, 'Dining & Refreshments'),
+]
+/** The listed businesses in list order, with what the filter reads. */
+const catalog = [
+  ...activeFixtureBusinesses.map((b) => ({ ...b, full_description: b.full_description ?? null })),
+  ...stalls.map((b) => ({ ...b, full_description: null })),
+].sort((a, b) => compareBusinesses(a as unknown as Business, b as unknown as Business))
+
+let root: string
+let outDir: string
+let server: StaticServer
+let browser: Browser
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'roland-search-shards-'))
+  const dataDir = path.join(root, 'data')
+  outDir = path.join(root, 'site')
+  await copyFixtureDataDir(dataDir)
+  await addBusinesses(dataDir, stalls)
+  server = await serveStatic(outDir)
+  browser = await launchBrowser()
+  const result = await buildSite({ outDir, dataDir, siteUrl: server.url })
+  if (result.code !== 0) throw new Error(`The site did not build (exit ${result.code}):\n${result.output.slice(-3000)}`)
+})
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  await rm(root, { recursive: true, force: true })
+})
+
+/** The first page of what the filter finds, in list order. */
+const expected = (filters: BusinessFilters) =>
+  filterBusinesses(catalog, filters)
+    .map((b) => b.name)
+    .slice(0, 24)
+const status = (count: number) => (count === 1 ? '1 business' : `${count} businesses`)
+
+/** Opens /businesses with a record of what it fetches and of its console errors. */
+async function openDirectory() {
+  const page = await browser.newPage()
+  const fetched: string[] = []
+  const errors: string[] = []
+  page.on('request', (request) => fetched.push(new URL(request.url()).pathname))
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  await page.goto(new URL('/businesses', server.url).href)
+  return { page, fetched, errors }
+}
+
+/** Waits for the status line to give the count of the filters' results, then reads the cards' names. */
+async function shown(page: Page, filters: BusinessFilters): Promise<string[]> {
+  await page
+    .getByRole('status')
+    .getByText(status(filterBusinesses(catalog, filters).length), { exact: true })
+    .waitFor()
+  return page.locator('main article h2').allInnerTexts()
+}
+
+describe('the businesses search of a catalog searched in files', () => {
+  test('finds what SPEC’s filter finds, in names and descriptions, across words and categories', async () => {
+    const { page, errors } = await openDirectory()
+    try {
+      const box = page.getByPlaceholder('Search businesses...')
+      await box.focus()
+      await page.locator('[data-directory="ready"]').waitFor()
+      for (const q of ['Stall 11', 'BISCUITS', 'hickory', 'e s', 'all 1', 'zzz', 'road  to', 'road to the']) {
+        // From the static list (no status) each time, so the count waited for is this search's.
+        await box.fill('')
+        await page.getByRole('status').getByText(/./).waitFor({ state: 'detached' })
+        await box.fill(q)
+        expect(await shown(page, { q, category: '' }), q).toEqual(expected({ q, category: '' }))
+      }
+      await page.getByLabel('Category').selectOption('Dining & Refreshments')
+      await box.fill('stall 10')
+      const filters = { q: 'stall 10', category: 'Dining & Refreshments' }
+      expect(await shown(page, filters)).toEqual(expected(filters))
+      expect(errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  test('fetches only the files a search needs, never one that is not there', async () => {
+    const { page, fetched, errors } = await openDirectory()
+    try {
+      await page.getByPlaceholder('Search businesses...').fill('lakeside stall 7')
+      await shown(page, { q: 'lakeside stall 7', category: '' })
+      const files = fetched.filter((pathname) => pathname.startsWith('/businesses/search/'))
+      const all = await readdir(path.join(outDir, 'businesses', 'search'), { recursive: true })
+      expect(files.length).toBeGreaterThan(0)
+      expect(files.length).toBeLessThan(all.length / 10)
+      expect(errors).toEqual([])
+    } finally {
+      await page.close()
+    }
+  })
+
+  test('shows a page of results at a time, and the next on request', async () => {
+    const { page } = await openDirectory()
+    try {
+      await page.getByPlaceholder('Search businesses...').fill('market')
+      const names = await shown(page, { q: 'market', category: '' })
+      expect(names).toEqual(expected({ q: 'market', category: '' }))
+      await page.getByRole('button', { name: 'Show more businesses (96 more)' }).click()
+      await page.locator('main article h2').nth(47).waitFor()
+      await expect(page.locator('main article h2').count()).resolves.toBe(48)
+    } finally {
+      await page.close()
+    }
+  })
+})
