@@ -13,7 +13,6 @@ import {
   StoreError,
   type BusinessRecord,
   type CallOptions,
-  type ImageDerivativesRecord,
   type Job,
   type JobStore,
   type JobUpdate,
