@@ -294,10 +294,11 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
     standIn = await startSupabaseStandIn({
       publishableKey,
       secretKey,
-      tables: { operators: [], operator_sessions: [], jobs: [] },
+      tables: { operators: [], operator_sessions: [], jobs: [], sign_in_failures: [] },
       // The columns' defaults, as the migrations declare them: the rebuild is a job in the jobs table.
       defaults: {
-        operators: { disabled: false, failed_attempts: 0, locked_until: null },
+        operators: { disabled: false },
+        sign_in_failures: { failed_attempts: 0, locked_until: null },
         jobs: {
           status: 'queued',
           params: {},
@@ -309,7 +310,7 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
           finished_at: null,
         },
       },
-      privateTables: ['operators', 'operator_sessions', 'jobs'],
+      privateTables: ['operators', 'operator_sessions', 'jobs', 'sign_in_failures'],
       rpc: { ...sqlFunctions(postgres, functions), ...publicSqlFunctions(postgres, ['submit_suggestion']) },
     })
     cleanups.push(() => standIn.close())
