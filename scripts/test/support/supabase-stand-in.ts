@@ -225,7 +225,13 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
       if (role === 'anon' && req.method !== 'GET') {
         return send(401, { code: '42501', message: `permission denied for table ${name}` })
       }
-      const matching = rows.filter((row) => matches(row, url.searchParams))
+      let matching: Row[]
+      try {
+        matching = rows.filter((row) => matches(row, url.searchParams))
+      } catch (error) {
+        // Answer what the stand-in cannot do, rather than leave the caller waiting.
+        return send(400, { code: 'PGRST100', message: (error as Error).message })
+      }
       switch (req.method) {
         case 'GET':
           return sendRows(200, order(matching, url.searchParams), { 'content-range': `0-${matching.length - 1}/*` })
@@ -451,13 +457,19 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 
 const reserved = new Set(['select', 'order', 'limit', 'offset', 'columns', 'on_conflict'])
 
-// PostgREST horizontal filters: only eq is needed by our reads.
+// PostgREST horizontal filters: eq, and in (the unfinished jobs: status=in.(queued,running)).
 function matches(row: Row, query: URLSearchParams): boolean {
   for (const [column, filter] of query) {
     if (reserved.has(column)) continue
     const eq = filter.match(/^eq\.(.*)$/)
-    if (!eq) throw new Error(`the stand-in does not support the filter ${column}=${filter}`)
-    if (String(row[column]) !== eq[1]) return false
+    const among = filter.match(/^in\.\((.*)\)$/)
+    if (eq) {
+      if (String(row[column]) !== eq[1]) return false
+    } else if (among) {
+      if (!among[1]!.split(',').includes(String(row[column]))) return false
+    } else {
+      throw new Error(`the stand-in does not support the filter ${column}=${filter}`)
+    }
   }
   return true
 }
