@@ -1,4 +1,5 @@
 import type { Business } from '@roland/scripts/catalog/types'
+import { townTimeZone } from './open-now.ts'
 import { town } from './site-config.ts'
 
 const present = (text: string | null | undefined): string | null => {
@@ -52,7 +53,7 @@ export function formatRating(rating: number): string {
   return rating.toFixed(1)
 }
 
-const checkedMonth = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: 'America/Chicago' })
+const checkedMonth = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: townTimeZone })
 
 /** "Listing checked November 2026" from when an operator last verified it (Roland's calendar); null when never. */
 export function listingCheckedText(verifiedAt: string | null): string | null {
