@@ -121,11 +121,13 @@ describe('Needs attention, in Chromium', () => {
 
     const deadFinding = finding('website-unreachable', dead.slug)
     await deadFinding.getByRole('button', { name: `Deactivate ${dead.name}`, exact: true }).click()
+    await page.getByText(`${dead.name} deactivated: it leaves the site at the next rebuild`).waitFor()
     await deadFinding.getByRole('button', { name: `Undo deactivate ${dead.name}` }).click()
     await deadFinding.getByRole('button', { name: `Deactivate ${dead.name}`, exact: true }).waitFor()
     expect((await call(server, `/api/businesses/${dead.id}`)).json.business.is_active).toBe(true)
     await deadFinding.getByRole('button', { name: `Deactivate ${dead.name}`, exact: true }).click()
-    await page.getByText(`${dead.name} deactivated`).waitFor()
+    // The first deactivation's toast may still show (3 s), so wait for what only this click brings: its Undo.
+    await deadFinding.getByRole('button', { name: `Undo deactivate ${dead.name}` }).waitFor()
     expect((await call(server, `/api/businesses/${dead.id}`)).json.business.is_active).toBe(false)
   })
 
