@@ -295,21 +295,6 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
       publishableKey,
       secretKey,
       tables: { operators: [], operator_sessions: [], jobs: [], sign_in_failures: [] },
-      // The columns' defaults, as the migrations declare them: the rebuild is a job in the jobs table.
-      defaults: {
-        operators: { disabled: false },
-        sign_in_failures: { failed_attempts: 0, locked_until: null },
-        jobs: {
-          status: 'queued',
-          params: {},
-          progress: { phase: 'queued', done: 0, total: 0 },
-          result: null,
-          error: null,
-          log: [],
-          started_at: null,
-          finished_at: null,
-        },
-      },
       privateTables: ['operators', 'operator_sessions', 'jobs', 'sign_in_failures'],
       rpc: { ...sqlFunctions(postgres, functions), ...publicSqlFunctions(postgres, ['submit_suggestion']) },
     })

@@ -58,7 +58,6 @@ beforeAll(async () => {
     publishableKey,
     secretKey,
     tables: { operators: [], operator_sessions: [], jobs: [], sign_in_failures: [] },
-    defaults: { operators: { disabled: false }, sign_in_failures: { failed_attempts: 0, locked_until: null } },
     privateTables: ['operators', 'operator_sessions', 'jobs', 'sign_in_failures'],
     rpc: sqlFunctions(postgres, functions),
   })

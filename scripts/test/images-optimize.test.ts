@@ -192,17 +192,6 @@ describe('the Supabase store', { timeout: 300_000 }, () => {
     standIn = await startSupabaseStandIn({
       publishableKey: keys.publicKey,
       secretKey: keys.secretKey,
-      defaults: {
-        business_images: { width: null, height: null, placeholder: null, variants: [] },
-        jobs: {
-          status: 'queued',
-          params: {},
-          progress: { phase: 'queued', done: 0, total: 0 },
-          result: null,
-          error: null,
-          log: [],
-        },
-      },
       tables: {
         businesses: [{ id: businessId, slug: 'big-rock-coffee', name: 'Big Rock Coffee' }],
         business_images: [],

@@ -22,7 +22,6 @@ beforeAll(async () => {
     publishableKey,
     secretKey,
     tables: { operators: [], operator_sessions: [], sign_in_failures: [] },
-    defaults: { operators: { disabled: false }, sign_in_failures: { failed_attempts: 0, locked_until: null } },
     privateTables: ['operators', 'operator_sessions', 'sign_in_failures'],
   })
   store = openSupabaseStore({ url: standIn.url, publicKey: publishableKey, secretKey })

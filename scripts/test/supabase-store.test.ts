@@ -20,16 +20,6 @@ async function start(extra: Partial<Parameters<typeof startSupabaseStandIn>[0]> 
     publishableKey,
     secretKey,
     privateTables: ['jobs'],
-    defaults: {
-      jobs: {
-        status: 'queued',
-        params: {},
-        progress: { phase: 'queued', done: 0, total: 0 },
-        result: null,
-        error: null,
-        log: [],
-      },
-    },
     tables: {
       businesses: catalog.businesses.filter((b) => b.is_active),
       location_categories: catalog.categories,

@@ -24,13 +24,33 @@ export interface StandInOptions {
   publishableKey: string
   secretKey: string
   tables?: Record<string, Row[]>
-  /** Column defaults per table, as the migrations declare them (PostgREST answers with them). */
+  /** More column defaults per table, beside the migrations' (columnDefaults). */
   defaults?: Record<string, Row>
   /** Tables the anon role may not read (as the RLS migration says). */
   privateTables?: string[]
   rpc?: Record<string, (args: Record<string, unknown>, role: Role, request: RpcRequest) => unknown>
   /** Answer every request (or those under `path`, such as /auth/v1/) with this status and error body, to test failures. */
   failWith?: { status: number; body: Row; path?: string }
+}
+
+/**
+ * The column defaults of the tables the stand-in's callers insert into, as the migrations declare
+ * them: PostgREST answers an insert with the whole row, defaults included.
+ */
+export const columnDefaults: Record<string, Row> = {
+  operators: { disabled: false },
+  sign_in_failures: { failed_attempts: 0, locked_until: null },
+  business_images: { width: null, height: null, placeholder: null, variants: [] },
+  jobs: {
+    status: 'queued',
+    params: {},
+    progress: { phase: 'queued', done: 0, total: 0 },
+    result: null,
+    error: null,
+    log: [],
+    started_at: null,
+    finished_at: null,
+  },
 }
 
 /** What an rpc sees of its HTTP request: the headers, and the caller's address as Supabase's gateway adds it. */
@@ -239,6 +259,7 @@ export async function startSupabaseStandIn(options: StandInOptions): Promise<Sup
           const inserted = (Array.isArray(body) ? body : [body]).map((row: Row) => ({
             id: `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`,
             created_at: new Date().toISOString(),
+            ...columnDefaults[name],
             ...options.defaults?.[name],
             ...row,
           }))
