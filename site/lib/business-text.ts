@@ -1,5 +1,5 @@
 import type { Business } from '@roland/scripts/catalog/types'
-import { townTimeZone } from './open-now.ts'
+import { townTimeZone } from '@roland/scripts/content/town'
 import { town } from './site-config.ts'
 
 const present = (text: string | null | undefined): string | null => {

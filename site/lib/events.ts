@@ -1,6 +1,6 @@
 import type { CommunityEvent } from '@roland/scripts/catalog/types'
 // Event times are shown in Roland's time zone whatever the build machine's zone.
-import { townTimeZone } from './open-now.ts'
+import { townTimeZone } from '@roland/scripts/content/town'
 
 /** The number of events the home page lists (SPEC §9). */
 export const homeEventLimit = 3

@@ -1,13 +1,11 @@
 import type { BusinessHours } from '@roland/scripts/catalog/types'
+import { townTimeZone } from '@roland/scripts/content/town'
 import { dayNames, formatClock } from './hours.ts'
 
 // "Open now" on a business page (issue 8). The page carries the week's hours; the browser works
 // out the badge from the visitor's clock, read as Roland's wall-clock time whatever the visitor's
 // own time zone. This module is also the script the page ships: keep it small and free of
 // anything with side effects at import time.
-
-/** Roland keeps Central Time; opening hours and event times are in it. */
-export const townTimeZone = 'America/Chicago'
 
 const day = 1440
 const week = 7 * day

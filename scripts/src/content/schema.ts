@@ -22,8 +22,7 @@ export const eventTypes = ['Planning', 'Social', 'Business', 'Community', 'Recre
 /** The attraction categories of the recreation pages. */
 export const attractionCategories = ['Natural Attractions', 'Sports & Recreation', 'Premium Destinations'] as const
 
-/** The town's time zone: the console shows and takes event times in it; the database keeps UTC. */
-export const townTimeZone = 'America/Chicago'
+export { townTimeZone } from './town.ts'
 
 // Optional text: blank means none (null), so clearing a field in a form clears the column.
 const optionalText = (label: string, max: number) =>

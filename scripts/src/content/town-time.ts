@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz'
-import { townTimeZone } from './schema.ts'
+import { townTimeZone } from './town.ts'
 
 // Event times: operators and visitors type them in the town's wall-clock time (America/Chicago),
 // whatever the time zone of their computer, and the database keeps the instant (UTC). The console's
