@@ -6,6 +6,7 @@ import {
   type DerivativeEncoding,
   type Derivatives,
 } from '../src/images/derivatives.ts'
+import { folderStorage } from '../src/store/folder-storage.ts'
 import type { FileStorage } from '../src/store/types.ts'
 import { percentile, table } from './measure.ts'
 
@@ -33,19 +34,6 @@ async function timed(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: n
   return { wall: (performance.now() - start) / 1000, cpu: (used.user + used.system) / 1e6 }
 }
 
-/** A files bucket in memory, so that the timings are the pipeline's alone. */
-function memoryFiles(): FileStorage & { files: Map<string, Uint8Array> } {
-  const files = new Map<string, Uint8Array>()
-  return {
-    files,
-    get: async (path) => files.get(path) ?? null,
-    put: async (path, bytes) => void files.set(path, bytes),
-    remove: async (path) => void files.delete(path),
-    list: async () => [...files.keys()].sort(),
-    publicUrl: (path) => path,
-  }
-}
-
 /** The repetitions, from ROLAND_BENCH_PHOTO_REPEATS (default 3): each times every photo once per configuration. */
 function repeats(): number {
   const setting = process.env.ROLAND_BENCH_PHOTO_REPEATS ?? '3'
@@ -68,11 +56,11 @@ async function rgba(image: Sharp): Promise<Rgba> {
 }
 
 /** SSIM of each derivative against the original resized straight to its size (1 is identical). */
-async function scores(photo: Buffer, derivatives: Derivatives, files: Map<string, Uint8Array>) {
+async function scores(photo: Buffer, derivatives: Derivatives, files: FileStorage) {
   const result = new Map<string, number>()
   for (const variant of derivatives.variants) {
     const reference = await rgba(sharp(photo).resize(variant.width, variant.height))
-    const bytes = files.get(variant.url)
+    const bytes = await files.get(variant.url.replace(/^\/files\//, ''))
     if (!bytes) throw new Error(`${variant.url} was not written`)
     const derivative = await rgba(sharp(bytes))
     result.set(`${variant.format} ${variant.width}w`, ssim(reference, derivative, { downsample: false }).mssim)
@@ -100,7 +88,8 @@ export async function compareDerivatives(photos: readonly Buffer[]): Promise<voi
     for (const photo of photos) {
       times.get(reencodeLabel)!.push(await timed(() => reencode(photo)))
       for (const [label, encoding] of configurations) {
-        const files = memoryFiles()
+        // A files bucket in memory, so that the timings are the pipeline's alone.
+        const files = folderStorage(undefined)
         times
           .get(label)!
           .push(await timed(() => makeDerivatives(photo, { files, name: 'bench.jpg', basePath: 'bench', encoding })))
@@ -136,9 +125,9 @@ export async function compareDerivatives(photos: readonly Buffer[]): Promise<voi
   const rows = new Map<string, Record<string, number>>()
   for (const [label, encoding] of configurations) {
     for (const photo of photos) {
-      const files = memoryFiles()
+      const files = folderStorage(undefined)
       const derivatives = await makeDerivatives(photo, { files, name: 'bench.jpg', basePath: 'bench', encoding })
-      const ssims = await scores(photo, derivatives, files.files)
+      const ssims = await scores(photo, derivatives, files)
       for (const variant of derivatives.variants) {
         const key = `${variant.format} ${variant.width}w`
         const row = rows.get(key) ?? {}
