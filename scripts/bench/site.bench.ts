@@ -215,13 +215,13 @@ async function pageWeight(outDir: string, pathname: string) {
 /** What the keystroke measurements type, letter by letter. */
 const typedSearches = ['roland', 'coffee pastries', 'kayak rentals', 'zzz']
 
-/** Reads the files of a built search index, each once, as the page fetches them. */
-function indexFiles(outDir: string) {
+/** Reads the files of a built search index (its manifest's numbering `v`), each once, as the page fetches them. */
+function indexFiles(outDir: string, v: string) {
   const read = new Map<string, Promise<unknown>>()
   return (name: string) => {
     let file = read.get(name)
     if (!file) {
-      file = readFile(path.join(outDir, 'businesses', 'search', name), 'utf8').then(
+      file = readFile(path.join(outDir, 'businesses', 'search', v, name), 'utf8').then(
         (text) => JSON.parse(text) as unknown,
       )
       read.set(name, file)
@@ -239,7 +239,8 @@ async function keystrokes(outDir: string) {
   const { parseSearchManifest, shardedSearch } = await import('../../site/lib/search-shards.ts')
   const json = await readFile(path.join(outDir, 'businesses', 'search-index.json'))
   let start = performance.now()
-  const search = shardedSearch(parseSearchManifest(JSON.parse(json.toString('utf8'))), indexFiles(outDir))
+  const manifest = parseSearchManifest(JSON.parse(json.toString('utf8')))
+  const search = shardedSearch(manifest, indexFiles(outDir, manifest.v))
   const prepareMs = performance.now() - start
   const categories = ['', 'Dining & Refreshments']
   const times: number[] = []

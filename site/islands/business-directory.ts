@@ -1,13 +1,18 @@
 import { businessesPerPage } from '../lib/business-pages.ts'
 import { filtersActive, filtersQuery, noFilters, readFilters, type BusinessFilters } from '../lib/business-filter.ts'
-import { parseSearchManifest, searchFilesPath, shardedSearch, type ShardedSearch } from '../lib/search-shards.ts'
+import { parseSearchManifest, searchFileUrl, shardedSearch, type ShardedSearch } from '../lib/search-shards.ts'
 
 // The search box and category filter of the businesses list (SPEC §2), taking over the form the
 // page renders (BusinessesPage.astro) once the visitor starts to search (directory-start.ts loads
 // this script). It fetches the index's manifest, then, as the visitor types, the few files each
 // search needs (search-shards.ts), keeping the filters in the URL (?q=&category=) so a filtered
 // view can be shared and reloaded. Only a page of results is drawn at a time; "Show more" adds the
-// next. No framework: the cards arrive drawn, as the static list draws them.
+// next. No framework: the cards arrive drawn, as the static list draws them. A page left open across
+// a rebuild may hold the manifest of the build before: its files are gone (404), so it fetches the
+// manifest again, once, and searches anew.
+
+/** A file of the index is gone: the page holds the manifest of an older build. */
+class StaleIndex extends Error {}
 
 /** Takes over one businesses directory: its form, its status line and its list. */
 function startDirectory(root: HTMLElement): void {
@@ -28,17 +33,33 @@ function startDirectory(root: HTMLElement): void {
   // Each change of filters draws anew; a search that finishes after a newer one began is dropped.
   let drawing = 0
 
-  const files = new Map<string, Promise<unknown>>()
-  const load = (name: string) => {
-    let file = files.get(name)
-    if (!file) {
-      file = fetch(searchFilesPath + name).then((response) => {
-        if (!response.ok) throw new Error(`${searchFilesPath}${name} answered ${response.status}`)
-        return response.json() as Promise<unknown>
-      })
-      files.set(name, file)
-    }
-    return file
+  /** Fetches the manifest (again, past the HTTP cache, when `fresh`) and searches through it. */
+  const open = async (fresh: boolean): Promise<ShardedSearch> => {
+    const response = await fetch(indexUrl, fresh ? { cache: 'no-cache' } : undefined)
+    if (!response.ok) throw new Error(`${indexUrl} answered ${response.status}`)
+    const manifest = parseSearchManifest(await response.json())
+    const files = new Map<string, Promise<unknown>>()
+    return shardedSearch(manifest, (name) => {
+      let file = files.get(name)
+      if (!file) {
+        const url = searchFileUrl(manifest, name)
+        file = fetch(url).then((answer) => {
+          if (answer.status === 404) throw new StaleIndex(`${url} is gone: the site was rebuilt`)
+          if (!answer.ok) throw new Error(`${url} answered ${answer.status}`)
+          return answer.json() as Promise<unknown>
+        })
+        files.set(name, file)
+      }
+      return file
+    })
+  }
+  // Draws that find the index stale at the same time share one fetch of the new manifest.
+  let reopening: Promise<ShardedSearch> | null = null
+  const reopen = (stale: ShardedSearch) => {
+    reopening ??= open(true).finally(() => (reopening = null))
+    return reopening.then((fresh) => {
+      if (search === stale) search = fresh
+    })
   }
 
   const show = (fields: BusinessFilters) => {
@@ -55,7 +76,7 @@ function startDirectory(root: HTMLElement): void {
     results.querySelector('button')!.addEventListener('click', () => update(noFilters))
   }
 
-  async function draw(): Promise<void> {
+  async function draw(retried = false): Promise<void> {
     const mine = ++drawing
     const active = filtersActive(filters)
     // The static list leaves the page while a search shows, as the results leave it after.
@@ -76,12 +97,21 @@ function startDirectory(root: HTMLElement): void {
       drawEmpty()
       return
     }
+    const current = search
     let found: number[]
     let cards: string[]
     try {
-      found = await search.find(filters)
-      cards = await search.cards(found.slice(0, shownCount))
+      found = await current.find(filters)
+      cards = await current.cards(found.slice(0, shownCount))
     } catch (error) {
+      if (mine !== drawing) return
+      if (error instanceof StaleIndex && !retried) {
+        const again = await reopen(current).then(
+          () => true,
+          () => false,
+        )
+        if (again && mine === drawing) return draw(true)
+      }
       if (mine !== drawing) return
       // SPEC §8: the list then shows as empty; the reason goes to the console only.
       console.error('Error loading businesses:', error)
@@ -97,7 +127,7 @@ function startDirectory(root: HTMLElement): void {
     }
     const list = document.createElement('ul')
     list.className = 'grid gap-6 sm:grid-cols-2 lg:grid-cols-3'
-    list.innerHTML = cards.map((card) => `<li>${card}</li>`).join('')
+    list.append(...drawnCards(current, found.slice(0, shownCount), cards))
     const parts: Node[] = [list]
     if (found.length > shownCount) {
       const more = document.createElement('div')
@@ -113,11 +143,27 @@ function startDirectory(root: HTMLElement): void {
       more.append(button)
       parts.push(more)
     }
-    // A photo that failed to load before (BaseLayout's inline script noted it) is not tried again.
-    for (const img of list.querySelectorAll<HTMLImageElement>('img[data-fallback]')) {
-      if (window.__failedImages?.has(img.src)) (img.closest('picture') ?? img).remove()
-    }
     results.replaceChildren(...parts)
+  }
+
+  // The cards drawn so far, by business number in the index they came from: as the visitor types,
+  // most searches find businesses already shown, whose cards move rather than being parsed again.
+  let cardsOf: { search: ShardedSearch; items: Map<number, HTMLLIElement> } | null = null
+  const drawnCards = (search: ShardedSearch, ids: readonly number[], cards: readonly string[]) => {
+    if (cardsOf?.search !== search || cardsOf.items.size > 1000) cardsOf = { search, items: new Map() }
+    const items = cardsOf.items
+    const fresh = ids.flatMap((id, i) => (items.has(id) ? [] : [i]))
+    if (fresh.length > 0) {
+      const parsed = document.createElement('ul')
+      parsed.innerHTML = fresh.map((i) => `<li>${cards[i]}</li>`).join('')
+      // A photo that failed to load before (BaseLayout's inline script noted it) is not tried again.
+      for (const img of parsed.querySelectorAll<HTMLImageElement>('img[data-fallback]')) {
+        if (window.__failedImages?.has(img.src)) (img.closest('picture') ?? img).remove()
+      }
+      const made = [...parsed.children] as HTMLLIElement[]
+      fresh.forEach((i, n) => items.set(ids[i]!, made[n]!))
+    }
+    return ids.map((id) => items.get(id)!)
   }
 
   function update(next: BusinessFilters): void {
@@ -157,14 +203,10 @@ function startDirectory(root: HTMLElement): void {
     void draw()
   }
   root.dataset.directory = 'loading'
-  void fetch(indexUrl)
-    .then((response) => {
-      if (!response.ok) throw new Error(`${indexUrl} answered ${response.status}`)
-      return response.json() as Promise<unknown>
-    })
+  void open(false)
     .then(
-      (json) => {
-        search = shardedSearch(parseSearchManifest(json), load)
+      (opened) => {
+        search = opened
       },
       (error: unknown) => {
         // SPEC §8: the list then shows as empty; the reason goes to the console only.

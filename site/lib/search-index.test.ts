@@ -154,12 +154,24 @@ describe('the search index', () => {
     expect(large.manifest.docs).toBeUndefined()
     expect(large.cardFiles.size).toBe(Math.ceil(entries.length / 3))
   })
+
+  test('numbers its files anew (v) when a business is added or removed, not when a text changes', () => {
+    const v = (list: typeof entries) => buildSearchIndex(list, renderCard, split).manifest.v
+    const described = entries.map((entry, i) => (i === 2 ? { ...entry, short_description: 'Now open late' } : entry))
+    expect(v(described)).toBe(v(entries))
+    expect(v(entries.slice(1))).not.toBe(v(entries))
+    expect(v([{ ...entries[0]!, slug: 'a-new-business' }, ...entries])).not.toBe(v(entries))
+    expect(v(entries)).toMatch(/^[\w-]{12}$/)
+  })
 })
 
 describe('parseSearchManifest', () => {
   test('refuses what is not a search index', () => {
     expect(() => parseSearchManifest([])).toThrow('/businesses/search-index.json is not a search index')
     expect(() => parseSearchManifest({ count: 1 })).toThrow('is not a search index: rebuild the site.')
+    const { manifest } = buildSearchIndex([], renderCard)
+    expect(parseSearchManifest(JSON.parse(JSON.stringify(manifest)))).toEqual(manifest)
+    expect(() => parseSearchManifest({ ...manifest, v: '../x' })).toThrow('is not a search index')
     expect(() => parseSearchManifest(null)).toThrow('is not a search index')
   })
 })

@@ -36,6 +36,13 @@ export interface InlineDoc {
 
 /** The index's manifest: what the page fetches first. */
 export interface SearchManifest {
+  /**
+   * The numbering of the files: they are under search/{v}/. It changes when the businesses' numbers
+   * or the categories' do (a business added, removed or renamed), so a page holding the manifest of
+   * an older build never reads another build's numbers: its files are gone (404), and it fetches the
+   * manifest again.
+   */
+  v: string
   /** How many businesses are listed, numbered 0… in list order. */
   count: number
   /** The categories of the listed businesses; c/{n}.json lists the businesses of the n-th. */
@@ -113,6 +120,8 @@ export function parseSearchManifest(json: unknown): SearchManifest {
   const valid =
     typeof manifest === 'object' &&
     manifest !== null &&
+    typeof manifest.v === 'string' &&
+    /^[\w-]+$/.test(manifest.v) &&
     typeof manifest.count === 'number' &&
     Array.isArray(manifest.categories) &&
     typeof manifest.chars === 'string' &&
@@ -122,7 +131,10 @@ export function parseSearchManifest(json: unknown): SearchManifest {
   return manifest as SearchManifest
 }
 
-/** Fetches one file of the index (relative to searchFilesPath), once. */
+/** Where one file of the index is: under searchFilesPath, in the folder of the manifest's numbering. */
+export const searchFileUrl = (manifest: SearchManifest, name: string) => `${searchFilesPath}${manifest.v}/${name}`
+
+/** Fetches one file of the index (named relative to its folder, searchFileUrl), once. */
 export type LoadFile = (name: string) => Promise<unknown>
 
 /** The businesses found by a search, and the cards of some of them. */

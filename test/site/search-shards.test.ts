@@ -28,13 +28,14 @@ const catalog = [
 ].sort((a, b) => compareBusinesses(a as unknown as Business, b as unknown as Business))
 
 let root: string
+let dataDir: string
 let outDir: string
 let server: StaticServer
 let browser: Browser
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-search-shards-'))
-  const dataDir = path.join(root, 'data')
+  dataDir = path.join(root, 'data')
   outDir = path.join(root, 'site')
   await copyFixtureDataDir(dataDir)
   await addBusinesses(dataDir, stalls)
@@ -51,8 +52,8 @@ afterAll(async () => {
 })
 
 /** The first page of what the filter finds, in list order. */
-const expected = (filters: BusinessFilters) =>
-  filterBusinesses(catalog, filters)
+const expected = (filters: BusinessFilters, listed = catalog) =>
+  filterBusinesses(listed, filters)
     .map((b) => b.name)
     .slice(0, 24)
 const status = (count: number) => (count === 1 ? '1 business' : `${count} businesses`)
@@ -71,10 +72,10 @@ async function openDirectory() {
 }
 
 /** Waits for the status line to give the count of the filters' results, then reads the cards' names. */
-async function shown(page: Page, filters: BusinessFilters): Promise<string[]> {
+async function shown(page: Page, filters: BusinessFilters, listed = catalog): Promise<string[]> {
   await page
     .getByRole('status')
-    .getByText(status(filterBusinesses(catalog, filters).length), { exact: true })
+    .getByText(status(filterBusinesses(listed, filters).length), { exact: true })
     .waitFor()
   return page.locator('main article h2').allInnerTexts()
 }
@@ -131,4 +132,35 @@ describe('the businesses search of a catalog searched in files', () => {
       await page.close()
     }
   })
+
+  // Last: it changes the catalog and rebuilds the site.
+  test('a page left open across a rebuild that numbers the businesses anew searches the new index', async () => {
+    const { page, fetched, errors } = await openDirectory()
+    try {
+      const box = page.getByPlaceholder('Search businesses...')
+      await box.fill('market stall 1')
+      await shown(page, { q: 'market stall 1', category: '' })
+      // A business that lists first numbers every other one anew; the open page still holds the old manifest.
+      const first = {
+        ...numberedBusinesses('Aardvark Lakeside Bait', 1, 'Dining & Refreshments')[0]!,
+        full_description: null,
+      }
+      await addBusinesses(dataDir, [first])
+      const rebuilt = await buildSite({ outDir, dataDir, siteUrl: server.url })
+      expect(rebuilt.code, rebuilt.output.slice(-3000)).toBe(0)
+      const listed = [first, ...catalog].sort((a, b) =>
+        compareBusinesses(a as unknown as Business, b as unknown as Business),
+      )
+
+      await box.fill('lakeside')
+      expect(await shown(page, { q: 'lakeside', category: '' }, listed)).toEqual(
+        expected({ q: 'lakeside', category: '' }, listed),
+      )
+      expect(fetched.filter((pathname) => pathname === '/businesses/search-index.json')).toHaveLength(2)
+      // The old build's file that told the page so is the only error.
+      expect(errors.filter((error) => !error.includes('404'))).toEqual([])
+    } finally {
+      await page.close()
+    }
+  }, 300_000)
 })

@@ -3,15 +3,17 @@ import { pageCacheKey } from '../../../lib/build-cache.ts'
 import { renderSearchCard, getSearchIndex } from '../../../lib/search-build.ts'
 import type { SearchIndexEntry } from '../../../lib/search-index.ts'
 
-// The search index's files (search-shards.ts), /businesses/search/{kind}/{key}.json. Each is written
-// again only when its data changed (its cacheKey): a change to one business rewrites its card file
-// and the few files of its words.
+// The search index's files (search-shards.ts), /businesses/search/{v}/{kind}/{key}.json, where v is
+// the manifest's numbering. Each is written again only when its data changed (its cacheKey): a change
+// to one business's texts rewrites its card file and the few files of its words; a business added or
+// removed numbers them all anew, in a new folder.
 export const getStaticPaths = (async () => {
-  const { files, cardFiles } = await getSearchIndex()
+  const { manifest, files, cardFiles } = await getSearchIndex()
   const paths = []
-  for (const [file, json] of files) paths.push({ params: { file }, props: { json }, cacheKey: pageCacheKey(json) })
-  for (const [file, cards] of cardFiles)
-    paths.push({ params: { file }, props: { cards }, cacheKey: pageCacheKey(cards) })
+  for (const [name, json] of files)
+    paths.push({ params: { file: `${manifest.v}/${name}` }, props: { json }, cacheKey: pageCacheKey(json) })
+  for (const [name, cards] of cardFiles)
+    paths.push({ params: { file: `${manifest.v}/${name}` }, props: { cards }, cacheKey: pageCacheKey(cards) })
   return paths
 }) satisfies GetStaticPaths
 
