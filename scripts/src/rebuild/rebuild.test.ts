@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
-import { rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
+import { buildLog, rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
 // (astro build) is exercised end to end by the console's browser test, and below for two at once.
@@ -183,4 +183,29 @@ describe('a local build', () => {
       await rm(root, { recursive: true, force: true })
     }
   }, 240_000)
+})
+
+describe('buildLog', () => {
+  test("tells each run of Astro's page lines as one line, and passes the others on", () => {
+    const lines: string[] = []
+    const log = buildLog((line) => lines.push(line))
+    for (const line of [
+      ' generating static routes ',
+      '▶ src/pages/business/[slug].astro',
+      '  ├─ /business/a/index.html (+2ms)',
+      '  ├─ /business/b/index.html (cached)',
+      '  ├─ /business/c/index.html (restored)',
+      '▶ src/pages/index.astro',
+      '  └─ /index.html (+11ms)',
+    ])
+      log.line(line)
+    log.end()
+    expect(lines).toEqual([
+      ' generating static routes ',
+      '▶ src/pages/business/[slug].astro',
+      '  3 page(s): 1 rendered, 2 unchanged',
+      '▶ src/pages/index.astro',
+      '  1 page(s): 1 rendered, 0 unchanged',
+    ])
+  })
 })
