@@ -431,3 +431,35 @@ describe('row-level security on submissions', () => {
     },
   )
 })
+
+describe('the public catalog of thousands of businesses', () => {
+  test('comes whole and in list order across the pages it is read in', async () => {
+    const big = await freshStore()
+    try {
+      // 4,500 more businesses (the catalog is read 2,000 at a time), names repeating so that the
+      // slug breaks ties; every 7th inactive, every 100th with a service and an hour.
+      await big.db.exec(`
+        insert into businesses (slug, name, category, address, is_active)
+        select 'shop-' || n, 'Shop ' || (n % 1500), 'Shopping & Convenience', n || ' Main St', n % 7 <> 0
+        from generate_series(1, 4500) n;
+        insert into business_services (business_id, service_name, sort_order)
+        select id, 'Service of ' || slug, 0 from businesses where slug ~ '^shop-[0-9]+00$';
+        insert into business_hours (business_id, day_of_week, opens_at, closes_at)
+        select id, 1, '09:00', '17:00' from businesses where slug ~ '^shop-[0-9]+00$';
+      `)
+      const { rows } = await big.db.query<{ slug: string }>(
+        'select slug from businesses where is_active order by name, slug',
+      )
+      const catalog = await big.loadCatalog()
+      expect(catalog.businesses.map((b) => b.slug)).toEqual(rows.map((row) => row.slug))
+      expect(catalog.businesses.length).toBeGreaterThan(3800)
+      for (const business of catalog.businesses.filter((b) => /^shop-\d+00$/.test(b.slug))) {
+        expect(business.services.map((s) => s.service_name)).toEqual([`Service of ${business.slug}`])
+        expect(business.hours_detail).toHaveLength(1)
+      }
+      expect(catalog.categories.length).toBeGreaterThan(0)
+    } finally {
+      await big.close()
+    }
+  })
+})

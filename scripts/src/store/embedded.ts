@@ -154,7 +154,14 @@ function takeLock(file: string, timeoutMs: number): Promise<() => Promise<void>>
 // Each business's services, images and hours are aggregated once per table and joined, rather
 // than looked up business by business: at 10,000 businesses this reads the catalog in about half
 // the time. A business has the columns businessSchema names (catalog/types.ts), no more.
-const catalogSql = `
+// The public catalog as the site reads it (the anon role, so row-level security decides what shows).
+// The businesses come through a cursor, a page at a time, in list order: the database builds what
+// it returns in its own memory, which never shrinks, and one JSON of every business took 2 GB of
+// WebAssembly memory at 100,000 businesses (and kept it until the store was closed and collected).
+const catalogPageSize = 2000
+
+const listedBusinessesSql = `
+  declare listed_businesses no scroll cursor for
   with services as (
     select s.business_id, json_agg(json_build_object('service_name', s.service_name, 'description', s.description,
              'is_featured', s.is_featured, 'sort_order', s.sort_order) order by s.sort_order, s.service_name) as list
@@ -167,23 +174,25 @@ const catalogSql = `
              'closes_at', h.closes_at, 'is_closed', h.is_closed) order by h.day_of_week, h.opens_at) as list
     from public.business_hours h group by h.business_id
   )
+  select row_to_json(b)::text as business from (
+    select bz.slug, bz.name, bz.category, bz.short_description, bz.full_description, bz.address, bz.phone,
+      bz.website, bz.hours, bz.is_featured, bz.is_active, bz.rating, bz.price_range, bz.verified_at,
+      public.website_hidden(bz) as website_hidden,
+      coalesce(s.list, '[]') as services, coalesce(i.list, '[]') as images, coalesce(h.list, '[]') as hours_detail
+    from public.businesses bz
+      left join services s on s.business_id = bz.id
+      left join images i on i.business_id = bz.id
+      left join hours h on h.business_id = bz.id
+    where bz.is_active
+  ) b
+  order by b.name, b.slug`
+
+const catalogRestSql = `
   select json_build_object(
-    'businesses', coalesce((
-      select json_agg(b order by b.name, b.slug) from (
-        select bz.slug, bz.name, bz.category, bz.short_description, bz.full_description, bz.address, bz.phone,
-          bz.website, bz.hours, bz.is_featured, bz.is_active, bz.rating, bz.price_range, bz.verified_at,
-          public.website_hidden(bz) as website_hidden,
-          coalesce(s.list, '[]') as services, coalesce(i.list, '[]') as images, coalesce(h.list, '[]') as hours_detail
-        from public.businesses bz
-          left join services s on s.business_id = bz.id
-          left join images i on i.business_id = bz.id
-          left join hours h on h.business_id = bz.id
-        where bz.is_active
-      ) b), '[]'),
     'categories', coalesce((select json_agg(c order by c.sort_order, c.name) from public.location_categories c), '[]'),
     'attractions', coalesce((select json_agg(a order by a.sort_order, a.name) from public.attractions a where a.is_active), '[]'),
     'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]')
-  )::text as catalog`
+  )::text as rest`
 
 function makeStore(db: PGlite, dir: string | undefined, created: boolean, release: () => Promise<void>): EmbeddedStore {
   const asRole: EmbeddedStore['asRole'] = (role, fn) =>
@@ -199,8 +208,25 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
     db,
     asRole,
     async loadCatalog(): Promise<Catalog> {
-      const raw = await asRole('anon', async (tx) => (await tx.query<{ catalog: string }>(catalogSql)).rows[0]?.catalog)
-      return parseCatalog(raw === undefined ? raw : JSON.parse(raw), this.location)
+      // One transaction: every page sees the same catalog.
+      const raw = await asRole('anon', async (tx) => {
+        // All of it is fetched: plan for the whole result, not for its first rows (which joined each
+        // business to the lists of services, images and hours one by one).
+        await tx.exec('set local cursor_tuple_fraction = 1')
+        await tx.exec(listedBusinessesSql)
+        const businesses: unknown[] = []
+        for (;;) {
+          const { rows } = await tx.query<{ business: string }>(
+            `fetch forward ${catalogPageSize} from listed_businesses`,
+          )
+          if (rows.length === 0) break
+          for (const row of rows) businesses.push(JSON.parse(row.business))
+        }
+        await tx.exec('close listed_businesses')
+        const { rows } = await tx.query<{ rest: string }>(catalogRestSql)
+        return { businesses, ...(JSON.parse(rows[0]!.rest) as object) }
+      })
+      return parseCatalog(raw, this.location)
     },
     async listBusinesses(): Promise<BusinessRecord[]> {
       return asRole('service_role', async (tx) => {
