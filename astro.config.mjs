@@ -4,7 +4,7 @@ import react from '@astrojs/react'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig } from 'astro/config'
 import { loadDotEnv } from '@roland/scripts/env'
-import { catalogPrefetch } from './site/integrations/catalog-prefetch.ts'
+import { siteCatalog } from './site/integrations/site-catalog.ts'
 import { clientDirectives } from './site/integrations/client-directives.ts'
 import { inlineScripts } from './site/integrations/inline-script.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
@@ -27,7 +27,7 @@ export default defineConfig({
   // disk (writing pages, copying the unchanged ones from the last build), which this overlaps.
   build: { concurrency: 4 },
   // submissions(): the visitors' suggestion forms learn their endpoint (PUBLIC_SUBMISSIONS_URL) here.
-  integrations: [catalogPrefetch(), react(), clientDirectives(), submissions(), publishSite()],
+  integrations: [siteCatalog(), react(), clientDirectives(), submissions(), publishSite()],
   vite: {
     plugins: [tailwindcss(), inlineScripts()],
   },

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { BusinessImage, Catalog } from '@roland/scripts/catalog/types'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { prefetchCatalog, sharedCatalogRead, withoutMissingFiles } from './catalog-source.ts'
+import { provideCatalog, withoutMissingFiles } from './catalog-source.ts'
+import { getCatalog } from './catalog.ts'
 
 const image = (image_url: string): BusinessImage => ({
   id: '00000000-0000-4000-9000-000000000001',
@@ -58,7 +59,7 @@ describe('withoutMissingFiles', () => {
   })
 })
 
-describe('sharedCatalogRead', () => {
+describe('the catalog the pages read', () => {
   const rename = async (dir: string, name: string) => {
     const store = await openEmbeddedStore({ dir })
     try {
@@ -77,37 +78,35 @@ describe('sharedCatalogRead', () => {
   })
   let dir = ''
   afterEach(async () => {
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('roland.site.catalog')]
     vi.unstubAllEnvs()
     await rm(dir, { recursive: true, force: true })
   })
 
-  test('gives every collection of a sync the same read, and the next sync a new one', async () => {
-    const read = sharedCatalogRead(2)
-    const first = read('businesses', () => {})
-    expect(read('categories', () => {})).toBe(first)
+  test('a build reads it once, from the start, for every page', async () => {
+    provideCatalog('build')
+    const first = getCatalog()
     expect(await nameIn(first)).toBe('Big Rock Coffee')
-
     await rename(dir, 'Big Rock Coffee & Bakery')
-    const next = read('businesses', () => {})
-    expect(next).not.toBe(first)
-    expect(read('categories', () => {})).toBe(next)
-    expect(await nameIn(next)).toBe('Big Rock Coffee & Bakery')
+    expect(getCatalog()).toBe(first)
   })
 
-  test('the first sync takes the read prefetchCatalog() started, and the next one reads afresh', async () => {
-    await prefetchCatalog()
+  test('astro dev reads it afresh for each page', async () => {
+    provideCatalog('dev')
+    expect(await nameIn(getCatalog())).toBe('Big Rock Coffee')
     await rename(dir, 'Big Rock Coffee & Bakery')
-    const read = sharedCatalogRead(1)
-    expect(await nameIn(read('businesses', () => {}))).toBe('Big Rock Coffee')
-    expect(await nameIn(read('businesses', () => {}))).toBe('Big Rock Coffee & Bakery')
+    expect(await nameIn(getCatalog())).toBe('Big Rock Coffee & Bakery')
   })
 
-  test('a prefetched read that failed fails the sync that takes it, with its message', async () => {
+  test('in list order, and a read that failed fails the page that asks, with its message', async () => {
+    provideCatalog('build')
+    const names = (await getCatalog()).businesses.map((b) => b.name)
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')))
     // A data folder that is a file: the embedded database cannot open there.
     const file = path.join(dir, 'not-a-folder')
     await writeFile(file, '')
     vi.stubEnv('ROLAND_DATA_DIR', file)
-    await prefetchCatalog()
-    await expect(sharedCatalogRead(1)('businesses', () => {})).rejects.toThrow(/Could not read the catalog from/)
+    provideCatalog('build')
+    await expect(getCatalog()).rejects.toThrow(/Could not read the catalog from/)
   })
 })

@@ -3,6 +3,9 @@ import path from 'node:path'
 import { loadPublicCatalog } from '@roland/scripts/catalog/load'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { dataDir } from '@roland/scripts/paths'
+import { assertPublishableBusinesses } from './business-checks.ts'
+import { inCatalogOrder } from './catalog-order.ts'
+import { setCatalogSource } from './catalog-slot.ts'
 import { isStorageUrl, storageFilePath } from './storage-files.ts'
 
 /** An image the build leaves out (or serves without its derivatives), and the file that is missing. */
@@ -60,56 +63,42 @@ async function readCatalog(): Promise<CatalogRead> {
   return { catalog: result.catalog, dropped: result.dropped, storageRoot }
 }
 
-// Astro loads the config (where prefetchCatalog is called) and the content config (where the
-// catalog is read) as separate module instances: a read started early waits in a process-wide slot.
-const prefetched = Symbol.for('roland.site.prefetchedCatalog')
-type PrefetchSlot = { [prefetched]?: Promise<CatalogRead> }
+/** Says what a build left out of the catalog; a build prints it among Astro's lines. */
+const warnOfBuild = (message: string) => console.warn(`[roland:catalog] ${message}`)
 
 /**
- * Starts reading the catalog now, for the next sync's sharedCatalogRead(): called as soon as Astro
- * has its config (integrations/catalog-prefetch.ts). Returns when the read is done, whatever its
- * outcome: a failure is reported by the collection that takes the read.
+ * Reads the catalog a build renders, in list order. It warns of the images left out, and fails (the
+ * build with it, before its pages are published) when the data source is unreachable or empty
+ * (CatalogUnavailableError) or a business cannot be published (UnpublishableBusinessError).
  */
-export async function prefetchCatalog(): Promise<void> {
-  const read = readCatalog()
-  ;(globalThis as PrefetchSlot)[prefetched] = read
-  await read.catch(() => {})
-}
-
-function takePrefetched(): Promise<CatalogRead> | undefined {
-  const slot = globalThis as PrefetchSlot
-  const read = slot[prefetched]
-  delete slot[prefetched]
-  return read
+export async function readSiteCatalog(warn: (message: string) => void = warnOfBuild): Promise<Catalog> {
+  const { catalog, dropped, storageRoot } = await readCatalog()
+  for (const { slug, url, derivative } of dropped)
+    warn(
+      derivative
+        ? `serving the original of an image of ${slug}: its derivative ${url} is not in ${storageRoot} (run pnpm roland images optimize)`
+        : `left out an image of ${slug}: its file ${url} is not in ${storageRoot}`,
+    )
+  assertPublishableBusinesses(catalog.businesses)
+  return inCatalogOrder(catalog)
 }
 
 /**
- * The catalog for the content collections, which load in parallel during a sync and share one read
- * (the one prefetchCatalog() started, or a new one): each of the `parts` collections takes a read
- * once, and a collection that asks again (the next sync, in dev) starts the next read. Forgetting a
- * read once it settles would not do: a prefetched read is done before the first collection asks,
- * and the next one would read it all again.
+ * Gives the pages their catalog (lib/catalog-slot.ts). A build starts reading it now, as soon as
+ * Astro has its config, so the read overlaps Astro's bundling, and every page gets that one read;
+ * `astro dev` reads it afresh for each page.
+ *
+ * The site reads it here rather than through Astro's content collections: a collection keeps every
+ * business in its data store, writes it to disk and bundles it into the build as one module, which
+ * at 100,000 businesses took 16 s and more than a gigabyte of memory before the first page.
  */
-export function sharedCatalogRead(parts: number): (part: string, warn: (message: string) => void) => Promise<Catalog> {
-  let read: Promise<Catalog> | undefined
-  const takenBy = new Set<string>()
-  return (part, warn) => {
-    if (!read || takenBy.has(part)) {
-      takenBy.clear()
-      read = (takePrefetched() ?? readCatalog()).then(({ catalog, dropped, storageRoot }) => {
-        for (const { slug, url, derivative } of dropped)
-          warn(
-            derivative
-              ? `serving the original of an image of ${slug}: its derivative ${url} is not in ${storageRoot} (run pnpm roland images optimize)`
-              : `left out an image of ${slug}: its file ${url} is not in ${storageRoot}`,
-          )
-        return catalog
-      })
-    }
-    const mine = read
-    takenBy.add(part)
-    // Once every collection has it, the catalog goes with the sync that uses it.
-    if (takenBy.size === parts) read = undefined
-    return mine
+export function provideCatalog(command: 'build' | 'dev'): void {
+  if (command === 'dev') {
+    setCatalogSource(() => readSiteCatalog())
+    return
   }
+  const read = readSiteCatalog()
+  // A failure is the build's: the first page that asks for the catalog fails with it.
+  read.catch(() => {})
+  setCatalogSource(() => read)
 }
