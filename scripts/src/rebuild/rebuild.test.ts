@@ -6,7 +6,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
-import { buildLog, rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
+import { buildHeapMb, buildLog, rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
 // (astro build) is exercised end to end by the console's browser test, and below for two at once.
@@ -183,6 +183,31 @@ describe('a local build', () => {
       await rm(root, { recursive: true, force: true })
     }
   }, 240_000)
+})
+
+describe('the memory of a local build', () => {
+  test('a build that runs out of its heap (ROLAND_BUILD_HEAP_MB) says so, how to raise it, and publishes nothing', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'roland-build-heap-'))
+    try {
+      const outDir = path.join(root, 'site')
+      const env = { SUPABASE_URL: '', ROLAND_DATA_DIR: path.join(root, 'data'), ROLAND_OUT_DIR: outDir }
+      await expect(rebuildSite({ env: { ...env, ROLAND_BUILD_HEAP_MB: '32' } })).rejects.toThrow(
+        /^The site build ran out of memory: its heap may take 32 MB\. Set ROLAND_BUILD_HEAP_MB higher \(e\.g\. 4096\)/,
+      )
+      await expect(readFile(path.join(outDir, 'index.html'))).rejects.toThrow(/ENOENT/)
+      await expect(rebuildSite({ env: { ...env, ROLAND_BUILD_HEAP_MB: 'lots' } })).rejects.toThrow(
+        'ROLAND_BUILD_HEAP_MB is "lots": set it to a whole number of megabytes (e.g. 4096), or unset it for 1536.',
+      )
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+
+  test('is 1536 MB unless ROLAND_BUILD_HEAP_MB says otherwise', () => {
+    expect(buildHeapMb({})).toBe(1536)
+    expect(buildHeapMb({ ROLAND_BUILD_HEAP_MB: ' 4096 ' })).toBe(4096)
+    expect(() => buildHeapMb({ ROLAND_BUILD_HEAP_MB: '1.5' })).toThrow(RebuildError)
+  })
 })
 
 describe('buildLog', () => {
