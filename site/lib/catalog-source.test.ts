@@ -91,9 +91,11 @@ describe('the catalog the pages read', () => {
     expect(getCatalog()).toBe(first)
   })
 
-  test('astro dev reads it afresh for each page', async () => {
+  test('astro dev reads it afresh for each request, its pages sharing the read under way', async () => {
     provideCatalog('dev')
-    expect(await nameIn(getCatalog())).toBe('Big Rock Coffee')
+    const [page, header] = [getCatalog(), getCatalog()]
+    expect(header).toBe(page)
+    expect(await nameIn(page)).toBe('Big Rock Coffee')
     await rename(dir, 'Big Rock Coffee & Bakery')
     expect(await nameIn(getCatalog())).toBe('Big Rock Coffee & Bakery')
   })

@@ -86,7 +86,7 @@ export async function readSiteCatalog(warn: (message: string) => void = warnOfBu
 /**
  * Gives the pages their catalog (lib/catalog-slot.ts). A build starts reading it now, as soon as
  * Astro has its config, so the read overlaps Astro's bundling, and every page gets that one read;
- * `astro dev` reads it afresh for each page.
+ * `astro dev` reads it afresh for each request.
  *
  * The site reads it here rather than through Astro's content collections: a collection keeps every
  * business in its data store, writes it to disk and bundles it into the build as one module, which
@@ -94,7 +94,10 @@ export async function readSiteCatalog(warn: (message: string) => void = warnOfBu
  */
 export function provideCatalog(command: 'build' | 'dev'): void {
   if (command === 'dev') {
-    setCatalogSource(() => readSiteCatalog())
+    // The pages of a request (and the header and footer of each) ask at once: they share the read
+    // under way, as the embedded database opens once at a time in a process; the next asks afresh.
+    let reading: Promise<Catalog> | null = null
+    setCatalogSource(() => (reading ??= readSiteCatalog().finally(() => (reading = null))))
     return
   }
   const read = readSiteCatalog()
