@@ -6,6 +6,7 @@ import {
   type DerivativeEncoding,
   type Derivatives,
 } from '../src/images/derivatives.ts'
+import { storagePathOf } from '../src/images/optimize.ts'
 import { folderStorage } from '../src/store/folder-storage.ts'
 import type { FileStorage } from '../src/store/types.ts'
 import { percentile, table } from './measure.ts'
@@ -60,7 +61,8 @@ async function scores(photo: Buffer, derivatives: Derivatives, files: FileStorag
   const result = new Map<string, number>()
   for (const variant of derivatives.variants) {
     const reference = await rgba(sharp(photo).resize(variant.width, variant.height))
-    const bytes = await files.get(variant.url.replace(/^\/files\//, ''))
+    const objectPath = storagePathOf(files, variant.url)
+    const bytes = objectPath === null ? null : await files.get(objectPath)
     if (!bytes) throw new Error(`${variant.url} was not written`)
     const derivative = await rgba(sharp(bytes))
     result.set(`${variant.format} ${variant.width}w`, ssim(reference, derivative, { downsample: false }).mssim)

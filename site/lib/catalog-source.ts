@@ -46,23 +46,6 @@ export function withoutMissingFiles(
   return { catalog: { ...catalog, businesses }, dropped }
 }
 
-/** The catalog as a build sees it, and the images left out of it. */
-interface CatalogRead {
-  catalog: Catalog
-  dropped: DroppedImage[]
-  storageRoot: string
-}
-
-async function readCatalog(): Promise<CatalogRead> {
-  const catalog = await loadPublicCatalog()
-  const storageRoot = path.join(dataDir(), 'storage', 'files')
-  const result = withoutMissingFiles(catalog, (url) => {
-    const file = storageFilePath(url, storageRoot)
-    return file !== null && existsSync(file)
-  })
-  return { catalog: result.catalog, dropped: result.dropped, storageRoot }
-}
-
 /** Says what a build left out of the catalog; a build prints it among Astro's lines. */
 const warnOfBuild = (message: string) => console.warn(`[roland:catalog] ${message}`)
 
@@ -72,7 +55,11 @@ const warnOfBuild = (message: string) => console.warn(`[roland:catalog] ${messag
  * (CatalogUnavailableError) or a business cannot be published (UnpublishableBusinessError).
  */
 export async function readSiteCatalog(warn: (message: string) => void = warnOfBuild): Promise<Catalog> {
-  const { catalog, dropped, storageRoot } = await readCatalog()
+  const storageRoot = path.join(dataDir(), 'storage', 'files')
+  const { catalog, dropped } = withoutMissingFiles(await loadPublicCatalog(), (url) => {
+    const file = storageFilePath(url, storageRoot)
+    return file !== null && existsSync(file)
+  })
   for (const { slug, url, derivative } of dropped)
     warn(
       derivative

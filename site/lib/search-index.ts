@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto'
 import type { Business } from '@roland/scripts/catalog/types'
 import type { BusinessCardData } from './business-card.ts'
+import { pageCacheKey } from './build-cache.ts'
 import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
 import {
@@ -155,10 +155,13 @@ export function buildSearchIndex(
     }
   }
   const chars = [...new Set([...grams.keys()].filter((gram) => gram.length === 1))].sort()
-  // What the files' numbers mean: which business each number is, which category, how many a file holds.
-  const numbering = JSON.stringify([entries.map((entry) => entry.slug), categories, options])
   const manifest: SearchManifest = {
-    v: createHash('sha256').update(numbering).digest('base64url').slice(0, 12),
+    // What the files' numbers mean: which business each number is, which category, how many a file holds.
+    v: pageCacheKey(
+      entries.map((entry) => entry.slug),
+      categories,
+      options,
+    ).slice(0, 12),
     count: entries.length,
     categories,
     cardsPerFile: options.cardsPerFile,

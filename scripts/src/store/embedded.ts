@@ -150,14 +150,14 @@ function takeLock(file: string, timeoutMs: number): Promise<() => Promise<void>>
   })
 }
 
-// The catalog as one JSON text (parsed here: PGlite's own parsing of a json column is slower).
-// Each business's services, images and hours are aggregated once per table and joined, rather
-// than looked up business by business: at 10,000 businesses this reads the catalog in about half
-// the time. A business has the columns businessSchema names (catalog/types.ts), no more.
 // The public catalog as the site reads it (the anon role, so row-level security decides what shows).
-// The businesses come through a cursor, a page at a time, in list order: the database builds what
-// it returns in its own memory, which never shrinks, and one JSON of every business took 2 GB of
-// WebAssembly memory at 100,000 businesses (and kept it until the store was closed and collected).
+// The businesses come through a cursor, a page at a time, in list order, each as JSON text (parsed
+// here: PGlite's own parsing of a json column is slower): the database builds what it returns in
+// its own memory, which never shrinks, and one JSON of every business took 2 GB of WebAssembly
+// memory at 100,000 businesses. Each business's services, images and hours are aggregated once per
+// table and joined, rather than looked up business by business: at 10,000 businesses this reads
+// the catalog in about half the time. A business has the columns businessSchema names
+// (catalog/types.ts), no more.
 const catalogPageSize = 2000
 
 const listedBusinessesSql = `
