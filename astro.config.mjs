@@ -23,9 +23,9 @@ export default defineConfig({
   cacheDir: process.env.ROLAND_OUT_DIR ? `${process.env.ROLAND_OUT_DIR}.cache` : './node_modules/.astro',
   site: process.env.SITE_URL || 'http://127.0.0.1:4321',
   trailingSlash: 'ignore',
-  // Pages are rendered four at a time: with thousands of them, most of a build is waiting on the
-  // disk (writing pages, copying the unchanged ones from the last build), which this overlaps.
-  build: { concurrency: 4 },
+  // Eight pages at a time: the build's second thread (site/integrations/build-thread.ts) renders
+  // up to six of them while this one writes pages and renders the rest.
+  build: { concurrency: 8 },
   // submissions(): the visitors' suggestion forms learn their endpoint (PUBLIC_SUBMISSIONS_URL) here.
   integrations: [siteCatalog(), react(), clientDirectives(), submissions(), publishSite()],
   vite: {

@@ -24,7 +24,7 @@ export function attractionsIn(attractions: readonly Attraction[], categoryName: 
 
 /** The page of an attraction: the featured one has its own address (SPEC §2). */
 export function attractionPath(attraction: Attraction, attractions: readonly Attraction[]): string {
-  return attraction === featuredAttraction(attractions) ? featuredAttractionPath : `/attraction/${attraction.id}`
+  return attraction.id === featuredAttraction(attractions)?.id ? featuredAttractionPath : `/attraction/${attraction.id}`
 }
 
 /** The art an attraction card draws, by its category: there are no attraction photos. */

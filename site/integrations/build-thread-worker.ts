@@ -1,0 +1,87 @@
+// The build thread (build-thread.ts): renders the pages the main thread sends, with its own copy of
+// the prerender bundle, one at a time. It holds no businesses: each page comes with its props.
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { parentPort } from 'node:worker_threads'
+import type { RouteData } from 'astro'
+import { installRenderScope, renderForPrerender, type PrerenderableApp } from 'astro/app'
+import type { Catalog } from '@roland/scripts/catalog/types'
+import { setCatalogSource } from '../lib/catalog-slot.ts'
+import {
+  routeKey,
+  threadError,
+  type FromThread,
+  type RenderRequest,
+  type SetupRequest,
+  type ToThread,
+} from './build-thread.ts'
+
+const port = parentPort!
+const send = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
+
+type StaticPath = RenderRequest['path']
+
+/** The prerender bundle's app, as the default prerenderer drives it (astro/dist/core/build/app.js). */
+interface BuildApp extends PrerenderableApp {
+  manifest: { routes: Array<{ routeData: RouteData }> }
+  setInternals(internals: unknown): void
+  setOptions(options: unknown): void
+  getComponentByRoute(route: RouteData): Promise<unknown>
+  routeCache: {
+    clearAll(): void
+    set(route: RouteData, entry: { mod: unknown; staticPaths: StaticPath[] & { keyed: { get(): StaticPath } } }): void
+  }
+}
+
+let app: BuildApp | null = null
+let routes = new Map<string, RouteData>()
+
+async function setup({ entry, styles, scripts, catalog }: SetupRequest) {
+  // The pages' header, footer and sidebars read these; a page's businesses come in its props.
+  const shared: Catalog = { ...catalog, businesses: [] }
+  setCatalogSource(() => Promise.resolve(shared))
+  app = ((await import(entry)) as { app: BuildApp }).app
+  // What the app reads of Astro's build state while it renders: each page's stylesheets and the
+  // scripts injected into every page's head (core/build/environment.js, headElements).
+  app.setInternals({ pagesByKeys: new Map(styles.map(([key, pageStyles]) => [key, { styles: pageStyles }])) })
+  app.setOptions({
+    settings: { scripts },
+    logger: {
+      options: { destination: { write: (event: { message: string }) => (console.warn(event.message), true) } },
+    },
+  })
+  routes = new Map(app.manifest.routes.map(({ routeData }) => [routeKey(routeData), routeData]))
+  installRenderScope(new AsyncLocalStorage())
+}
+
+async function render({ id, url, route, path, collectMetadata }: RenderRequest) {
+  const routeData = routes.get(route)
+  if (!app || !routeData) throw new Error(`The build thread has no route ${route.replace('\u0000', ' in ')}`)
+  // Astro looks the page's props up in its route cache (core/render/params-and-props.js): it finds
+  // there the one entry the main thread's getStaticPaths() gave this page, instead of calling it.
+  app.routeCache.clearAll()
+  app.routeCache.set(routeData, {
+    mod: await app.getComponentByRoute(routeData),
+    staticPaths: Object.assign([path], { keyed: { get: () => path } }),
+  })
+  const { response, metadata } = await renderForPrerender(app, new Request(url), { routeData, collectMetadata })
+  const body = response.body === null ? null : await response.arrayBuffer()
+  const { status, statusText } = response
+  send({ type: 'rendered', id, status, statusText, headers: [...response.headers], body, metadata }, body ? [body] : [])
+}
+
+// One page at a time: the route cache holds the page being rendered.
+let queue = Promise.resolve()
+port.on('message', (message: ToThread) => {
+  if (message.type === 'setup') {
+    queue = queue.then(() =>
+      setup(message).then(
+        () => send({ type: 'ready' }),
+        (error) => send({ type: 'setup-failed', error: threadError(error) }),
+      ),
+    )
+  } else {
+    queue = queue.then(() =>
+      render(message).catch((error) => send({ type: 'render-failed', id: message.id, error: threadError(error) })),
+    )
+  }
+})

@@ -1,0 +1,265 @@
+import { Worker } from 'node:worker_threads'
+import type { AstroPrerenderer, PrerenderRenderMetadata, PrerenderResult, RouteData } from 'astro'
+import type { Catalog } from '@roland/scripts/catalog/types'
+
+// A build's threads. Astro renders pages one after another on one thread: at 100,000 businesses
+// that alone took 170 s on a 2-core machine. A build therefore starts two more:
+// - the catalog reader (catalog-reader.ts) reads the catalog while Astro bundles the site, sends
+//   it to the main thread and ends, and the embedded database's memory goes with it;
+// - the build thread (build-thread-worker.ts) renders a share of the pages through Astro's
+//   prerenderer hook (astro:build:start, setPrerenderer), with its own copy of the prerender
+//   bundle. It never holds the businesses: each page comes with the props the main thread's
+//   getStaticPaths() gave it, so the build's memory stays that of one copy of the catalog.
+//   Astro still writes every file and keeps its incremental cache, on the main thread.
+
+/** A stylesheet of a page, as Astro's build keeps it (PageBuildData.styles). */
+type PageStyles = unknown[]
+
+/** The parts of the catalog every page may show: the header, the footer and the sidebars draw on them. */
+export type SharedCatalog = Pick<Catalog, 'categories' | 'attractions' | 'events'>
+
+export interface SetupRequest {
+  type: 'setup'
+  /** The file URL of the prerender bundle's entry. */
+  entry: string
+  /** Each page's stylesheets, by Astro's page key. */
+  styles: Array<[string, PageStyles]>
+  /** The scripts integrations inject (AstroSettings.scripts). */
+  scripts: unknown[]
+  catalog: SharedCatalog
+}
+
+export interface RenderRequest {
+  type: 'render'
+  id: number
+  url: string
+  /** routeKey() of the route. */
+  route: string
+  /** The page's entry of its route's getStaticPaths(), as the main thread has it. */
+  path: { params: Record<string, string | undefined>; props: Record<string, unknown>; cacheKey?: string }
+  collectMetadata: boolean
+}
+
+export type ToThread = SetupRequest | RenderRequest
+
+interface ThreadError {
+  name: string
+  message: string
+  stack?: string
+}
+
+/** An error as it crosses between threads (a structured clone keeps no class). */
+export function threadError(error: unknown): ThreadError {
+  const { name, message, stack } = error instanceof Error ? error : new Error(String(error))
+  return { name, message, stack }
+}
+
+/** The thread's error, as an Error of the same name, message and stack. */
+export function revive({ name, message, stack }: ThreadError): Error {
+  const error = new Error(message)
+  error.name = name
+  if (stack) error.stack = stack
+  return error
+}
+
+/** What the catalog reader sends. */
+export type CatalogMessage = { type: 'catalog'; catalog: Catalog } | { type: 'catalog-failed'; error: ThreadError }
+
+export type FromThread =
+  | { type: 'ready' }
+  | { type: 'setup-failed'; error: ThreadError }
+  | {
+      type: 'rendered'
+      id: number
+      status: number
+      statusText: string
+      headers: Array<[string, string]>
+      body: ArrayBuffer | null
+      metadata: PrerenderRenderMetadata | undefined
+    }
+  | { type: 'render-failed'; id: number; error: ThreadError }
+
+/** How a route is named across the threads: its pattern and its component. */
+export const routeKey = (route: Pick<RouteData, 'route' | 'component'>) => `${route.route}\u0000${route.component}`
+
+/**
+ * At most this many pages wait or render on the build thread; Astro asks for 8 at a time
+ * (astro.config.mjs), so the main thread renders the rest between writing the pages. About two
+ * pages in three render there: the main thread also writes every page and keeps Astro's cache.
+ * (Measured at 10,000 businesses: 6 of 8 gave the shortest build.)
+ */
+const sharedAtOnce = 6
+
+/** Reads the catalog on a thread of its own (catalog-reader.ts). */
+export function readCatalogOnThread(): Promise<Catalog> {
+  const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url))
+  // A failed build ends the process without waiting for it.
+  reader.unref()
+  const catalog = new Promise<Catalog>((resolve, reject) => {
+    reader.on('message', (message: CatalogMessage) =>
+      message.type === 'catalog' ? resolve(message.catalog) : reject(revive(message.error)),
+    )
+    reader.on('error', reject)
+    reader.on('exit', (code) =>
+      reject(new Error(`The catalog reader stopped (exit code ${code}) before it read the catalog.`)),
+    )
+  })
+  // A failure is the build's: the first page that asks for the catalog fails with it.
+  catalog.catch(() => {})
+  return catalog
+}
+
+/** The build thread, as the main thread drives it. */
+export class BuildThread {
+  #worker: Worker
+  #pending = new Map<number, { resolve: (result: PrerenderResult) => void; reject: (error: Error) => void }>()
+  #nextId = 0
+  #ready: { resolve: () => void; reject: (error: Error) => void } | null = null
+  #stopped: Error | null = null
+
+  constructor() {
+    this.#worker = new Worker(new URL('./build-thread-worker.ts', import.meta.url))
+    // A failed build ends the process without waiting for it.
+    this.#worker.unref()
+    this.#worker.on('message', (message: FromThread) => {
+      switch (message.type) {
+        case 'ready':
+          return this.#ready?.resolve()
+        case 'setup-failed':
+          return this.#ready?.reject(revive(message.error))
+        case 'rendered': {
+          const { id, status, statusText, headers, body, metadata } = message
+          this.#pending.get(id)?.resolve({ response: new Response(body, { status, statusText, headers }), metadata })
+          this.#pending.delete(id)
+          return
+        }
+        case 'render-failed':
+          this.#pending.get(message.id)?.reject(revive(message.error))
+          this.#pending.delete(message.id)
+      }
+    })
+    const stop = (error: Error) => {
+      this.#stopped ??= error
+      this.#ready?.reject(error)
+      for (const { reject } of this.#pending.values()) reject(error)
+      this.#pending.clear()
+    }
+    this.#worker.on('error', stop)
+    this.#worker.on('exit', (code) => stop(new Error(`The build's second thread stopped (exit code ${code}).`)))
+  }
+
+  /** Loads the prerender bundle on the thread. */
+  setup(request: Omit<SetupRequest, 'type'>): Promise<void> {
+    if (this.#stopped) return Promise.reject(this.#stopped)
+    const ready = new Promise<void>((resolve, reject) => (this.#ready = { resolve, reject }))
+    this.#worker.postMessage({ type: 'setup', ...request } satisfies SetupRequest)
+    return ready
+  }
+
+  /** Renders one page on the thread. */
+  render(request: Omit<RenderRequest, 'type' | 'id'>): Promise<PrerenderResult> {
+    if (this.#stopped) return Promise.reject(this.#stopped)
+    const id = this.#nextId++
+    const result = new Promise<PrerenderResult>((resolve, reject) => this.#pending.set(id, { resolve, reject }))
+    this.#worker.postMessage({ type: 'render', id, ...request } satisfies RenderRequest)
+    return result
+  }
+
+  get busy(): number {
+    return this.#pending.size
+  }
+
+  async close(): Promise<void> {
+    this.#stopped ??= new Error('The build thread was closed.')
+    await this.#worker.terminate()
+  }
+}
+
+/** Whether this build renders on one thread only (ROLAND_BUILD_THREADS=1). */
+export function oneThread(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.ROLAND_BUILD_THREADS?.trim() === '1'
+}
+
+/** What the default prerenderer's app (Astro's BuildApp) tells of the build. */
+interface BuildApp {
+  getOptions(): {
+    allPages: Record<string, { key: string; styles: PageStyles }>
+    settings: { scripts: unknown[] }
+  }
+  /** Each route's getStaticPaths() result, keyed by its pathname (core/render/route-cache.js). */
+  routeCache: { get(route: RouteData): { staticPaths?: { keyed: Map<string, RenderRequest['path']> } } | undefined }
+}
+
+/**
+ * The getStaticPaths() entry of the page a request asks for, as the main thread listed it, when the
+ * page may render on the build thread; undefined when it renders here. A page with a cacheKey shows
+ * nothing but its props and the catalog's shared parts (site/lib/build-cache.ts: the incremental
+ * build already counts on it), and that is all the build thread has. Other pages (the home page,
+ * the events) may show any business, and render here.
+ */
+function staticPathOf(app: BuildApp, request: Request, route: RouteData): RenderRequest['path'] | undefined {
+  if (route.params.length === 0) return undefined
+  const pathname = new URL(request.url).pathname.replace(/(.)\/$/, '$1')
+  const path = app.routeCache.get(route)?.staticPaths?.keyed.get(pathname)
+  return path?.cacheKey === undefined ? undefined : path
+}
+
+/**
+ * Astro's default prerenderer, with pages shared with the build thread: a page goes there while
+ * fewer than `sharedAtOnce` wait there, else it renders here. Endpoints (the search files, the
+ * calendars) always render here. The thread loads the prerender bundle while Astro lists the pages.
+ */
+export function sharedPrerenderer(
+  base: AstroPrerenderer & { app?: BuildApp },
+  thread: BuildThread,
+  entry: () => string | null,
+  catalog: Promise<Catalog>,
+): AstroPrerenderer {
+  let shared: Promise<boolean> = Promise.resolve(false)
+  let onThread = 0
+  let here = 0
+  const share = async (): Promise<boolean> => {
+    const file = entry()
+    const options = base.app?.getOptions()
+    if (!file || !options) throw new Error('Astro gave no prerender bundle to load')
+    const styles = Object.values(options.allPages).map((page): [string, PageStyles] => [page.key, page.styles])
+    const { categories, attractions, events } = await catalog
+    await thread.setup({
+      entry: file,
+      styles,
+      scripts: options.settings.scripts,
+      catalog: { categories, attractions, events },
+    })
+    return true
+  }
+  return {
+    name: 'roland:shared',
+    async setup() {
+      await base.setup?.()
+      shared = share().catch((error) => {
+        // The build goes on, on one thread: slower, never different.
+        console.warn(`[roland:catalog] rendering every page on one thread: the second could not load them (${error})`)
+        return false
+      })
+    },
+    getStaticPaths: () => base.getStaticPaths(),
+    async render(request, options) {
+      const { routeData, collectMetadata = false } = options
+      if (routeData.type === 'page' && (await shared) && thread.busy < sharedAtOnce && base.app) {
+        const path = staticPathOf(base.app, request, routeData)
+        if (path !== undefined) {
+          onThread++
+          return thread.render({ url: request.url, route: routeKey(routeData), path, collectMetadata })
+        }
+      }
+      here++
+      return base.render(request, options)
+    },
+    async teardown() {
+      await base.teardown?.()
+      await thread.close()
+      if (onThread > 0)
+        console.info(`[roland:catalog] rendered ${onThread} of ${onThread + here} pages on the second thread`)
+    },
+  }
+}

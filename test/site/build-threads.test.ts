@@ -1,0 +1,75 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { buildSite, type BuildResult } from '../support/build-site.ts'
+import { addBusinesses, numberedBusinesses } from '../support/catalog-changes.ts'
+import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
+
+// A build renders its pages on two threads (site/integrations/build-thread.ts): the second reads
+// the catalog and renders a share of the pages from its own copy of Astro's prerender bundle. The
+// site must be the same, byte for byte, as the one a build on one thread writes.
+
+let root: string
+let dataDir: string
+let shared: BuildResult
+let single: BuildResult
+
+async function build(name: string, env: NodeJS.ProcessEnv = {}): Promise<BuildResult> {
+  const result = await buildSite({ outDir: path.join(root, name), dataDir, env })
+  if (result.code !== 0) throw new Error(`The site did not build (exit ${result.code}):\n${result.output.slice(-3000)}`)
+  return result
+}
+
+async function filesOf(dir: string): Promise<Map<string, Buffer>> {
+  const files = new Map<string, Buffer>()
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile())
+      files.set(
+        path.relative(dir, path.join(entry.parentPath, entry.name)),
+        await readFile(path.join(entry.parentPath, entry.name)),
+      )
+  }
+  return files
+}
+
+/** The moment a calendar was made (DTSTAMP) is the only line two builds may differ in. */
+const withoutTimeStamps = (file: string, content: Buffer) =>
+  file.endsWith('.ics') ? content.toString('utf8').replace(/^DTSTAMP:.*$/gm, 'DTSTAMP:') : content.toString('base64')
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'roland-threads-'))
+  dataDir = path.join(root, 'data')
+  await copyFixtureDataDir(dataDir)
+  // Enough pages that both threads render many: two pages of the list, and a page per business.
+  await addBusinesses(dataDir, numberedBusinesses('Ozark Shop', 40))
+  shared = await build('shared')
+  single = await build('single', { ROLAND_BUILD_THREADS: '1' })
+})
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true })
+})
+
+test('a build renders pages on its second thread, and says how many', () => {
+  const said = shared.output.match(/rendered (\d+) of (\d+) pages on the second thread/)
+  expect(said, shared.output.slice(-2000)).not.toBeNull()
+  const [onThread, all] = [Number(said![1]), Number(said![2])]
+  expect(onThread).toBeGreaterThan(0)
+  expect(onThread).toBeLessThanOrEqual(all)
+})
+
+test('with ROLAND_BUILD_THREADS=1 every page renders on the main thread', () => {
+  expect(single.output).not.toMatch(/on the second thread/)
+})
+
+test('the site built on two threads is the site built on one, byte for byte', async () => {
+  const [two, one] = await Promise.all([filesOf(path.join(root, 'shared')), filesOf(path.join(root, 'single'))])
+  expect([...two.keys()].sort()).toEqual([...one.keys()].sort())
+  const differing = [...two].filter(
+    ([file, content]) => withoutTimeStamps(file, content) !== withoutTimeStamps(file, one.get(file)!),
+  )
+  expect(differing.map(([file]) => file)).toEqual([])
+  // The business pages are most of the site, and the second thread renders most of them.
+  expect([...two.keys()].filter((file) => file.startsWith('business/')).length).toBeGreaterThan(40)
+})
