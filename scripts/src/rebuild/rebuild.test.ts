@@ -196,15 +196,15 @@ describe('the memory of a local build', () => {
       )
       await expect(readFile(path.join(outDir, 'index.html'))).rejects.toThrow(/ENOENT/)
       await expect(rebuildSite({ env: { ...env, ROLAND_BUILD_HEAP_MB: 'lots' } })).rejects.toThrow(
-        'ROLAND_BUILD_HEAP_MB is "lots": set it to a whole number of megabytes (e.g. 4096), or unset it for 1536.',
+        'ROLAND_BUILD_HEAP_MB is "lots": set it to a whole number of megabytes (e.g. 4096), or unset it for 1024.',
       )
     } finally {
       await rm(root, { recursive: true, force: true })
     }
   })
 
-  test('is 1536 MB unless ROLAND_BUILD_HEAP_MB says otherwise', () => {
-    expect(buildHeapMb({})).toBe(1536)
+  test('is 1024 MB unless ROLAND_BUILD_HEAP_MB says otherwise', () => {
+    expect(buildHeapMb({})).toBe(1024)
     expect(buildHeapMb({ ROLAND_BUILD_HEAP_MB: ' 4096 ' })).toBe(4096)
     expect(() => buildHeapMb({ ROLAND_BUILD_HEAP_MB: '1.5' })).toThrow(RebuildError)
   })

@@ -139,19 +139,20 @@ function hookRequest(url: URL, env: NodeJS.ProcessEnv): RequestInit {
 }
 
 /**
- * The most memory, in MB, a site build's JavaScript heap may take (ROLAND_BUILD_HEAP_MB, default
- * 1536). Left to itself, Node lets a build's heap grow toward a quarter of the machine's memory
- * before it collects hard: at 100,000 businesses the build holds about a gigabyte it uses, and
- * the garbage piled up to 2.5 GB. Capped, it collects sooner, in the same time, and fits a small
- * machine; a bigger catalog than that may need more.
+ * The most memory, in MB, each of a site build's JavaScript heaps may take (ROLAND_BUILD_HEAP_MB,
+ * default 1024): the main thread's, the catalog reader's and the build thread's
+ * (site/integrations/build-thread.ts). Left to itself, Node lets a heap grow toward a quarter of
+ * the machine's memory before it collects hard: at 100,000 businesses the garbage piled up to
+ * 2.5 GB. Capped, it collects sooner: at 100,000 businesses the build's peak was 1.92 GB with 1024
+ * and 2.0 GB with 1536, in the same time. A bigger catalog than that may need more.
  */
 export function buildHeapMb(env: NodeJS.ProcessEnv): number {
   const setting = env.ROLAND_BUILD_HEAP_MB?.trim()
-  if (!setting) return 1536
+  if (!setting) return 1024
   const mb = Number(setting)
   if (!Number.isInteger(mb) || mb < 32) {
     throw new RebuildError(
-      `ROLAND_BUILD_HEAP_MB is "${setting}": set it to a whole number of megabytes (e.g. 4096), or unset it for 1536.`,
+      `ROLAND_BUILD_HEAP_MB is "${setting}": set it to a whole number of megabytes (e.g. 4096), or unset it for 1024.`,
     )
   }
   return mb
