@@ -1,3 +1,4 @@
+import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import type { AstroPrerenderer, PrerenderRenderMetadata, PrerenderResult, RouteData } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
@@ -90,8 +91,20 @@ export const routeKey = (route: Pick<RouteData, 'route' | 'component'>) => `${ro
  */
 const sharedAtOnce = 6
 
-/** Reads the catalog on a thread of its own (catalog-reader.ts). */
-export function readCatalogOnThread(): Promise<Catalog> {
+const catalogReadSlot = Symbol.for('roland.site.catalog-read')
+
+/**
+ * The catalog this build reads on a thread of its own (catalog-reader.ts), started on the first
+ * call in the process: by read-catalog-early.ts when the build's process starts with it (as the
+ * console's and the CLI's rebuilds do), else by the roland:catalog integration once Astro has its
+ * config, half a second later.
+ */
+export function catalogRead(): Promise<Catalog> {
+  const slot = globalThis as { [catalogReadSlot]?: Promise<Catalog> }
+  return (slot[catalogReadSlot] ??= readCatalogOnThread())
+}
+
+function readCatalogOnThread(): Promise<Catalog> {
   const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url))
   // A failed build ends the process without waiting for it.
   reader.unref()
@@ -109,6 +122,10 @@ export function readCatalogOnThread(): Promise<Catalog> {
   return catalog
 }
 
+/** The build thread's heap limit: a third of the main thread's, and at least 256 MB. */
+const threadHeapShare = 1 / 3
+const threadHeapMinMb = 256
+
 /** The build thread, as the main thread drives it. */
 export class BuildThread {
   #worker: Worker
@@ -118,7 +135,15 @@ export class BuildThread {
   #stopped: Error | null = null
 
   constructor() {
+    // The build thread holds little (the prerender bundle, the catalog's shared parts, a page's
+    // props), but V8 lets a heap grow to its limit before it collects hard, and Node gives every
+    // thread the main one's (--max-old-space-size, ROLAND_BUILD_HEAP_MB), whatever a worker's
+    // resourceLimits say. Grown alike, the two heaps took the 100,000-business build past 2 GB. A
+    // thread's limit is read when it starts, so this one starts under its own.
+    const mainHeapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)
+    setFlagsFromString(`--max-old-space-size=${Math.max(threadHeapMinMb, Math.round(mainHeapMb * threadHeapShare))}`)
     this.#worker = new Worker(new URL('./build-thread-worker.ts', import.meta.url))
+    this.#worker.once('online', () => setFlagsFromString(`--max-old-space-size=${mainHeapMb}`))
     // A failed build ends the process without waiting for it.
     this.#worker.unref()
     this.#worker.on('message', (message: FromThread) => {

@@ -2,9 +2,8 @@ import type { AstroIntegration } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { provideCatalog } from '../lib/catalog-source.ts'
 import { setCatalogSource } from '../lib/catalog-slot.ts'
-import { BuildThread, oneThread, readCatalogOnThread, sharedPrerenderer } from './build-thread.ts'
+import { BuildThread, oneThread, catalogRead, sharedPrerenderer } from './build-thread.ts'
 
 /**
  * Gives the pages their catalog (lib/catalog-source.ts). A build reads it on a thread of its own
@@ -20,10 +19,11 @@ export function siteCatalog(): AstroIntegration {
   return {
     name: 'roland:catalog',
     hooks: {
-      'astro:config:setup': ({ command, updateConfig }) => {
-        if (command === 'dev') provideCatalog('dev')
+      'astro:config:setup': async ({ command, updateConfig }) => {
+        // The store's code loads only for `astro dev`: a build reads the catalog on its own thread.
+        if (command === 'dev') (await import('../lib/catalog-source.ts')).provideCatalog('dev')
         if (command !== 'build') return
-        const read = readCatalogOnThread()
+        const read = catalogRead()
         catalog = read
         setCatalogSource(() => read)
         updateConfig({

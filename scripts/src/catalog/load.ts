@@ -1,4 +1,3 @@
-import { loadSampleData } from '../migrate/sample.ts'
 import { openStore, type OnCreate } from '../store/index.ts'
 import type { Catalog } from './types.ts'
 
@@ -18,7 +17,9 @@ export async function loadPublicCatalog(
   let catalog: Catalog
   let location = 'the data source'
   try {
-    const store = await openStore({ onCreate: loadSampleData, ...options })
+    // The sample data's importer is loaded only for a database made afresh.
+    const onCreate: OnCreate = async (created) => (await import('../migrate/sample.ts')).loadSampleData(created)
+    const store = await openStore({ onCreate, ...options })
     location = store.location
     try {
       catalog = await store.loadCatalog()

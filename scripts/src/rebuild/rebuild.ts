@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
 import { runJob, type JobListener } from '../jobs/run-job.ts'
 import { repoRoot } from '../paths.ts'
@@ -258,7 +259,18 @@ export async function runAstroBuild(options: {
   const cwd = await mkdtemp(path.join(buildsDir, 'build-'))
   try {
     return await new Promise<number | null>((resolve, reject) => {
-      const args = [`--max-old-space-size=${heapMb}`, ...(options.execArgv ?? []), astro, 'build', '--root', repoRoot]
+      // The catalog is read from the moment the process starts (site/integrations/read-catalog-early.ts).
+      const early = path.join(repoRoot, 'site', 'integrations', 'read-catalog-early.ts')
+      const args = [
+        `--max-old-space-size=${heapMb}`,
+        '--import',
+        pathToFileURL(early).href,
+        ...(options.execArgv ?? []),
+        astro,
+        'build',
+        '--root',
+        repoRoot,
+      ]
       const child = spawn(process.execPath, args, {
         cwd,
         env: {

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { markInterruptedJobs } from '../jobs/interrupted.ts'
 import { dataDir } from '../paths.ts'
 import { openEmbeddedStore } from './embedded.ts'
-import { openSupabaseStore, type SupabaseSettings } from './supabase.ts'
+import type { SupabaseSettings } from './supabase.ts'
 import { StoreError, type Store } from './types.ts'
 
 export type { Store } from './types.ts'
@@ -39,6 +39,8 @@ export async function openStore(options: { env?: NodeJS.ProcessEnv; onCreate?: O
   const env = options.env ?? process.env
   const settings = supabaseSettings(env)
   if (settings) {
+    // Loaded only here: a build or a job on the embedded store never needs supabase-js.
+    const { openSupabaseStore } = await import('./supabase.ts')
     const store = openSupabaseStore(settings)
     // Only the secret key may read the job history; a store that cannot leaves it to one that can.
     if (settings.secretKey) await markInterruptedJobs(store).catch(() => {})
