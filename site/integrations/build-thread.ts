@@ -105,7 +105,7 @@ export function catalogRead(): Promise<Catalog> {
 }
 
 function readCatalogOnThread(): Promise<Catalog> {
-  const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url))
+  const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url), { execArgv: [] })
   // A failed build ends the process without waiting for it.
   reader.unref()
   const catalog = new Promise<Catalog>((resolve, reject) => {
@@ -142,7 +142,8 @@ export class BuildThread {
     // thread's limit is read when it starts, so this one starts under its own.
     const mainHeapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)
     setFlagsFromString(`--max-old-space-size=${Math.max(threadHeapMinMb, Math.round(mainHeapMb * threadHeapShare))}`)
-    this.#worker = new Worker(new URL('./build-thread-worker.ts', import.meta.url))
+    // No preloads (read-catalog-early.ts, a bench's): they are the build process's, not this thread's.
+    this.#worker = new Worker(new URL('./build-thread-worker.ts', import.meta.url), { execArgv: [] })
     this.#worker.once('online', () => setFlagsFromString(`--max-old-space-size=${mainHeapMb}`))
     // A failed build ends the process without waiting for it.
     this.#worker.unref()
