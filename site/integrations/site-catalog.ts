@@ -7,10 +7,11 @@ import { BuildThread, oneThread, catalogRead, sharedPrerenderer } from './build-
 
 /**
  * Gives the pages their catalog (lib/catalog-source.ts). A build reads it on a thread of its own
- * (build-thread.ts) as soon as Astro has its config, so the read (about a second at 10,000
- * businesses, seven at 100,000) runs beside Astro's bundling instead of before it, and then
- * renders on two threads: a build thread takes a share of the pages (none with
- * ROLAND_BUILD_THREADS=1). `astro dev` reads the catalog afresh for each request.
+ * (build-thread.ts), from the process's start (read-catalog-early.ts) or else as soon as Astro has
+ * its config, so the read (about a second at 10,000 businesses, seven at 100,000) runs beside
+ * Astro's bundling instead of before it. It then renders on two threads: a build thread takes a
+ * share of the pages (none with ROLAND_BUILD_THREADS=1). `astro dev` reads the catalog afresh for
+ * each request.
  */
 export function siteCatalog(): AstroIntegration {
   let catalog: Promise<Catalog> | null = null
