@@ -1,5 +1,4 @@
 import type { AstroIntegration } from 'astro'
-import type { Catalog } from '@roland/scripts/catalog/types'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { setCatalogSource } from '../lib/catalog-slot.ts'
@@ -14,7 +13,6 @@ import { BuildThread, oneThread, catalogRead, sharedPrerenderer } from './build-
  * each request.
  */
 export function siteCatalog(): AstroIntegration {
-  let catalog: Promise<Catalog> | null = null
   // The prerender bundle's entry file, as Vite writes it: the build thread loads its own copy.
   let prerenderEntry: string | null = null
   return {
@@ -22,10 +20,9 @@ export function siteCatalog(): AstroIntegration {
     hooks: {
       'astro:config:setup': async ({ command, updateConfig }) => {
         // The store's code loads only for `astro dev`: a build reads the catalog on its own thread.
-        if (command === 'dev') (await import('../lib/catalog-source.ts')).provideCatalog('dev')
+        if (command === 'dev') (await import('../lib/catalog-source.ts')).provideDevCatalog()
         if (command !== 'build') return
         const read = catalogRead()
-        catalog = read
         setCatalogSource(() => read)
         updateConfig({
           vite: {
@@ -45,10 +42,9 @@ export function siteCatalog(): AstroIntegration {
         })
       },
       'astro:build:start': ({ setPrerenderer }) => {
-        const read = catalog
-        if (!read || oneThread()) return
+        if (oneThread()) return
         const thread = new BuildThread()
-        setPrerenderer((base) => sharedPrerenderer(base, thread, () => prerenderEntry, read))
+        setPrerenderer((base) => sharedPrerenderer(base, thread, () => prerenderEntry, catalogRead()))
       },
     },
   }

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { BusinessImage, Catalog } from '@roland/scripts/catalog/types'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { provideCatalog, withoutMissingFiles } from './catalog-source.ts'
+import { provideDevCatalog, withoutMissingFiles } from './catalog-source.ts'
 import { getCatalog } from './catalog.ts'
 
 const image = (image_url: string): BusinessImage => ({
@@ -59,7 +59,7 @@ describe('withoutMissingFiles', () => {
   })
 })
 
-describe('the catalog the pages read', () => {
+describe('the catalog the pages of astro dev read', () => {
   const rename = async (dir: string, name: string) => {
     const store = await openEmbeddedStore({ dir })
     try {
@@ -83,32 +83,12 @@ describe('the catalog the pages read', () => {
     await rm(dir, { recursive: true, force: true })
   })
 
-  test('a build reads it once, from the start, for every page', async () => {
-    provideCatalog('build')
-    const first = getCatalog()
-    expect(await nameIn(first)).toBe('Big Rock Coffee')
-    await rename(dir, 'Big Rock Coffee & Bakery')
-    expect(getCatalog()).toBe(first)
-  })
-
   test('astro dev reads it afresh for each request, its pages sharing the read under way', async () => {
-    provideCatalog('dev')
+    provideDevCatalog()
     const [page, header] = [getCatalog(), getCatalog()]
     expect(header).toBe(page)
     expect(await nameIn(page)).toBe('Big Rock Coffee')
     await rename(dir, 'Big Rock Coffee & Bakery')
     expect(await nameIn(getCatalog())).toBe('Big Rock Coffee & Bakery')
-  })
-
-  test('in list order, and a read that failed fails the page that asks, with its message', async () => {
-    provideCatalog('build')
-    const names = (await getCatalog()).businesses.map((b) => b.name)
-    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')))
-    // A data folder that is a file: the embedded database cannot open there.
-    const file = path.join(dir, 'not-a-folder')
-    await writeFile(file, '')
-    vi.stubEnv('ROLAND_DATA_DIR', file)
-    provideCatalog('build')
-    await expect(getCatalog()).rejects.toThrow(/Could not read the catalog from/)
   })
 })

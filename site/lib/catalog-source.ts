@@ -71,24 +71,16 @@ export async function readSiteCatalog(warn: (message: string) => void = warnOfBu
 }
 
 /**
- * Gives the pages their catalog (lib/catalog-slot.ts). A build starts reading it now, as soon as
- * Astro has its config, so the read overlaps Astro's bundling, and every page gets that one read;
- * `astro dev` reads it afresh for each request.
+ * Gives the pages of `astro dev` their catalog (lib/catalog-slot.ts), read afresh for each request;
+ * a build reads it once, on a thread of its own (site/integrations/build-thread.ts, catalogRead).
  *
  * The site reads it here rather than through Astro's content collections: a collection keeps every
  * business in its data store, writes it to disk and bundles it into the build as one module, which
  * at 100,000 businesses took 16 s and more than a gigabyte of memory before the first page.
  */
-export function provideCatalog(command: 'build' | 'dev'): void {
-  if (command === 'dev') {
-    // The pages of a request (and the header and footer of each) ask at once: they share the read
-    // under way, as the embedded database opens once at a time in a process; the next asks afresh.
-    let reading: Promise<Catalog> | null = null
-    setCatalogSource(() => (reading ??= readSiteCatalog().finally(() => (reading = null))))
-    return
-  }
-  const read = readSiteCatalog()
-  // A failure is the build's: the first page that asks for the catalog fails with it.
-  read.catch(() => {})
-  setCatalogSource(() => read)
+export function provideDevCatalog(): void {
+  // The pages of a request (and the header and footer of each) ask at once: they share the read
+  // under way, as the embedded database opens once at a time in a process; the next asks afresh.
+  let reading: Promise<Catalog> | null = null
+  setCatalogSource(() => (reading ??= readSiteCatalog().finally(() => (reading = null))))
 }
