@@ -2,6 +2,7 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import type { AstroPrerenderer, PrerenderRenderMetadata, PrerenderResult, RouteData } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import type { SearchIndexFiles } from '../lib/search-index.ts'
 
 // A build's threads. Astro renders pages one after another on one thread: at 100,000 businesses
 // that alone took 170 s on a 2-core machine. A build therefore starts two more:
@@ -63,8 +64,12 @@ export function revive({ name, message, stack }: ThreadError): Error {
   return error
 }
 
-/** What the catalog reader sends. */
-export type CatalogMessage = { type: 'catalog'; catalog: Catalog } | { type: 'catalog-failed'; error: ThreadError }
+/** What the catalog reader sends: the catalog, then the search index it makes of it (null: not made there). */
+export type CatalogMessage =
+  | { type: 'catalog'; catalog: Catalog }
+  | { type: 'catalog-failed'; error: ThreadError }
+  | { type: 'search-index'; index: SearchIndexFiles | null }
+  | { type: 'search-index-failed'; error: ThreadError }
 
 export type FromThread =
   | { type: 'ready' }
@@ -93,6 +98,13 @@ const sharedAtOnce = 6
 
 const catalogReadSlot = Symbol.for('roland.site.catalog-read')
 
+/** What the catalog reader gives the build. */
+interface CatalogRead {
+  catalog: Promise<Catalog>
+  /** The businesses page's search index, when the reader made it (a catalog too big to inline its cards). */
+  searchIndex: Promise<SearchIndexFiles | null>
+}
+
 /**
  * The catalog this build reads on a thread of its own (catalog-reader.ts), started on the first
  * call in the process: by read-catalog-early.ts when the build's process starts with it (as the
@@ -100,26 +112,53 @@ const catalogReadSlot = Symbol.for('roland.site.catalog-read')
  * config, half a second later.
  */
 export function catalogRead(): Promise<Catalog> {
-  const slot = globalThis as { [catalogReadSlot]?: Promise<Catalog> }
+  return startedRead().catalog
+}
+
+/**
+ * The search index the catalog reader makes once it has sent the catalog, while Astro is still
+ * bundling: null when the catalog is small enough for the index to hold its cards, which only this
+ * thread can draw (search-build.ts makes that index itself).
+ */
+export function searchIndexRead(): Promise<SearchIndexFiles | null> {
+  return startedRead().searchIndex
+}
+
+function startedRead(): CatalogRead {
+  const slot = globalThis as { [catalogReadSlot]?: CatalogRead }
   return (slot[catalogReadSlot] ??= readCatalogOnThread())
 }
 
-function readCatalogOnThread(): Promise<Catalog> {
+function readCatalogOnThread(): CatalogRead {
   const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url), { execArgv: [] })
   // A failed build ends the process without waiting for it.
   reader.unref()
-  const catalog = new Promise<Catalog>((resolve, reject) => {
-    reader.on('message', (message: CatalogMessage) =>
-      message.type === 'catalog' ? resolve(message.catalog) : reject(revive(message.error)),
-    )
-    reader.on('error', reject)
+  const settle = <T>(what: string) => {
+    const result = Promise.withResolvers<T>()
+    reader.on('error', result.reject)
     reader.on('exit', (code) =>
-      reject(new Error(`The catalog reader stopped (exit code ${code}) before it read the catalog.`)),
+      result.reject(new Error(`The catalog reader stopped (exit code ${code}) before it sent ${what}.`)),
     )
+    // A failure is the build's: the first page that asks for it fails with it.
+    result.promise.catch(() => {})
+    return result
+  }
+  const catalog = settle<Catalog>('the catalog')
+  const searchIndex = settle<SearchIndexFiles | null>('the search index')
+  reader.on('message', (message: CatalogMessage) => {
+    switch (message.type) {
+      case 'catalog':
+        return catalog.resolve(message.catalog)
+      case 'catalog-failed':
+        catalog.reject(revive(message.error))
+        return searchIndex.resolve(null)
+      case 'search-index':
+        return searchIndex.resolve(message.index)
+      case 'search-index-failed':
+        return searchIndex.reject(revive(message.error))
+    }
   })
-  // A failure is the build's: the first page that asks for the catalog fails with it.
-  catalog.catch(() => {})
-  return catalog
+  return { catalog: catalog.promise, searchIndex: searchIndex.promise }
 }
 
 /** The build thread's heap limit: a third of the main thread's, and at least 256 MB. */

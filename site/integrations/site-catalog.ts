@@ -1,14 +1,15 @@
 import type { AstroIntegration } from 'astro'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { setCatalogSource } from '../lib/catalog-slot.ts'
-import { BuildThread, oneThread, catalogRead, sharedPrerenderer } from './build-thread.ts'
+import { setCatalogSource, setSearchIndexSource } from '../lib/catalog-slot.ts'
+import { BuildThread, oneThread, catalogRead, searchIndexRead, sharedPrerenderer } from './build-thread.ts'
 
 /**
  * Gives the pages their catalog (lib/catalog-source.ts). A build reads it on a thread of its own
  * (build-thread.ts), from the process's start (read-catalog-early.ts) or else as soon as Astro has
  * its config, so the read (about a second at 10,000 businesses, seven at 100,000) runs beside
- * Astro's bundling instead of before it. It then renders on two threads: a build thread takes a
+ * Astro's bundling instead of before it; so does the search index the reader then makes of a big
+ * catalog. It then renders on two threads: a build thread takes a
  * share of the pages (none with ROLAND_BUILD_THREADS=1). `astro dev` reads the catalog afresh for
  * each request.
  */
@@ -24,6 +25,7 @@ export function siteCatalog(): AstroIntegration {
         if (command !== 'build') return
         const read = catalogRead()
         setCatalogSource(() => read)
+        setSearchIndexSource(searchIndexRead)
         updateConfig({
           vite: {
             plugins: [

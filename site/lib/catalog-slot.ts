@@ -1,4 +1,5 @@
 import type { Catalog } from '@roland/scripts/catalog/types'
+import type { SearchIndexFiles } from './search-index.ts'
 
 // Where the pages find the catalog. The roland:catalog integration (integrations/site-catalog.ts)
 // reads it outside the pages' bundle, where the store's code (PGlite, supabase-js) runs as it is,
@@ -18,4 +19,19 @@ export function setCatalogSource(source: CatalogSource): void {
 /** The catalog's source, if the integration has set it. */
 export function catalogSource(): CatalogSource | undefined {
   return (globalThis as { [slot]?: CatalogSource })[slot]
+}
+
+const searchIndexSlot = Symbol.for('roland.site.search-index')
+
+/** Gives the search index made beside the catalog's read, or null where the pages make it. */
+export type SearchIndexSource = () => Promise<SearchIndexFiles | null>
+
+/** Puts where the pages find a search index made outside them (a build's catalog reader). */
+export function setSearchIndexSource(source: SearchIndexSource): void {
+  ;(globalThis as { [searchIndexSlot]?: SearchIndexSource })[searchIndexSlot] = source
+}
+
+/** The search index's source, if a build has set it. */
+export function searchIndexSource(): SearchIndexSource | undefined {
+  return (globalThis as { [searchIndexSlot]?: SearchIndexSource })[searchIndexSlot]
 }

@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from 'react-dom/server'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import BusinessCard from '../components/BusinessCard.tsx'
 import { getCatalog } from './catalog.ts'
+import { searchIndexSource } from './catalog-slot.ts'
 import {
   buildSearchIndex,
   searchIndexCard,
@@ -19,10 +20,13 @@ export function renderSearchCard(entry: SearchIndexEntry): string {
 // The manifest and the files are separate routes of one index: a build makes it once.
 let built: Promise<SearchIndexFiles> | undefined
 
-/** Makes the search index of the catalog the build reads (search-index.ts). */
+/**
+ * The search index of the catalog the build reads (search-index.ts): the one the build's catalog
+ * reader made beside its read (site/integrations/catalog-reader.ts), else made here.
+ */
 export function getSearchIndex(): Promise<SearchIndexFiles> {
   const make = async () => buildSearchIndex(allBusinesses(await getCatalog()).map(toSearchIndexEntry), renderSearchCard)
   if (import.meta.env.DEV) return make()
-  built ??= make()
+  built ??= (searchIndexSource()?.() ?? Promise.resolve(null)).then((index) => index ?? make())
   return built
 }

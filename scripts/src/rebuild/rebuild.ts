@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
@@ -278,6 +279,10 @@ export async function runAstroBuild(options: {
           ...env,
           // A relative data folder means the one this process uses, not one under the build's directory.
           ...(env.ROLAND_DATA_DIR ? { ROLAND_DATA_DIR: path.resolve(env.ROLAND_DATA_DIR) } : {}),
+          // Node keeps the bytecode of the modules it compiles (Astro's, Vite's, the site's: about
+          // 1,500) and reuses it in the next build, which then starts sooner.
+          NODE_COMPILE_CACHE:
+            env.NODE_COMPILE_CACHE ?? process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'node-compile-cache'),
           // The build stops if this process dies (site/integrations/publish-site.ts).
           ROLAND_BUILD_PARENT_PID: String(process.pid),
           FORCE_COLOR: '0',
