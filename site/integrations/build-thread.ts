@@ -310,12 +310,11 @@ export function sharedPrerenderer(
     getStaticPaths: () => base.getStaticPaths(),
     async render(request, options) {
       const { routeData, collectMetadata = false } = options
-      if (routeData.type === 'page' && (await shared) && thread.busy < sharedAtOnce && base.app) {
-        const path = staticPathOf(base.app, request, routeData)
-        if (path !== undefined) {
-          onThread++
-          return thread.render({ url: request.url, route: routeKey(routeData), path, collectMetadata })
-        }
+      // Only a page the thread may render waits for it to load the bundle.
+      const path = routeData.type === 'page' && base.app ? staticPathOf(base.app, request, routeData) : undefined
+      if (path !== undefined && (await shared) && thread.busy < sharedAtOnce) {
+        onThread++
+        return thread.render({ url: request.url, route: routeKey(routeData), path, collectMetadata })
       }
       here++
       return base.render(request, options)
