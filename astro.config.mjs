@@ -34,6 +34,8 @@ export default {
     plugins: [tailwindcss(), inlineScripts()],
   },
   devToolbar: { enabled: false },
+  // Astro's log, with the build's line per page written in batches (site/integrations/site-log.ts).
+  logger: { entrypoint: new URL('./site/integrations/site-log.ts', import.meta.url) },
   experimental: {
     // A rebuild renders again only the pages whose data (their getStaticPaths cacheKey, see
     // site/lib/build-cache.ts) or code changed, and copies the others from the last build's cache.

@@ -333,6 +333,13 @@ describe('a rebuild after one business changed', () => {
     expect(rebuild.output).not.toContain('(restored)')
   })
 
+  test("logs its pages through the site's log, which writes their lines in batches, without time stamps", () => {
+    // Astro's own log starts every line with the time (site/integrations/site-log.ts).
+    const pageLines = rebuild.output.split('\n').filter((line) => line.includes('├─ '))
+    expect(pageLines.length).toBeGreaterThan(100)
+    expect(pageLines.filter((line) => !line.startsWith('  ├─ '))).toEqual([])
+  })
+
   test("shows the change on that business's page and on its page of the list", () => {
     expect(secondBuild.get(`business/${changed}/index.html`)?.toString()).toContain(newDescription)
     expect(secondBuild.get('businesses/page/3/index.html')?.toString()).toContain(newDescription)

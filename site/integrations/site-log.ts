@@ -1,0 +1,64 @@
+// Astro's log of the site (astro.config.mjs, logger), with its page lines written in batches.
+// A build logs each page it writes or reuses in two parts, "├─ /business/x/index.html" then
+// " (cached)" or its render time: at 10,000 businesses, 27,000 writes to the terminal or the
+// rebuild's pipe, each with a time stamp formatted anew, which took 0.12 s of a 3.5 s rebuild.
+// Those parts are kept here as they come and written together (without the time stamp) before any
+// other message, every 64 KB, at most 100 ms after they come, and when the process ends; every
+// other message goes to Astro's own terminal log as it is. (Astro imports a logger as it is,
+// without Vite: Node runs this file, as it runs the catalog reader.)
+import { stripVTControlCharacters } from 'node:util'
+import type { AstroLoggerDestination, AstroLoggerMessage } from 'astro'
+import astroLog from 'astro/logger/node'
+
+const batchBytes = 64 * 1024
+const batchMs = 100
+
+/**
+ * Whether an event is part of a page line: its name (a tree mark, no line end), or its end (reused
+ * from the last build, or the time it took to render), which may come after other pages' parts.
+ */
+export function isPagePart(event: AstroLoggerMessage): boolean {
+  if (event.level !== 'info') return false
+  if (event.label === null) return !event.newLine && /^\s*[├└]─ /.test(stripVTControlCharacters(event.message))
+  return (
+    event.label === 'SKIP_FORMAT' &&
+    /^ \((?:cached|restored|\+[\d.]+m?s)\)/.test(stripVTControlCharacters(event.message))
+  )
+}
+
+/**
+ * The log: `write` takes Astro's events. `out` takes the page lines' text (standard output, by
+ * default); `terminal` every other event (Astro's log of the terminal).
+ */
+export function siteLog({ terminal, out }: { terminal: AstroLoggerDestination; out: (text: string) => void }) {
+  let batch = ''
+  let timer: NodeJS.Timeout | null = null
+  const flush = () => {
+    if (timer) clearTimeout(timer)
+    timer = null
+    if (batch === '') return
+    const text = batch
+    batch = ''
+    out(text)
+  }
+  return {
+    write(event: AstroLoggerMessage) {
+      if (isPagePart(event)) {
+        batch += event.message + (event.newLine ? '\n' : '')
+        if (batch.length >= batchBytes) flush()
+        else timer ??= setTimeout(flush, batchMs).unref()
+        return
+      }
+      flush()
+      terminal.write(event)
+    },
+    flush,
+  }
+}
+
+/** Astro's entry point (logger.entrypoint): the site's log on the process's terminal. */
+export default function siteLogger(config: Parameters<typeof astroLog>[0]) {
+  const log = siteLog({ terminal: astroLog(config), out: (text) => process.stdout.write(text) })
+  process.once('exit', log.flush)
+  return log
+}
