@@ -245,6 +245,15 @@ export function oneThread(env: NodeJS.ProcessEnv = process.env): boolean {
   return env.ROLAND_BUILD_THREADS?.trim() === '1'
 }
 
+/**
+ * Whether the pages the build thread may render wait for it to load (ROLAND_BUILD_THREADS=2): then
+ * it takes its share from the first, whatever the timing, as a test comparing it with the main
+ * thread needs. Otherwise none waits, and it takes pages once it has loaded.
+ */
+export function threadFromFirstPage(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.ROLAND_BUILD_THREADS?.trim() === '2'
+}
+
 /** What the default prerenderer's app (Astro's BuildApp) tells of the build. */
 interface BuildApp {
   getOptions(): {
@@ -270,20 +279,26 @@ function staticPathOf(app: BuildApp, request: Request, route: RouteData): Render
 }
 
 /**
- * Astro's default prerenderer, with pages shared with the build thread: a page goes there while
- * fewer than `sharedAtOnce` wait there, else it renders here. Endpoints (the search files, the
- * calendars) always render here. The thread loads the prerender bundle while Astro lists the pages.
+ * Astro's default prerenderer, with pages shared with the build thread. The thread starts with the
+ * first page it may render, and loads the prerender bundle while this thread goes on; from then on
+ * a page goes there while fewer than `sharedAtOnce` wait there, else it renders here. No page waits
+ * for the thread to load (`waitForThread` aside): a rebuild that renders a few pages is done before
+ * it would be, and a full build has thousands left. Endpoints (the search files, the calendars) and
+ * pages without a cacheKey always render here.
  */
 export function sharedPrerenderer(
   base: AstroPrerenderer & { app?: BuildApp },
-  thread: BuildThread,
+  startThread: () => BuildThread,
   entry: () => string | null,
   catalog: Promise<Catalog>,
+  { waitForThread = false } = {},
 ): AstroPrerenderer {
-  let shared: Promise<boolean> = Promise.resolve(false)
+  let thread: BuildThread | null = null
+  let loading: Promise<void> | null = null
+  let loaded = false
   let onThread = 0
   let here = 0
-  const share = async (): Promise<boolean> => {
+  const load = async (thread: BuildThread): Promise<void> => {
     const file = entry()
     const options = base.app?.getOptions()
     if (!file || !options) throw new Error('Astro gave no prerender bundle to load')
@@ -295,33 +310,38 @@ export function sharedPrerenderer(
       scripts: options.settings.scripts,
       catalog: { categories, attractions, events },
     })
-    return true
+    loaded = true
+  }
+  const start = (): Promise<void> => {
+    thread = startThread()
+    return load(thread).catch((error) => {
+      // The build goes on, on one thread: slower, never different.
+      console.warn(`[roland:catalog] rendering every page on one thread: the second could not load them (${error})`)
+    })
   }
   return {
     name: 'roland:shared',
     async setup() {
       await base.setup?.()
-      shared = share().catch((error) => {
-        // The build goes on, on one thread: slower, never different.
-        console.warn(`[roland:catalog] rendering every page on one thread: the second could not load them (${error})`)
-        return false
-      })
     },
     getStaticPaths: () => base.getStaticPaths(),
     async render(request, options) {
       const { routeData, collectMetadata = false } = options
-      // Only a page the thread may render waits for it to load the bundle.
       const path = routeData.type === 'page' && base.app ? staticPathOf(base.app, request, routeData) : undefined
-      if (path !== undefined && (await shared) && thread.busy < sharedAtOnce) {
-        onThread++
-        return thread.render({ url: request.url, route: routeKey(routeData), path, collectMetadata })
+      if (path !== undefined) {
+        loading ??= start()
+        if (waitForThread) await loading
+        if (loaded && thread && thread.busy < sharedAtOnce) {
+          onThread++
+          return thread.render({ url: request.url, route: routeKey(routeData), path, collectMetadata })
+        }
       }
       here++
       return base.render(request, options)
     },
     async teardown() {
       await base.teardown?.()
-      await thread.close()
+      await thread?.close()
       if (onThread > 0)
         console.info(`[roland:catalog] rendered ${onThread} of ${onThread + here} pages on the second thread`)
     },

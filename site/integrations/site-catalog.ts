@@ -2,7 +2,14 @@ import type { AstroIntegration } from 'astro'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { setCatalogSource, setSearchIndexSource } from '../lib/catalog-slot.ts'
-import { BuildThread, oneThread, catalogRead, searchIndexRead, sharedPrerenderer } from './build-thread.ts'
+import {
+  BuildThread,
+  oneThread,
+  catalogRead,
+  searchIndexRead,
+  sharedPrerenderer,
+  threadFromFirstPage,
+} from './build-thread.ts'
 
 /**
  * Gives the pages their catalog (lib/catalog-source.ts). A build reads it on a thread of its own
@@ -45,8 +52,17 @@ export function siteCatalog(): AstroIntegration {
       },
       'astro:build:start': ({ setPrerenderer }) => {
         if (oneThread()) return
-        const thread = new BuildThread()
-        setPrerenderer((base) => sharedPrerenderer(base, thread, () => prerenderEntry, catalogRead()))
+        setPrerenderer((base) =>
+          sharedPrerenderer(
+            base,
+            () => new BuildThread(),
+            () => prerenderEntry,
+            catalogRead(),
+            {
+              waitForThread: threadFromFirstPage(),
+            },
+          ),
+        )
       },
     },
   }
