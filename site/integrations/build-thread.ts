@@ -96,6 +96,13 @@ export const routeKey = (route: Pick<RouteData, 'route' | 'component'>) => `${ro
  */
 const sharedAtOnce = 6
 
+/**
+ * The build thread starts once this many pages it may render have rendered here: loading it costs
+ * more than a rebuild's few changed pages (a business's, its pages of the lists), and is soon repaid
+ * by a full build's thousands.
+ */
+const threadAfterPages = 24
+
 const catalogReadSlot = Symbol.for('roland.site.catalog-read')
 
 /** What the catalog reader gives the build. */
@@ -279,12 +286,12 @@ function staticPathOf(app: BuildApp, request: Request, route: RouteData): Render
 }
 
 /**
- * Astro's default prerenderer, with pages shared with the build thread. The thread starts with the
- * first page it may render, and loads the prerender bundle while this thread goes on; from then on
- * a page goes there while fewer than `sharedAtOnce` wait there, else it renders here. No page waits
- * for the thread to load (`waitForThread` aside): a rebuild that renders a few pages is done before
- * it would be, and a full build has thousands left. Endpoints (the search files, the calendars) and
- * pages without a cacheKey always render here.
+ * Astro's default prerenderer, with pages shared with the build thread. The thread starts once
+ * `threadAfterPages` pages it may render have rendered here, and loads the prerender bundle while
+ * this thread goes on; from then on a page goes there while fewer than `sharedAtOnce` wait there,
+ * else it renders here. No page waits for it to load. With `waitForThread`, it starts with the first
+ * such page, which waits for it, and so does every such page after it. Endpoints (the search files,
+ * the calendars) and pages without a cacheKey always render here.
  */
 export function sharedPrerenderer(
   base: AstroPrerenderer & { app?: BuildApp },
@@ -298,6 +305,7 @@ export function sharedPrerenderer(
   let loaded = false
   let onThread = 0
   let here = 0
+  let mayShare = 0
   const load = async (thread: BuildThread): Promise<void> => {
     const file = entry()
     const options = base.app?.getOptions()
@@ -328,7 +336,7 @@ export function sharedPrerenderer(
     async render(request, options) {
       const { routeData, collectMetadata = false } = options
       const path = routeData.type === 'page' && base.app ? staticPathOf(base.app, request, routeData) : undefined
-      if (path !== undefined) {
+      if (path !== undefined && (waitForThread || ++mayShare > threadAfterPages)) {
         loading ??= start()
         if (waitForThread) await loading
         if (loaded && thread && thread.busy < sharedAtOnce) {
