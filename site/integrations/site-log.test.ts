@@ -60,6 +60,21 @@ describe('the site log', () => {
     ])
   })
 
+  test('starts the next message on a line of its own when a page name waits for its end', () => {
+    const { log, lines } = transcript()
+    log.write(info(null, '  ├─ /a/index.html', false))
+    log.write(info('roland:catalog', 'rendering every page on one thread'))
+    log.write(info('SKIP_FORMAT', ' (+12ms) '))
+    log.write(info('build', 'Complete!'))
+    expect(lines).toEqual([
+      '  ├─ /a/index.html',
+      '\n',
+      '[roland:catalog] rendering every page on one thread',
+      ' (+12ms) \n',
+      '[build] Complete!',
+    ])
+  })
+
   test('writes what it holds when told to (at the end of the process) and soon after it comes', async () => {
     const { log, lines } = transcript()
     log.write(info(null, '  ├─ /a/index.html', false))

@@ -4,7 +4,9 @@
 // rebuild's pipe, each with a time stamp formatted anew, which took 0.12 s of a 3.5 s rebuild.
 // Those parts are kept here as they come and written together (without the time stamp) before any
 // other message, every 64 KB, at most 100 ms after they come, and when the process ends; every
-// other message goes to Astro's own terminal log as it is. (Astro imports a logger as it is,
+// other message goes to Astro's own terminal log as it is, on a line of its own (a page renders
+// while others are logged: its name may wait for its end, and a message after the name alone would
+// read as part of it, and a rebuild's log would take it for a page line). (Astro imports a logger as it is,
 // without Vite: Node runs this file, as it runs the catalog reader.)
 import { stripVTControlCharacters } from 'node:util'
 import type { AstroLoggerDestination, AstroLoggerMessage } from 'astro'
@@ -33,12 +35,15 @@ export function isPagePart(event: AstroLoggerMessage): boolean {
 export function siteLog({ terminal, out }: { terminal: AstroLoggerDestination; out: (text: string) => void }) {
   let batch = ''
   let timer: NodeJS.Timeout | null = null
+  // Whether what was written last left its line open (a page's name, its end still to come).
+  let lineOpen = false
   const flush = () => {
     if (timer) clearTimeout(timer)
     timer = null
     if (batch === '') return
     const text = batch
     batch = ''
+    lineOpen = !text.endsWith('\n')
     out(text)
   }
   return {
@@ -50,6 +55,8 @@ export function siteLog({ terminal, out }: { terminal: AstroLoggerDestination; o
         return
       }
       flush()
+      if (lineOpen) out('\n')
+      lineOpen = false
       terminal.write(event)
     },
     flush,

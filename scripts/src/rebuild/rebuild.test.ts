@@ -220,6 +220,9 @@ describe('buildLog', () => {
       '  ├─ /business/a/index.html (+2ms)',
       '  ├─ /business/b/index.html (cached)',
       '  ├─ /business/c/index.html (restored)',
+      // A page's name, then another page's line before its end, which comes on a line of its own.
+      '  ├─ /business/d/index.html  ├─ /business/e/index.html (cached)',
+      ' (+12ms) ',
       '▶ src/pages/index.astro',
       '  └─ /index.html (+11ms)',
     ])
@@ -228,7 +231,7 @@ describe('buildLog', () => {
     expect(lines).toEqual([
       ' generating static routes ',
       '▶ src/pages/business/[slug].astro',
-      '  3 page(s): 1 rendered, 2 unchanged',
+      '  5 page(s): 2 rendered, 3 unchanged',
       '▶ src/pages/index.astro',
       '  1 page(s): 1 rendered, 0 unchanged',
     ])

@@ -176,9 +176,14 @@ export function buildLog(onLog: (line: string) => void): { line(line: string): v
   }
   return {
     line(line) {
-      if (/^\s*[├└]─ /.test(line)) {
-        if (/\((?:cached|restored)\)$/.test(line)) unchanged++
-        else rendered++
+      // Pages render several at a time: a line may hold a page's name and another page's whole
+      // line, or only the end of a page named on an earlier line (its render time).
+      const pageLine = /^\s*[├└]─ /.test(line)
+      if (pageLine || /^\s*\((?:\+[\d.]+m?s|cached|restored)\)\s*$/.test(line)) {
+        const pages = pageLine ? (line.match(/[├└]─ /g)?.length ?? 0) : 0
+        const reused = line.match(/\((?:cached|restored)\)/g)?.length ?? 0
+        unchanged += reused
+        rendered += pages - reused
         return
       }
       end()
