@@ -1,6 +1,12 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
-import type { AstroPrerenderer, PrerenderRenderMetadata, PrerenderResult, RouteData } from 'astro'
+import type {
+  AstroIntegrationLogger,
+  AstroPrerenderer,
+  PrerenderRenderMetadata,
+  PrerenderResult,
+  RouteData,
+} from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import type { SearchIndexFiles } from '../lib/search-index.ts'
 
@@ -298,9 +304,11 @@ export function sharedPrerenderer(
   startThread: () => BuildThread,
   entry: () => string | null,
   catalog: Promise<Catalog>,
-  { waitForThread = false } = {},
+  { waitForThread = false, log }: { waitForThread?: boolean; log: Pick<AstroIntegrationLogger, 'info' | 'warn'> },
 ): AstroPrerenderer {
   let thread: BuildThread | null = null
+  // Set when the build is done: a thread still loading then is stopped, not failed.
+  let closing = false
   let loading: Promise<void> | null = null
   let loaded = false
   let onThread = 0
@@ -324,7 +332,7 @@ export function sharedPrerenderer(
     thread = startThread()
     return load(thread).catch((error) => {
       // The build goes on, on one thread: slower, never different.
-      console.warn(`[roland:catalog] rendering every page on one thread: the second could not load them (${error})`)
+      if (!closing) log.warn(`rendering every page on one thread: the second could not load them (${error})`)
     })
   }
   return {
@@ -349,9 +357,9 @@ export function sharedPrerenderer(
     },
     async teardown() {
       await base.teardown?.()
+      closing = true
       await thread?.close()
-      if (onThread > 0)
-        console.info(`[roland:catalog] rendered ${onThread} of ${onThread + here} pages on the second thread`)
+      if (onThread > 0) log.info(`rendered ${onThread} of ${onThread + here} pages on the second thread`)
     },
   }
 }

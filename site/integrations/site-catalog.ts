@@ -50,17 +50,16 @@ export function siteCatalog(): AstroIntegration {
           },
         })
       },
-      'astro:build:start': ({ setPrerenderer }) => {
+      'astro:build:start': ({ setPrerenderer, logger }) => {
         if (oneThread()) return
+        const options = { waitForThread: threadFromFirstPage(), log: logger }
         setPrerenderer((base) =>
           sharedPrerenderer(
             base,
             () => new BuildThread(),
             () => prerenderEntry,
             catalogRead(),
-            {
-              waitForThread: threadFromFirstPage(),
-            },
+            options,
           ),
         )
       },
