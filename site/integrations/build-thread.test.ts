@@ -2,9 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
+import type { PrerenderResult } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { openEmbeddedStore } from '@roland/scripts/store/embedded'
-import { catalogRead } from './build-thread.ts'
+import { BuildThread, catalogRead, sharedPrerenderer } from './build-thread.ts'
 
 // A build's catalog, read on the catalog reader's thread (catalog-reader.ts) once per process.
 describe('the catalog a build reads', () => {
@@ -47,5 +48,80 @@ describe('the catalog a build reads', () => {
     await writeFile(file, '')
     vi.stubEnv('ROLAND_DATA_DIR', file)
     await expect(catalogRead()).rejects.toThrow(/Could not read the catalog from/)
+  })
+})
+
+// Astro's default prerenderer, as sharedPrerenderer sees it: an app with one route of pages that
+// each have a cacheKey (what the build thread may render), and a render of its own.
+describe('the build thread, started late', () => {
+  const route = {
+    route: '/business/[slug]',
+    component: 'site/pages/business/[slug].astro',
+    params: ['slug'],
+    type: 'page',
+  }
+  const paths = new Map(
+    Array.from({ length: 40 }, (_, i) => [
+      `/business/b${i}`,
+      { params: { slug: `b${i}` }, props: {}, cacheKey: `k${i}` },
+    ]),
+  )
+  const base = {
+    name: 'astro:default',
+    getStaticPaths: async () => [],
+    render: async () => ({ response: new Response('here') }),
+    app: {
+      getOptions: () => ({ allPages: {}, settings: { scripts: [] } }),
+      routeCache: { get: () => ({ staticPaths: { keyed: paths } }) },
+    },
+  }
+  const bodyOf = (result: PrerenderResult | Response) => ('response' in result ? result.response : result).text()
+  const catalog = Promise.resolve({ categories: [], attractions: [], events: [], businesses: [] } as unknown as Catalog)
+
+  test('is stopped without a warning when the pages are done before it has loaded', async () => {
+    const log = { info: vi.fn(), warn: vi.fn() }
+    // A bundle that never finishes loading: the thread is still loading it when the build ends.
+    const neverLoads = `data:text/javascript,${encodeURIComponent('await new Promise(() => {})')}`
+    const prerenderer = sharedPrerenderer(
+      base,
+      () => new BuildThread(),
+      () => neverLoads,
+      catalog,
+      { log },
+    )
+    await prerenderer.setup?.()
+    for (const pathname of paths.keys()) {
+      const response = await prerenderer.render(new Request(`http://localhost${pathname}`), {
+        routeData: route as never,
+      })
+      expect(await bodyOf(response)).toBe('here')
+    }
+    await prerenderer.teardown?.()
+    expect(log.warn).not.toHaveBeenCalled()
+    expect(log.info).not.toHaveBeenCalled()
+  })
+
+  test('says so when it cannot load the bundle, and the pages render here', async () => {
+    const log = { info: vi.fn(), warn: vi.fn() }
+    const missing = new URL('./no-such-bundle.mjs', import.meta.url).href
+    const prerenderer = sharedPrerenderer(
+      base,
+      () => new BuildThread(),
+      () => missing,
+      catalog,
+      {
+        log,
+        waitForThread: true,
+      },
+    )
+    await prerenderer.setup?.()
+    const response = await prerenderer.render(new Request('http://localhost/business/b1'), {
+      routeData: route as never,
+    })
+    expect(await bodyOf(response)).toBe('here')
+    await prerenderer.teardown?.()
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.stringMatching(/rendering every page on one thread: the second could not load them/),
+    )
   })
 })
