@@ -4,20 +4,12 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { PrerenderResult } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
-import { openEmbeddedStore } from '@roland/scripts/store/embedded'
+import { renameBusiness } from '../../test/support/catalog-changes.ts'
 import { BuildThread, catalogRead, sharedPrerenderer } from './build-thread.ts'
 
 // A build's catalog, read on the catalog reader's thread (catalog-reader.ts) once per process.
 describe('the catalog a build reads', () => {
   let dir = ''
-  const rename = async (name: string) => {
-    const store = await openEmbeddedStore({ dir })
-    try {
-      await store.db.query(`update public.businesses set name = $1 where slug = 'big-rock-coffee'`, [name])
-    } finally {
-      await store.close()
-    }
-  }
   const nameIn = async (catalog: Promise<Catalog>) =>
     (await catalog).businesses.find((b) => b.slug === 'big-rock-coffee')?.name
 
@@ -35,7 +27,7 @@ describe('the catalog a build reads', () => {
   test('is read once, from the start, for every page', async () => {
     const first = catalogRead()
     expect(await nameIn(first)).toBe('Big Rock Coffee')
-    await rename('Big Rock Coffee & Bakery')
+    await renameBusiness(dir, 'big-rock-coffee', 'Big Rock Coffee & Bakery')
     expect(catalogRead()).toBe(first)
   })
 

@@ -3,8 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { BusinessImage, Catalog } from '@roland/scripts/catalog/types'
-import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
+import { renameBusiness } from '../../test/support/catalog-changes.ts'
 import { provideDevCatalog, withoutMissingFiles } from './catalog-source.ts'
 import { getCatalog } from './catalog.ts'
 
@@ -60,14 +60,6 @@ describe('withoutMissingFiles', () => {
 })
 
 describe('the catalog the pages of astro dev read', () => {
-  const rename = async (dir: string, name: string) => {
-    const store = await openEmbeddedStore({ dir })
-    try {
-      await store.db.query(`update public.businesses set name = $1 where slug = 'big-rock-coffee'`, [name])
-    } finally {
-      await store.close()
-    }
-  }
   const nameIn = async (catalog: Promise<Catalog>) =>
     (await catalog).businesses.find((b) => b.slug === 'big-rock-coffee')?.name
 
@@ -88,7 +80,7 @@ describe('the catalog the pages of astro dev read', () => {
     const [page, header] = [getCatalog(), getCatalog()]
     expect(header).toBe(page)
     expect(await nameIn(page)).toBe('Big Rock Coffee')
-    await rename(dir, 'Big Rock Coffee & Bakery')
+    await renameBusiness(dir, 'big-rock-coffee', 'Big Rock Coffee & Bakery')
     expect(await nameIn(getCatalog())).toBe('Big Rock Coffee & Bakery')
   })
 })

@@ -64,6 +64,13 @@ export async function describeBusiness(dataDir: string, slug: string, shortDescr
   )
 }
 
+/** Gives a business a new name. */
+export async function renameBusiness(dataDir: string, slug: string, name: string): Promise<void> {
+  await withStore(dataDir, (query) =>
+    query('update businesses set name = $2 where slug = $1', [slug, name]).then(() => undefined),
+  )
+}
+
 /** Marks a business inactive: it must disappear from the site. */
 export async function closeBusiness(dataDir: string, slug: string): Promise<void> {
   await withStore(dataDir, (query) =>
