@@ -5,7 +5,7 @@ import { parentPort } from 'node:worker_threads'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
-import { buildSearchIndex, searchIndexDefaults, toSearchIndexEntry } from '../lib/search-index.ts'
+import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
 import { threadError, type CatalogMessage } from './build-thread.ts'
 
 const send = (message: CatalogMessage) => parentPort!.postMessage(message)
@@ -28,7 +28,7 @@ if (catalog) {
 function searchIndexOf(catalog: Catalog): CatalogMessage {
   try {
     const entries = allBusinesses(catalog).map(toSearchIndexEntry)
-    if (entries.length <= searchIndexDefaults.inlineLimit) return { type: 'search-index', index: null }
+    if (manifestHoldsCards(entries.length)) return { type: 'search-index', index: null }
     const noCards = () => {
       throw new Error('The catalog reader draws no cards: a small index is made with the pages.')
     }

@@ -65,6 +65,11 @@ export interface SearchIndexOptions {
 /** Cards of 8 businesses a file: a first page of 24 scattered results costs at most 24 small files. */
 export const searchIndexDefaults: SearchIndexOptions = { inlineLimit: 200, cardsPerFile: 8, textsPerFile: 250 }
 
+/** Whether the manifest of an index of `count` businesses holds their cards (buildSearchIndex draws them). */
+export function manifestHoldsCards(count: number, options: SearchIndexOptions = searchIndexDefaults): boolean {
+  return count <= options.inlineLimit
+}
+
 /** The files of the index: its manifest, its other files (name to JSON), and the businesses of each card file. */
 export interface SearchIndexFiles {
   manifest: SearchManifest
@@ -171,7 +176,7 @@ export function buildSearchIndex(
   const files = new Map<string, string>()
   const write = (name: string, data: unknown) => files.set(name, JSON.stringify(data))
   const cardFiles = new Map<string, SearchIndexEntry[]>()
-  if (entries.length <= options.inlineLimit) {
+  if (manifestHoldsCards(entries.length, options)) {
     manifest.docs = entries.map((entry, id) => ({
       c: categoryOf.get(entry.category)!,
       t: texts[id]!,
