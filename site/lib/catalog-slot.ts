@@ -6,32 +6,36 @@ import type { SearchIndexFiles } from './search-index.ts'
 // and leaves here how to get it: a process-wide slot, since Astro loads the config and the pages as
 // separate module instances.
 
-const slot = Symbol.for('roland.site.catalog')
+/** A value kept for the whole process under a registered symbol, whichever module instance asks. */
+function processSlot<T>(key: string) {
+  const symbol = Symbol.for(key)
+  const holder = globalThis as { [symbol]?: T }
+  return {
+    set: (value: T): void => {
+      holder[symbol] = value
+    },
+    get: (): T | undefined => holder[symbol],
+  }
+}
 
 /** Gives the catalog, in list order: in a build the same read every time, in `astro dev` a fresh one. */
 export type CatalogSource = () => Promise<Catalog>
 
+const catalogSlot = processSlot<CatalogSource>('roland.site.catalog')
+
 /** Puts the catalog's source where the pages look for it. */
-export function setCatalogSource(source: CatalogSource): void {
-  ;(globalThis as { [slot]?: CatalogSource })[slot] = source
-}
+export const setCatalogSource = catalogSlot.set
 
 /** The catalog's source, if the integration has set it. */
-export function catalogSource(): CatalogSource | undefined {
-  return (globalThis as { [slot]?: CatalogSource })[slot]
-}
-
-const searchIndexSlot = Symbol.for('roland.site.search-index')
+export const catalogSource = catalogSlot.get
 
 /** Gives the search index made beside the catalog's read, or null where the pages make it. */
 export type SearchIndexSource = () => Promise<SearchIndexFiles | null>
 
+const searchIndexSlot = processSlot<SearchIndexSource>('roland.site.search-index')
+
 /** Puts where the pages find a search index made outside them (a build's catalog reader). */
-export function setSearchIndexSource(source: SearchIndexSource): void {
-  ;(globalThis as { [searchIndexSlot]?: SearchIndexSource })[searchIndexSlot] = source
-}
+export const setSearchIndexSource = searchIndexSlot.set
 
 /** The search index's source, if a build has set it. */
-export function searchIndexSource(): SearchIndexSource | undefined {
-  return (globalThis as { [searchIndexSlot]?: SearchIndexSource })[searchIndexSlot]
-}
+export const searchIndexSource = searchIndexSlot.get
