@@ -8,6 +8,11 @@ import { clientDirectives } from './site/integrations/client-directives.ts'
 import { inlineScripts } from './site/integrations/inline-script.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
 import { submissions } from './site/integrations/submissions.ts'
+import { buildStarted } from './site/integrations/build-standby.ts'
+
+// A build's process started ahead of time waits here, with Astro and the site's code loaded but
+// nothing read yet, until its rebuild starts it (site/integrations/build-standby.ts).
+await buildStarted()
 
 // The build reads SUPABASE_URL and its keys from .env, like the CLI does.
 loadDotEnv()

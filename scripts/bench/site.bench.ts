@@ -4,9 +4,13 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
-import { runAstroBuild } from '../src/rebuild/rebuild.ts'
+import { loadPublicCatalog } from '../src/catalog/load.ts'
+import { closeBuildStandby, runAstroBuild, startBuildStandby, type AstroBuildOptions } from '../src/rebuild/rebuild.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
+import { openLeasedStore } from '../src/store/leased.ts'
+import type { Store } from '../src/store/types.ts'
 import type { Page } from 'playwright-core'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { builtPages, sitePathOf } from '../../test/support/build-site.ts'
@@ -98,33 +102,62 @@ export interface BuildRun {
  * child itself: a preloaded module writes process.resourceUsage().maxRSS when the build exits. The
  * same module notes any module of sharp the build resolves: photos are processed at ingest, and a
  * build that never loads sharp cannot have decoded one.
+ *
+ * Given the console's store, it builds as the console rebuilds: the catalog read from that store
+ * and handed over, and the next build's process started ahead, on standby (build-process.ts).
  */
 export async function build(
   dataDir: string,
   outDir: string,
   work: string,
   siteUrl = 'http://127.0.0.1:4321',
+  consoleStore?: Store,
 ): Promise<BuildRun> {
   const rssFile = path.join(work, 'max-rss')
   const sharpFile = path.join(work, 'sharp-loaded')
-  const hook = path.join(work, 'report-rss.mjs')
   await rm(sharpFile, { force: true })
-  await writeFile(
-    hook,
-    [
-      `import { appendFileSync, writeFileSync } from 'node:fs'`,
-      `import { registerHooks } from 'node:module'`,
-      `registerHooks({`,
-      `  resolve(specifier, context, next) {`,
-      `    const resolved = next(specifier, context)`,
-      `    if (resolved.url.includes('/node_modules/sharp/')) appendFileSync(${JSON.stringify(sharpFile)}, resolved.url + '\\n')`,
-      `    return resolved`,
-      `  },`,
-      `})`,
-      `process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)))`,
-      '',
-    ].join('\n'),
-  )
+  const lines: string[] = []
+  const start = performance.now()
+  // As the console's rebuild runs it: in a working directory of its own, so a test may build beside it.
+  const code = await runAstroBuild(await buildOptions(dataDir, outDir, work, siteUrl, consoleStore, lines))
+  const seconds = (performance.now() - start) / 1000
+  const output = lines.join('\n')
+  if (code !== 0) throw new Error(`astro build failed (exit ${code}):\n${output.slice(-3000)}`)
+  const maxRssKb = Number(await readFile(rssFile, 'utf8'))
+  return { seconds, peakRssMb: maxRssKb / 1024, output, loadedSharp: existsSync(sharpFile) }
+}
+
+/** Starts the next build's process on standby, as the console's last rebuild would have. */
+export async function standByAsConsole(dataDir: string, outDir: string, work: string, consoleStore: Store) {
+  startBuildStandby(await buildOptions(dataDir, outDir, work, 'http://127.0.0.1:4321', consoleStore, []))
+}
+
+async function buildOptions(
+  dataDir: string,
+  outDir: string,
+  work: string,
+  siteUrl: string,
+  consoleStore: Store | undefined,
+  lines: string[],
+): Promise<AstroBuildOptions> {
+  const rssFile = path.join(work, 'max-rss')
+  const sharpFile = path.join(work, 'sharp-loaded')
+  const hook = path.join(work, 'report-rss.mjs')
+  const report = [
+    `import { appendFileSync, writeFileSync } from 'node:fs'`,
+    `import { registerHooks } from 'node:module'`,
+    `registerHooks({`,
+    `  resolve(specifier, context, next) {`,
+    `    const resolved = next(specifier, context)`,
+    `    if (resolved.url.includes('/node_modules/sharp/')) appendFileSync(${JSON.stringify(sharpFile)}, resolved.url + '\\n')`,
+    `    return resolved`,
+    `  },`,
+    `})`,
+    `process.on('exit', () => writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS)))`,
+    '',
+  ].join('\n')
+  // Written once: a process on standby that loaded it would count a rewritten one as changed code.
+  if ((await readFile(hook, 'utf8').catch(() => '')) !== report) await writeFile(hook, report)
   const env = {
     SUPABASE_URL: '',
     ROLAND_DATA_DIR: dataDir,
@@ -132,15 +165,12 @@ export async function build(
     SITE_URL: siteUrl,
     ASTRO_TELEMETRY_DISABLED: '1',
   }
-  const lines: string[] = []
-  const start = performance.now()
-  // As the console's rebuild runs it: in a working directory of its own, so a test may build beside it.
-  const code = await runAstroBuild({ env, execArgv: ['--import', hook], onLine: (line) => lines.push(line) })
-  const seconds = (performance.now() - start) / 1000
-  const output = lines.join('\n')
-  if (code !== 0) throw new Error(`astro build failed (exit ${code}):\n${output.slice(-3000)}`)
-  const maxRssKb = Number(await readFile(rssFile, 'utf8'))
-  return { seconds, peakRssMb: maxRssKb / 1024, output, loadedSharp: existsSync(sharpFile) }
+  return {
+    env,
+    execArgv: ['--import', hook],
+    onLine: (line) => lines.push(line),
+    ...(consoleStore ? { catalog: () => loadPublicCatalog({ store: consoleStore }), standby: true } : {}),
+  }
 }
 
 async function filesUnder(dir: string): Promise<string[]> {
@@ -384,6 +414,9 @@ async function searchInBrowser(outDir: string) {
   }
 }
 
+/** How long the console waits after a change before it rebuilds (its ROLAND_REBUILD_DEBOUNCE_MS' default). */
+const consoleDebounceMs = 3000
+
 /** Full build, rebuild after one business changed, page weights and keystroke cost, for n businesses. */
 export async function benchSite(n: number) {
   const work = await mkdtemp(path.join(tmpdir(), `roland-site-bench-${n}-`))
@@ -395,6 +428,11 @@ export async function benchSite(n: number) {
     await store.close()
 
     const full = await build(dataDir, outDir, work)
+    // The rebuilds below run as the console's do: the catalog read from its store (open, leased) and
+    // handed over, and each build's process started on standby once the build before it ended. The
+    // console would have started one after the build before: so does this.
+    const consoleStore = await openLeasedStore(() => openEmbeddedStore({ dir: dataDir }))
+    await standByAsConsole(dataDir, outDir, work, consoleStore)
     const files = await filesUnder(outDir)
     const pages = files.filter((file) => file.endsWith('.html')).length
     let outputBytes = 0
@@ -421,7 +459,9 @@ export async function benchSite(n: number) {
         [`Now serving breakfast all day (${round + 1}).`],
       )
       await changed.close()
-      const rebuild = await build(dataDir, outDir, work)
+      // The console rebuilds 3 s after the last change (ROLAND_REBUILD_DEBOUNCE_MS' default).
+      await sleep(consoleDebounceMs)
+      const rebuild = await build(dataDir, outDir, work, undefined, consoleStore)
       const slug = rows[0]!.slug
       const html = await readFile(path.join(outDir, 'business', slug, 'index.html'), 'utf8')
       if (!html.includes(`Now serving breakfast all day (${round + 1}).`)) {
@@ -429,6 +469,8 @@ export async function benchSite(n: number) {
       }
       rebuilds.push(rebuild)
     }
+    await closeBuildStandby()
+    await consoleStore.close()
     const last = rebuilds.at(-1)!
     const rendered = (last.output.match(/\(\+\d+(?:\.\d+)?m?s\)/g) ?? []).length
     const reused = (last.output.match(/\((?:cached|restored)\)/g) ?? []).length
@@ -475,6 +517,7 @@ export async function benchSite(n: number) {
         'rebuilds ÷ full': rebuilds.map((r) => (r.seconds / full.seconds).toFixed(2)).join(', '),
         'rebuild 3 rendered': rendered,
         'rebuild 3 reused': reused,
+        'rebuilds on standby': rebuilds.filter((r) => r.output.includes('[roland:standby] started')).length,
         'rebuild RSS MB': Math.round(Math.max(...rebuilds.map((r) => r.peakRssMb))),
       },
       pages: pageRows,

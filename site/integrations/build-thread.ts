@@ -8,6 +8,7 @@ import type {
   RouteData,
 } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { catalogHandoverVariable, type FromBuild, type ToBuild } from '@roland/scripts/rebuild/build-process'
 import type { SearchIndexFiles } from '../lib/search-index.ts'
 
 // A build's threads. Astro renders pages one after another on one thread: at 100,000 businesses
@@ -111,6 +112,12 @@ const threadAfterPages = 24
 
 const catalogReadSlot = Symbol.for('roland.site.catalog-read')
 
+/** What the catalog reader starts with. */
+export interface ReaderData {
+  /** The rebuild hands the catalog over (build-process.ts): one ToBuild message of the catalog comes. */
+  handedOver: boolean
+}
+
 /** What the catalog reader gives the build. */
 interface CatalogRead {
   catalog: Promise<Catalog>
@@ -143,7 +150,23 @@ function startedRead(): CatalogRead {
 }
 
 function readCatalogOnThread(): CatalogRead {
-  const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url), { execArgv: [] })
+  // A rebuild that reads the catalog itself hands it over (@roland/scripts/rebuild/build-process):
+  // the reader then waits for it instead of opening the data source.
+  const handedOver = process.env[catalogHandoverVariable] === '1' && process.send !== undefined
+  const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url), {
+    execArgv: [],
+    workerData: { handedOver } satisfies ReaderData,
+  })
+  if (handedOver) {
+    const onMessage = (message: ToBuild) => {
+      if (message.type !== 'catalog-file' && message.type !== 'catalog-unread') return
+      process.off('message', onMessage)
+      process.channel?.unref()
+      reader.postMessage(message)
+    }
+    process.on('message', onMessage)
+    process.send!({ type: 'catalog-wanted' } satisfies FromBuild)
+  }
   // A failed build ends the process without waiting for it.
   reader.unref()
   const settle = <T>(what: string) => {

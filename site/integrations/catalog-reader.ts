@@ -1,22 +1,35 @@
 // Reads the site's catalog on a thread of its own (build-thread.ts, readCatalogOnThread), sends it
 // to the main thread and ends: the embedded database's WebAssembly memory (hundreds of megabytes at
-// 100,000 businesses) goes with the thread, which nothing else could free.
-import { parentPort } from 'node:worker_threads'
+// 100,000 businesses) goes with the thread, which nothing else could free. When the rebuild hands
+// the catalog over (@roland/scripts/rebuild/build-process), it takes that instead of reading.
+import { once } from 'node:events'
+import { parentPort, workerData } from 'node:worker_threads'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { readCatalogFile, type ToBuild } from '@roland/scripts/rebuild/build-process'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
-import { threadError, type CatalogMessage } from './build-thread.ts'
+import { threadError, type CatalogMessage, type ReaderData } from './build-thread.ts'
 
 const send = (message: CatalogMessage) => parentPort!.postMessage(message)
 
-const catalog = await readSiteCatalog().catch((error: unknown) => {
+const { handedOver } = workerData as ReaderData
+const catalog = await readSiteCatalog(undefined, handedOver ? handedOverCatalog : undefined).catch((error: unknown) => {
   send({ type: 'catalog-failed', error: threadError(error) })
   return null
 })
 if (catalog) {
   send({ type: 'catalog', catalog })
   send(searchIndexOf(catalog))
+}
+
+/** The catalog as the rebuild read it (build-process.ts), or its failure to read it. */
+async function handedOverCatalog(): Promise<Catalog> {
+  const [handover] = (await once(parentPort!, 'message')) as [ToBuild]
+  if (handover.type === 'catalog-unread') throw new Error(handover.message)
+  if (handover.type !== 'catalog-file')
+    throw new Error(`The catalog reader was sent ${handover.type}, not the catalog.`)
+  return readCatalogFile(handover.file)
 }
 
 /**

@@ -1,14 +1,18 @@
 // Preloaded into a site build's process (node --import, by runAstroBuild in
-// scripts/src/rebuild/rebuild.ts): starts reading the catalog on its thread as the process starts,
-// while Astro loads its config, instead of after (build-thread.ts, catalogRead).
+// scripts/src/rebuild/rebuild.ts): starts reading the catalog on its thread as the build starts,
+// while Astro loads its config, instead of after (build-thread.ts, catalogRead). A process on
+// standby starts it once started (build-standby.ts).
 import { isMainThread } from 'node:worker_threads'
 import { loadDotEnv } from '@roland/scripts/env'
 import { catalogRead } from './build-thread.ts'
+import { buildStarted } from './build-standby.ts'
 
 // Only the build's own thread reads (its threads start without preloads, but a thread started by
 // anything else would inherit this one).
 if (isMainThread) {
-  // The reader's thread takes the environment as it is now: .env first, as astro.config.mjs reads it.
-  loadDotEnv()
-  void catalogRead()
+  void buildStarted().then(() => {
+    // The reader's thread takes the environment as it is now: .env first, as astro.config.mjs reads it.
+    loadDotEnv()
+    void catalogRead()
+  })
 }

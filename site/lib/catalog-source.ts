@@ -54,9 +54,12 @@ const warnOfBuild = (message: string) => console.warn(`[roland:catalog] ${messag
  * build with it, before its pages are published) when the data source is unreachable or empty
  * (CatalogUnavailableError) or a business cannot be published (UnpublishableBusinessError).
  */
-export async function readSiteCatalog(warn: (message: string) => void = warnOfBuild): Promise<Catalog> {
+export async function readSiteCatalog(
+  warn: (message: string) => void = warnOfBuild,
+  load: () => Promise<Catalog> = () => loadPublicCatalog(),
+): Promise<Catalog> {
   const storageRoot = path.join(dataDir(), 'storage', 'files')
-  const { catalog, dropped } = withoutMissingFiles(await loadPublicCatalog(), (url) => {
+  const { catalog, dropped } = withoutMissingFiles(await load(), (url) => {
     const file = storageFilePath(url, storageRoot)
     return file !== null && existsSync(file)
   })

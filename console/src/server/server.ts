@@ -4,7 +4,7 @@ import path from 'node:path'
 import { isProcessAlive } from '@roland/scripts/lock-file'
 import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/store/leased'
-import { runRebuild } from '@roland/scripts/rebuild/rebuild'
+import { closeBuildStandby, runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
 import { operatorSessions } from '@roland/scripts/operators/directory'
 import { automationActor, type Actor } from '@roland/scripts/operators/schema'
@@ -112,6 +112,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
             jobs: trigger.jobs,
             startedBy: consoleStarter(),
             signal: shutdown.signal,
+            // The next rebuild's process waits ready, with Astro loaded (build-process.ts).
+            standby: true,
             onEvent,
           }),
         { mayChangeData: false },
@@ -295,6 +297,7 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await services.scheduler.idle()
   await services.jobs.idle()
+  await closeBuildStandby()
   await services.submissionWebhook?.idle()
   await services.store.close()
 }

@@ -1,4 +1,5 @@
 import { openStore, type OnCreate } from '../store/index.ts'
+import type { Store } from '../store/types.ts'
 import type { Catalog } from './types.ts'
 
 /** The error a build fails with when the data source cannot give it a catalog. */
@@ -8,23 +9,27 @@ export class CatalogUnavailableError extends Error {
 
 /**
  * Reads the whole public catalog once (DESIGN.md, "The site"), from Supabase when SUPABASE_URL
- * is set, else from the embedded store (created with the sample data on first use).
+ * is set, else from the embedded store (created with the sample data on first use); or from
+ * `store`, a store already open, which stays open.
  * Fails with a clear message rather than handing a build an empty catalog.
  */
 export async function loadPublicCatalog(
-  options: { env?: NodeJS.ProcessEnv; onCreate?: OnCreate } = {},
+  options: { env?: NodeJS.ProcessEnv; onCreate?: OnCreate; store?: Store } = {},
 ): Promise<Catalog> {
   let catalog: Catalog
-  let location = 'the data source'
+  let location = options.store?.location ?? 'the data source'
   try {
-    // The sample data's importer is loaded only for a database made afresh.
-    const onCreate: OnCreate = async (created) => (await import('../migrate/sample.ts')).loadSampleData(created)
-    const store = await openStore({ onCreate, ...options })
-    location = store.location
-    try {
-      catalog = await store.loadCatalog()
-    } finally {
-      await store.close()
+    if (options.store) catalog = await options.store.loadCatalog()
+    else {
+      // The sample data's importer is loaded only for a database made afresh.
+      const onCreate: OnCreate = async (created) => (await import('../migrate/sample.ts')).loadSampleData(created)
+      const store = await openStore({ onCreate, ...options })
+      location = store.location
+      try {
+        catalog = await store.loadCatalog()
+      } finally {
+        await store.close()
+      }
     }
   } catch (error) {
     throw new CatalogUnavailableError(

@@ -1,12 +1,21 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
-import { buildHeapMb, buildLog, rebuildMode, rebuildSite, RebuildError, runRebuild } from './rebuild.ts'
+import {
+  buildHeapMb,
+  buildLog,
+  closeBuildStandby,
+  rebuildMode,
+  rebuildSite,
+  RebuildError,
+  runAstroBuild,
+  runRebuild,
+} from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
 // (astro build) is exercised end to end by the console's browser test, and below for two at once.
@@ -183,6 +192,107 @@ describe('a local build', () => {
       await rm(root, { recursive: true, force: true })
     }
   }, 240_000)
+})
+
+describe('a local rebuild with the store open (the console’s, the CLI’s)', () => {
+  let root = ''
+  let store: EmbeddedStore
+  let env: NodeJS.ProcessEnv = {}
+  const page = () => readFile(path.join(root, 'site', 'business', 'big-rock-coffee', 'index.html'), 'utf8')
+  const describe = (text: string) =>
+    store.db.query(`update businesses set short_description = $1 where slug = 'big-rock-coffee'`, [text])
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'roland-rebuild-open-'))
+    env = { SUPABASE_URL: '', ROLAND_DATA_DIR: path.join(root, 'data'), ROLAND_OUT_DIR: path.join(root, 'site') }
+    store = await freshStoreIn(env.ROLAND_DATA_DIR!)
+    await store.db.query(
+      `insert into businesses (slug, name, category, address, short_description)
+       values ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments', '1 Main St, Roland, AR 72135', 'Espresso by the lake.')`,
+    )
+  })
+  afterAll(async () => {
+    await closeBuildStandby()
+    await store.close()
+    await rm(root, { recursive: true, force: true })
+  })
+
+  test('reads the catalog from the store and hands it to the build, which never opens the database', async () => {
+    // The store stays open here, holding the embedded database: a build that opened it too would
+    // wait for it, then fail.
+    await runRebuild({ store, env, trigger: 'cli' })
+    await expect(page()).resolves.toContain('Espresso by the lake.')
+  }, 120_000)
+
+  test('a catalog that cannot be read fails the build with its message, and leaves the site as it was', async () => {
+    const before = await page()
+    const lines: string[] = []
+    const code = await runAstroBuild({
+      env,
+      onLine: (line) => lines.push(line),
+      catalog: () => Promise.reject(new Error('Could not read the catalog from the test: the disk is on fire')),
+    })
+    expect(code).not.toBe(0)
+    expect(lines.join('\n')).toContain('the disk is on fire')
+    await expect(page()).resolves.toBe(before)
+  }, 120_000)
+
+  test('keeps the next build’s process ready, which reads the data only once started', async () => {
+    const lines: string[] = []
+    const build = () => {
+      lines.length = 0
+      return runAstroBuild({
+        env,
+        onLine: (line) => lines.push(line),
+        catalog: () => store.loadCatalog(),
+        standby: true,
+      })
+    }
+    expect(await build()).toBe(0)
+    expect(lines.join('\n')).not.toContain('[roland:standby] started')
+    // Changed once the next build's process has started: it must still see the change.
+    await describe('Now roasting on site.')
+    expect(await build()).toBe(0)
+    expect(lines.join('\n')).toMatch(
+      /\[roland:standby\] started, with Astro loaded: this build's process waited [\d.]+ s/,
+    )
+    await expect(page()).resolves.toContain('Now roasting on site.')
+
+    // Other settings: a fresh process, with them.
+    lines.length = 0
+    const elsewhere = { ...env, SITE_URL: 'https://roland.example' }
+    expect(
+      await runAstroBuild({ env: elsewhere, onLine: (line) => lines.push(line), catalog: () => store.loadCatalog() }),
+    ).toBe(0)
+    expect(lines.join('\n')).not.toContain('[roland:standby] started')
+    await expect(page()).resolves.toContain('https://roland.example/business/big-rock-coffee')
+  }, 180_000)
+
+  test('starts a fresh process when a module the one on standby loaded has changed since', async () => {
+    // A module every build of these loads (as a bench's memory report is): changed once one is on standby.
+    const preload = path.join(root, 'preload.mjs')
+    await writeFile(preload, 'export {}\n')
+    const lines: string[] = []
+    const build = () => {
+      lines.length = 0
+      return runAstroBuild({
+        env,
+        onLine: (line) => lines.push(line),
+        catalog: () => store.loadCatalog(),
+        execArgv: ['--import', preload],
+        standby: true,
+      })
+    }
+    expect(await build()).toBe(0)
+    await describe('Open late on Fridays.')
+    const later = new Date(Date.now() + 5_000)
+    await utimes(preload, later, later)
+    expect(await build()).toBe(0)
+    const log = lines.join('\n')
+    expect(log).toContain(`${preload} changed since the build's process started ahead: starting a fresh one`)
+    expect(log).not.toContain('[roland:standby] started')
+    await expect(page()).resolves.toContain('Open late on Fridays.')
+  }, 180_000)
 })
 
 describe('the memory of a local build', () => {

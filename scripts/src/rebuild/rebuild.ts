@@ -1,13 +1,23 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import type { Socket } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
+import { loadPublicCatalog } from '../catalog/load.ts'
+import type { Catalog } from '../catalog/types.ts'
 import { runJob, type JobListener } from '../jobs/run-job.ts'
 import { repoRoot } from '../paths.ts'
 import type { Store } from '../store/types.ts'
+import {
+  catalogHandoverVariable,
+  standbyVariable,
+  writeCatalogFile,
+  type FromBuild,
+  type ToBuild,
+} from './build-process.ts'
 
 /** How the site gets rebuilt: a deploy hook (CI builds and publishes) or a local `astro build`. */
 export type RebuildMode = 'hook' | 'local'
@@ -38,6 +48,13 @@ export interface RebuildOptions {
   signal?: AbortSignal
   /** The longest a hook call may take (default 60 s). */
   hookTimeoutMs?: number
+  /**
+   * The store the site's catalog is in, open: a local build's catalog is read from it here, while
+   * the build's process starts, and handed over (build-process.ts).
+   */
+  store?: Store
+  /** Keep the next local build's process ready (runAstroBuild's `standby`): the console does. */
+  standby?: boolean
 }
 
 /** Says which way the environment rebuilds the site, checking REBUILD_HOOK_URL when it is set. */
@@ -205,9 +222,12 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
     if (tail.length > 20) tail.shift()
     options.onLog?.(line)
   })
+  const { store } = options
   const code = await runAstroBuild({
     env,
     signal: options.signal,
+    catalog: store && (() => loadPublicCatalog({ store })),
+    standby: options.standby,
     onLine: (line) => {
       const clean = stripVTControlCharacters(line).trimEnd()
       if (clean.trim()) log.line(clean)
@@ -234,6 +254,27 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
   return outDir
 }
 
+/** Options of one `astro build` (runAstroBuild). */
+export interface AstroBuildOptions {
+  env: NodeJS.ProcessEnv
+  onLine: (line: string) => void
+  signal?: AbortSignal
+  /** Node options for the build's process (the bench preloads a module that reports its memory). */
+  execArgv?: string[]
+  /**
+   * Reads the catalog for the build, which then does not read it itself: called as the build
+   * starts, its result handed over (build-process.ts). A failure is the build's.
+   */
+  catalog?: () => Promise<Catalog>
+  /**
+   * Keeps the next build's process ready: once this build ends, another with the same settings
+   * starts on standby (build-process.ts), and the next runAstroBuild with the same settings starts
+   * it instead of a fresh process. For a process that rebuilds again and again (the console);
+   * closeBuildStandby() ends it.
+   */
+  standby?: boolean
+}
+
 /**
  * Runs `astro build` of the repository's site in a child process with the environment given (over
  * this process's), passing each line it prints to onLine; resolves to its exit code.
@@ -245,13 +286,60 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
  * other's feet, and one failed. It must stay inside the repository, where the bundle's imports of
  * React and the rest resolve.
  */
-export async function runAstroBuild(options: {
+export async function runAstroBuild(options: AstroBuildOptions): Promise<number | null> {
+  options.signal?.throwIfAborted()
+  const launch = buildLaunch(options)
+  // The catalog is read from now on, whichever process builds.
+  const catalog = options.catalog && readForHandover(options.catalog)
+  let build = await startStandby(launch, options.onLine)
+  build ??= await startBuildProcess(launch, false)
+  build.listen(options.onLine)
+  const stop = () => build.child.kill()
+  options.signal?.addEventListener('abort', stop, { once: true })
+  const handing = catalog && handOver(build, catalog)
+  try {
+    const code = await build.exited
+    options.signal?.throwIfAborted()
+    return code
+  } finally {
+    options.signal?.removeEventListener('abort', stop)
+    // The catalog's read and handover end before its folder goes (and before the caller closes the store).
+    await handing
+    await rm(build.cwd, { recursive: true, force: true })
+    if (options.standby && !options.signal?.aborted) standBy(launch)
+  }
+}
+
+/**
+ * Starts a build's process on standby with these settings now, for the next runAstroBuild with the
+ * same settings (as one with `standby` does once it ends): the bench's rebuilds start as the
+ * console's do after one before them.
+ */
+export function startBuildStandby(options: AstroBuildOptions): void {
+  standBy(buildLaunch(options))
+}
+
+function standBy(launch: BuildLaunch): void {
+  const previous = standingBy
+  standingBy = startBuildProcess(launch, true).catch(() => null)
+  void previous?.then((standby) => standby?.end())
+}
+
+/** Ends the build's process kept on standby, if any (runAstroBuild's `standby`). */
+export async function closeBuildStandby(): Promise<void> {
+  const standby = await standingBy
+  standingBy = null
+  await standby?.end()
+}
+
+/** How a build's process is started: its settings, and a key that says whether two are alike. */
+interface BuildLaunch {
+  args: string[]
   env: NodeJS.ProcessEnv
-  onLine: (line: string) => void
-  signal?: AbortSignal
-  /** Node options for the build's process (the bench preloads a module that reports its memory). */
-  execArgv?: string[]
-}): Promise<number | null> {
+  key: string
+}
+
+function buildLaunch(options: AstroBuildOptions): BuildLaunch {
   const astro = path.join(repoRoot, 'node_modules', 'astro', 'bin', 'astro.mjs')
   if (!existsSync(astro)) {
     throw new RebuildError(
@@ -260,57 +348,190 @@ export async function runAstroBuild(options: {
   }
   const { env } = options
   const heapMb = buildHeapMb({ ...process.env, ...env })
+  const args = [
+    `--max-old-space-size=${heapMb}`,
+    // First, to see every module loaded after it (a process on standby checks them when started).
+    '--import',
+    pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'build-standby.ts')).href,
+    // The catalog is read from the moment the build starts (site/integrations/read-catalog-early.ts).
+    '--import',
+    pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'read-catalog-early.ts')).href,
+    ...(options.execArgv ?? []),
+    astro,
+    'build',
+    '--root',
+    repoRoot,
+  ]
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    // A relative data folder means the one this process uses, not one under the build's directory.
+    ...(env.ROLAND_DATA_DIR ? { ROLAND_DATA_DIR: path.resolve(env.ROLAND_DATA_DIR) } : {}),
+    // Node keeps the bytecode of the modules it compiles (Astro's, Vite's, the site's: about
+    // 1,500) and reuses it in the next build, which then starts sooner.
+    NODE_COMPILE_CACHE:
+      env.NODE_COMPILE_CACHE ?? process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'node-compile-cache'),
+    // The build stops if this process dies (site/integrations/publish-site.ts).
+    ROLAND_BUILD_PARENT_PID: String(process.pid),
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+    ...(options.catalog ? { [catalogHandoverVariable]: '1' } : {}),
+  }
+  delete childEnv[standbyVariable]
+  return { args, env: childEnv, key: JSON.stringify([args, childEnv]) }
+}
+
+/** A build's process, as its rebuild drives it. */
+interface BuildProcess {
+  child: ChildProcess
+  key: string
+  /** Its working directory. */
+  cwd: string
+  /** Its exit code (null when killed). */
+  exited: Promise<number | null>
+  /** The first message of that type it sent; null if it ended without. */
+  said(type: FromBuild['type']): Promise<FromBuild | null>
+  /** Passes on its lines from now on, after those it printed so far. */
+  listen(onLine: (line: string) => void): void
+  /** Ends it, and removes its working directory. */
+  end(): Promise<void>
+}
+
+/** The build's process on standby (runAstroBuild's `standby`). */
+let standingBy: Promise<BuildProcess | null> | null = null
+
+async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise<BuildProcess> {
   const buildsDir = path.join(repoRoot, '.astro', 'builds')
   await mkdir(buildsDir, { recursive: true })
   const cwd = await mkdtemp(path.join(buildsDir, 'build-'))
-  try {
-    return await new Promise<number | null>((resolve, reject) => {
-      // The catalog is read from the moment the process starts (site/integrations/read-catalog-early.ts).
-      const early = path.join(repoRoot, 'site', 'integrations', 'read-catalog-early.ts')
-      const args = [
-        `--max-old-space-size=${heapMb}`,
-        '--import',
-        pathToFileURL(early).href,
-        ...(options.execArgv ?? []),
-        astro,
-        'build',
-        '--root',
-        repoRoot,
-      ]
-      const child = spawn(process.execPath, args, {
-        cwd,
-        env: {
-          ...process.env,
-          ...env,
-          // A relative data folder means the one this process uses, not one under the build's directory.
-          ...(env.ROLAND_DATA_DIR ? { ROLAND_DATA_DIR: path.resolve(env.ROLAND_DATA_DIR) } : {}),
-          // Node keeps the bytecode of the modules it compiles (Astro's, Vite's, the site's: about
-          // 1,500) and reuses it in the next build, which then starts sooner.
-          NODE_COMPILE_CACHE:
-            env.NODE_COMPILE_CACHE ?? process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'node-compile-cache'),
-          // The build stops if this process dies (site/integrations/publish-site.ts).
-          ROLAND_BUILD_PARENT_PID: String(process.pid),
-          FORCE_COLOR: '0',
-          NO_COLOR: '1',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        signal: options.signal,
-      })
-      // One splitter each: a line of stderr must not land inside an unfinished line of stdout.
-      const out = lineSplitter(options.onLine)
-      const err = lineSplitter(options.onLine)
-      child.stdout.on('data', (chunk: Buffer) => out.push(chunk))
-      child.stderr.on('data', (chunk: Buffer) => err.push(chunk))
-      child.on('error', reject)
-      child.on('close', (code) => {
-        out.end()
-        err.end()
-        resolve(code)
-      })
-    })
-  } finally {
-    await rm(cwd, { recursive: true, force: true })
+  const child = spawn(process.execPath, launch.args, {
+    cwd,
+    env: standby ? { ...launch.env, [standbyVariable]: '1' } : launch.env,
+    // The rebuild and its build speak over Node's IPC channel (build-process.ts).
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  })
+  let sink: ((line: string) => void) | null = null
+  let held: string[] = []
+  const onLine = (line: string) => (sink ? sink(line) : held.push(line))
+  // One splitter each: a line of stderr must not land inside an unfinished line of stdout.
+  const out = lineSplitter(onLine)
+  const err = lineSplitter(onLine)
+  child.stdout!.on('data', (chunk: Buffer) => out.push(chunk))
+  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk))
+  const heard = new Map<string, PromiseWithResolvers<FromBuild | null>>()
+  let ended = false
+  const hear = (type: string) => {
+    let message = heard.get(type)
+    if (!message) {
+      message = Promise.withResolvers()
+      if (ended) message.resolve(null)
+      heard.set(type, message)
+    }
+    return message
   }
+  child.on('message', (message: FromBuild) => hear(message.type).resolve(message))
+  const hearNoMore = () => {
+    ended = true
+    for (const message of heard.values()) message.resolve(null)
+  }
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', (error) => {
+      hearNoMore()
+      reject(error)
+    })
+    child.on('close', (code) => {
+      hearNoMore()
+      out.end()
+      err.end()
+      resolve(code)
+    })
+  })
+  // Whoever runs the build awaits it; a process on standby may end unawaited.
+  exited.catch(() => {})
+  const streams = [child.stdout, child.stderr] as Socket[]
+  // Whoever waits for it keeps this process alive meanwhile.
+  const hold = () => {
+    child.ref()
+    child.channel?.ref()
+    for (const stream of streams) stream.ref()
+  }
+  if (standby) {
+    // Waiting, it keeps no one's process alive; it ends when this one does (build-standby.ts).
+    child.unref()
+    child.channel?.unref()
+    for (const stream of streams) stream.unref()
+  }
+  return {
+    child,
+    key: launch.key,
+    cwd,
+    exited,
+    said: (type) => hear(type).promise,
+    listen(onLine) {
+      hold()
+      sink = onLine
+      for (const line of held) onLine(line)
+      held = []
+    },
+    async end() {
+      hold()
+      child.kill()
+      await exited.catch(() => {})
+      await rm(cwd, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * Starts the build's process on standby when it was started with the same settings, and nothing
+ * it loaded has changed since; null otherwise (the process on standby then ends).
+ */
+async function startStandby(launch: BuildLaunch, onLine: (line: string) => void): Promise<BuildProcess | null> {
+  const waiting = standingBy
+  standingBy = null
+  const standby = await waiting
+  if (!standby) return null
+  if (standby.key !== launch.key || (await standby.said('standing-by')) === null) {
+    await standby.end()
+    return null
+  }
+  standby.child.send({ type: 'start' } satisfies ToBuild, () => {})
+  const answer = await Promise.race([standby.said('started'), standby.said('stale')])
+  if (answer?.type === 'started') return standby
+  if (answer?.type === 'stale')
+    onLine(`[roland:rebuild] ${answer.file} changed since the build's process started ahead: starting a fresh one`)
+  await standby.end()
+  return null
+}
+
+/** What a build is told of the catalog: where it is, or why it could not be read. Never rejects. */
+async function readForHandover(read: () => Promise<Catalog>): Promise<{ catalog: Catalog } | { error: string }> {
+  try {
+    return { catalog: await read() }
+  } catch (error) {
+    return { error: (error as Error).message }
+  }
+}
+
+/**
+ * Hands the catalog over once the build asks (build-process.ts); a failure to read it is sent as
+ * the build's failure, which it reports as if it had read the catalog itself.
+ */
+async function handOver(build: BuildProcess, reading: ReturnType<typeof readForHandover>): Promise<void> {
+  const read = await reading
+  let message: ToBuild
+  if ('error' in read) message = { type: 'catalog-unread', message: read.error }
+  else {
+    const file = path.join(build.cwd, 'catalog.v8')
+    try {
+      await writeCatalogFile(file, read.catalog)
+      message = { type: 'catalog-file', file }
+    } catch (error) {
+      message = { type: 'catalog-unread', message: `Could not hand the catalog over: ${(error as Error).message}` }
+    }
+  }
+  // A build that already ended (it failed to start, it was stopped) needs no catalog.
+  if ((await build.said('catalog-wanted')) && build.child.connected) build.child.send(message, () => {})
 }
 
 /** Splits a stream's chunks into lines for onLine; `end` passes on a last line with no line break. */
