@@ -15,6 +15,7 @@ import {
   RebuildError,
   runAstroBuild,
   runRebuild,
+  type AstroBuildOptions,
 } from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
@@ -201,6 +202,18 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
   const page = () => readFile(path.join(root, 'site', 'business', 'big-rock-coffee', 'index.html'), 'utf8')
   const describe = (text: string) =>
     store.db.query(`update businesses set short_description = $1 where slug = 'big-rock-coffee'`, [text])
+  // A build as the console runs it, its lines (from this one only) in `lines`.
+  const lines: string[] = []
+  const consoleBuild = (options: Partial<AstroBuildOptions> = {}) => {
+    lines.length = 0
+    return runAstroBuild({
+      env,
+      onLine: (line) => lines.push(line),
+      catalog: () => store.loadCatalog(),
+      standby: true,
+      ...options,
+    })
+  }
 
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'roland-rebuild-open-'))
@@ -226,11 +239,9 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
 
   test('a catalog that cannot be read fails the build with its message, and leaves the site as it was', async () => {
     const before = await page()
-    const lines: string[] = []
-    const code = await runAstroBuild({
-      env,
-      onLine: (line) => lines.push(line),
+    const code = await consoleBuild({
       catalog: () => Promise.reject(new Error('Could not read the catalog from the test: the disk is on fire')),
+      standby: false,
     })
     expect(code).not.toBe(0)
     expect(lines.join('\n')).toContain('the disk is on fire')
@@ -238,32 +249,18 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
   }, 120_000)
 
   test('keeps the next build’s process ready, which reads the data only once started', async () => {
-    const lines: string[] = []
-    const build = () => {
-      lines.length = 0
-      return runAstroBuild({
-        env,
-        onLine: (line) => lines.push(line),
-        catalog: () => store.loadCatalog(),
-        standby: true,
-      })
-    }
-    expect(await build()).toBe(0)
+    expect(await consoleBuild()).toBe(0)
     expect(lines.join('\n')).not.toContain('[roland:standby] started')
     // Changed once the next build's process has started: it must still see the change.
     await describe('Now roasting on site.')
-    expect(await build()).toBe(0)
+    expect(await consoleBuild()).toBe(0)
     expect(lines.join('\n')).toMatch(
       /\[roland:standby\] started, with Astro loaded: this build's process waited [\d.]+ s/,
     )
     await expect(page()).resolves.toContain('Now roasting on site.')
 
     // Other settings: a fresh process, with them.
-    lines.length = 0
-    const elsewhere = { ...env, SITE_URL: 'https://roland.example' }
-    expect(
-      await runAstroBuild({ env: elsewhere, onLine: (line) => lines.push(line), catalog: () => store.loadCatalog() }),
-    ).toBe(0)
+    expect(await consoleBuild({ env: { ...env, SITE_URL: 'https://roland.example' }, standby: false })).toBe(0)
     expect(lines.join('\n')).not.toContain('[roland:standby] started')
     await expect(page()).resolves.toContain('https://roland.example/business/big-rock-coffee')
   }, 180_000)
@@ -272,17 +269,7 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
     // A module every build of these loads (as a bench's memory report is): changed once one is on standby.
     const preload = path.join(root, 'preload.mjs')
     await writeFile(preload, 'export {}\n')
-    const lines: string[] = []
-    const build = () => {
-      lines.length = 0
-      return runAstroBuild({
-        env,
-        onLine: (line) => lines.push(line),
-        catalog: () => store.loadCatalog(),
-        execArgv: ['--import', preload],
-        standby: true,
-      })
-    }
+    const build = () => consoleBuild({ execArgv: ['--import', preload] })
     expect(await build()).toBe(0)
     await describe('Open late on Fridays.')
     const later = new Date(Date.now() + 5_000)
