@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs'
 import path from 'node:path'
-import { loadPublicCatalog } from '@roland/scripts/catalog/load'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { dataDir } from '@roland/scripts/paths'
 import { assertPublishableBusinesses } from './business-checks.ts'
@@ -46,6 +45,14 @@ export function withoutMissingFiles(
   return { catalog: { ...catalog, businesses }, dropped }
 }
 
+/**
+ * The catalog as the data source has it. The store's code (PGlite's among it) loads only here: a
+ * build whose rebuild hands the catalog over never needs it.
+ */
+async function readDataSource(): Promise<Catalog> {
+  return (await import('@roland/scripts/catalog/load')).loadPublicCatalog()
+}
+
 /** Says what a build left out of the catalog; a build prints it among Astro's lines. */
 const warnOfBuild = (message: string) => console.warn(`[roland:catalog] ${message}`)
 
@@ -56,7 +63,7 @@ const warnOfBuild = (message: string) => console.warn(`[roland:catalog] ${messag
  */
 export async function readSiteCatalog(
   warn: (message: string) => void = warnOfBuild,
-  load: () => Promise<Catalog> = () => loadPublicCatalog(),
+  load: () => Promise<Catalog> = readDataSource,
 ): Promise<Catalog> {
   const storageRoot = path.join(dataDir(), 'storage', 'files')
   const { catalog, dropped } = withoutMissingFiles(await load(), (url) => {

@@ -1,5 +1,5 @@
 import { openStore, type OnCreate } from '../store/index.ts'
-import type { Store } from '../store/types.ts'
+import type { CatalogRead, Store } from '../store/types.ts'
 import type { Catalog } from './types.ts'
 
 /** The error a build fails with when the data source cannot give it a catalog. */
@@ -7,10 +7,24 @@ export class CatalogUnavailableError extends Error {
   override name = 'CatalogUnavailableError'
 }
 
+/** The last read of each open store's catalog (Store.followCatalog): the next reads only what changed. */
+const lastReads = new WeakMap<Store, CatalogRead>()
+
+async function followCatalog(store: Store): Promise<Catalog> {
+  if (!store.followCatalog) return store.loadCatalog()
+  const since = lastReads.get(store)
+  // A read that fails leaves no mark: the next one reads everything.
+  lastReads.delete(store)
+  const read = await store.followCatalog(since)
+  lastReads.set(store, read)
+  return read.catalog
+}
+
 /**
  * Reads the whole public catalog once (DESIGN.md, "The site"), from Supabase when SUPABASE_URL
  * is set, else from the embedded store (created with the sample data on first use); or from
- * `store`, a store already open, which stays open.
+ * `store`, a store already open, which stays open. Read again from the same store, the embedded
+ * store reads only the businesses changed since (Store.followCatalog).
  * Fails with a clear message rather than handing a build an empty catalog.
  */
 export async function loadPublicCatalog(
@@ -19,7 +33,7 @@ export async function loadPublicCatalog(
   let catalog: Catalog
   let location = options.store?.location ?? 'the data source'
   try {
-    if (options.store) catalog = await options.store.loadCatalog()
+    if (options.store) catalog = await followCatalog(options.store)
     else {
       // The sample data's importer is loaded only for a database made afresh.
       const onCreate: OnCreate = async (created) => (await import('../migrate/sample.ts')).loadSampleData(created)

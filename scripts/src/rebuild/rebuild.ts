@@ -391,6 +391,8 @@ interface BuildProcess {
   exited: Promise<number | null>
   /** The first message of that type it sent; null if it ended without. */
   said(type: FromBuild['type']): Promise<FromBuild | null>
+  /** Keeps this process alive while it runs (a process on standby does not). */
+  hold(): void
   /** Passes on its lines from now on, after those it printed so far. */
   listen(onLine: (line: string) => void): void
   /** Ends it, and removes its working directory. */
@@ -467,8 +469,8 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
     cwd,
     exited,
     said: (type) => hear(type).promise,
+    hold,
     listen(onLine) {
-      hold()
       sink = onLine
       for (const line of held) onLine(line)
       held = []
@@ -491,6 +493,7 @@ async function startStandby(launch: BuildLaunch, onLine: (line: string) => void)
   standingBy = null
   const standby = await waiting
   if (!standby) return null
+  standby.hold()
   if (standby.key !== launch.key || (await standby.said('standing-by')) === null) {
     await standby.end()
     return null

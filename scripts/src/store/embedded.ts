@@ -12,6 +12,8 @@ import {
   SqlError,
   StoreError,
   type BusinessRecord,
+  type CatalogMark,
+  type CatalogRead,
   type CallOptions,
   type Job,
   type JobStore,
@@ -45,6 +47,8 @@ export interface EmbeddedStore extends Store {
   readonly created: boolean
   /** The Postgres itself, for tests and the SQL a job runs directly. */
   readonly db: PGlite
+  /** Reads the catalog again, reading only the businesses changed since `since`, by the audit log. */
+  followCatalog(since?: CatalogRead): Promise<CatalogRead>
   /** Runs fn in a transaction as one of the Supabase API roles, the way PostgREST would. */
   asRole<T>(role: 'anon' | 'authenticated' | 'service_role', fn: (tx: Transaction) => Promise<T>): Promise<T>
 }
@@ -160,22 +164,27 @@ function takeLock(file: string, timeoutMs: number): Promise<() => Promise<void>>
 // (catalog/types.ts), no more.
 const catalogPageSize = 2000
 
-const listedBusinessesSql = `
-  declare listed_businesses no scroll cursor for
+/**
+ * The active businesses as the site lists them, in list order: all of them, or (`only`) those whose
+ * ids are in the array parameter $1.
+ */
+function listedBusinessesSql(only = false): string {
+  const among = (column: string) => (only ? `where ${column} = any($1::uuid[])` : '')
+  return `
   with services as (
     select s.business_id, json_agg(json_build_object('service_name', s.service_name, 'description', s.description,
              'is_featured', s.is_featured, 'sort_order', s.sort_order) order by s.sort_order, s.service_name) as list
-    from public.business_services s group by s.business_id
+    from public.business_services s ${among('s.business_id')} group by s.business_id
   ), images as (
     select i.business_id, json_agg(i order by i.sort_order, i.created_at) as list
-    from public.business_images i group by i.business_id
+    from public.business_images i ${among('i.business_id')} group by i.business_id
   ), hours as (
     select h.business_id, json_agg(json_build_object('day_of_week', h.day_of_week, 'opens_at', h.opens_at,
              'closes_at', h.closes_at, 'is_closed', h.is_closed) order by h.day_of_week, h.opens_at) as list
-    from public.business_hours h group by h.business_id
+    from public.business_hours h ${among('h.business_id')} group by h.business_id
   )
-  select row_to_json(b)::text as business from (
-    select bz.slug, bz.name, bz.category, bz.short_description, bz.full_description, bz.address, bz.phone,
+  select b.id::text as id, row_to_json(b)::text as business from (
+    select bz.id, bz.slug, bz.name, bz.category, bz.short_description, bz.full_description, bz.address, bz.phone,
       bz.website, bz.hours, bz.is_featured, bz.is_active, bz.rating, bz.price_range, bz.verified_at,
       public.website_hidden(bz) as website_hidden,
       coalesce(s.list, '[]') as services, coalesce(i.list, '[]') as images, coalesce(h.list, '[]') as hours_detail
@@ -183,9 +192,93 @@ const listedBusinessesSql = `
       left join services s on s.business_id = bz.id
       left join images i on i.business_id = bz.id
       left join hours h on h.business_id = bz.id
-    where bz.is_active
+    where bz.is_active ${only ? 'and bz.id = any($1::uuid[])' : ''}
   ) b
   order by b.name, b.slug`
+}
+
+/** Where the data stands (as the service role): the audit log's last entry, and the findings' digest. */
+const catalogStateSql = `
+  select last.id::text as audit_id, last.at::text as audit_at,
+    (select md5(coalesce(string_agg(f::text, ',' order by f.id), '')) from public.listing_findings f) as findings
+  from (select 1) one
+    left join lateral (select l.id, l.at from public.audit_log l order by l.id desc limit 1) last on true`
+
+interface CatalogState {
+  audit_id: string | null
+  audit_at: string | null
+  findings: string
+}
+
+/**
+ * The ids of the businesses changed since an earlier read (as the service role), by the audit log;
+ * null when that cannot be told: no earlier read of this database, the freshness findings changed,
+ * or the audit log no longer holds the entry that read stopped at as it was (a restore).
+ */
+async function changedSince(
+  tx: Transaction,
+  mark: CatalogMark | undefined,
+  state: CatalogState,
+  location: string,
+): Promise<string[] | null> {
+  if (!mark || mark.location !== location || mark.findings !== state.findings || state.audit_id === null) return null
+  if (mark.auditId === state.audit_id) return mark.auditAt === state.audit_at ? [] : null
+  const { rows } = await tx.query<{ at: string }>('select at::text from public.audit_log where id = $1', [mark.auditId])
+  if (rows[0]?.at !== mark.auditAt) return null
+  const changed = await tx.query<{ id: string | null }>(
+    `select distinct coalesce(case when table_name = 'businesses' then row_id end,
+                              after ->> 'business_id', before ->> 'business_id') as id
+       from public.audit_log
+      where id > $1 and table_name in ('businesses', 'business_services', 'business_images', 'business_hours')`,
+    [mark.auditId],
+  )
+  return changed.rows.flatMap((row) => (row.id === null ? [] : [row.id]))
+}
+
+/** Every listed business's JSON, by id, in list order (as the anon role). */
+async function listedAll(tx: Transaction): Promise<Map<string, string>> {
+  // All of it is fetched: plan for the whole result, not for its first rows (which joined each
+  // business to the lists of services, images and hours one by one).
+  await tx.exec('set local cursor_tuple_fraction = 1')
+  await tx.exec(`declare listed_businesses no scroll cursor for ${listedBusinessesSql()}`)
+  const businesses = new Map<string, string>()
+  for (;;) {
+    const { rows } = await tx.query<{ id: string; business: string }>(
+      `fetch forward ${catalogPageSize} from listed_businesses`,
+    )
+    if (rows.length === 0) break
+    for (const row of rows) businesses.set(row.id, row.business)
+  }
+  await tx.exec('close listed_businesses')
+  return businesses
+}
+
+/**
+ * The listed businesses, in list order, as an earlier read had them but for the `changed` ones,
+ * read again (as the anon role); null if the list does not add up (all of it is read then).
+ */
+async function listedAgain(
+  tx: Transaction,
+  before: Map<string, string>,
+  changed: string[],
+): Promise<Map<string, string> | null> {
+  const fresh = new Map<string, string>()
+  if (changed.length > 0) {
+    const { rows } = await tx.query<{ id: string; business: string }>(listedBusinessesSql(true), [changed])
+    for (const row of rows) fresh.set(row.id, row.business)
+  }
+  const gone = new Set(changed)
+  const { rows: order } = await tx.query<{ id: string }>(
+    'select id::text from public.businesses where is_active order by name, slug',
+  )
+  const businesses = new Map<string, string>()
+  for (const { id } of order) {
+    const json = fresh.get(id) ?? (gone.has(id) ? undefined : before.get(id))
+    if (json === undefined) return null
+    businesses.set(id, json)
+  }
+  return businesses
+}
 
 const catalogRestSql = `
   select json_build_object(
@@ -208,25 +301,30 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
     db,
     asRole,
     async loadCatalog(): Promise<Catalog> {
+      return (await this.followCatalog()).catalog
+    },
+    async followCatalog(since?: CatalogRead): Promise<CatalogRead> {
+      const location = this.location
       // One transaction: every page sees the same catalog.
-      const raw = await asRole('anon', async (tx) => {
-        // All of it is fetched: plan for the whole result, not for its first rows (which joined each
-        // business to the lists of services, images and hours one by one).
-        await tx.exec('set local cursor_tuple_fraction = 1')
-        await tx.exec(listedBusinessesSql)
-        const businesses: unknown[] = []
-        for (;;) {
-          const { rows } = await tx.query<{ business: string }>(
-            `fetch forward ${catalogPageSize} from listed_businesses`,
-          )
-          if (rows.length === 0) break
-          for (const row of rows) businesses.push(JSON.parse(row.business))
-        }
-        await tx.exec('close listed_businesses')
+      const { raw, read, mark } = await db.transaction(async (tx) => {
+        await tx.exec('set local role service_role')
+        const state = (await tx.query<CatalogState>(catalogStateSql)).rows[0]!
+        const changed = await changedSince(tx, since?.mark, state, location)
+        await tx.exec('set local role anon')
+        const listed = changed && (await listedAgain(tx, since!.mark!.businesses, changed))
+        const businesses = listed ?? (await listedAll(tx))
         const { rows } = await tx.query<{ rest: string }>(catalogRestSql)
-        return { businesses, ...(JSON.parse(rows[0]!.rest) as object) }
+        const parsed = [...businesses.values()].map((json) => JSON.parse(json) as unknown)
+        return {
+          raw: { businesses: parsed, ...(JSON.parse(rows[0]!.rest) as object) },
+          read: listed ? changed.length : ('all' as const),
+          mark:
+            state.audit_id === null || state.audit_at === null
+              ? undefined
+              : { location, auditId: state.audit_id, auditAt: state.audit_at, findings: state.findings, businesses },
+        }
       })
-      return parseCatalog(raw, this.location)
+      return { catalog: parseCatalog(raw, location), read, mark }
     },
     async listBusinesses(): Promise<BusinessRecord[]> {
       return asRole('service_role', async (tx) => {

@@ -79,6 +79,8 @@ export async function openLeasedStore(
     location,
     use,
     loadCatalog: () => use((s) => s.loadCatalog()),
+    followCatalog: (since) =>
+      use(async (s) => (s.followCatalog ? s.followCatalog(since) : { catalog: await s.loadCatalog(), read: 'all' })),
     listBusinesses: () => use((s) => s.listBusinesses()),
     call: <T>(fn: string, args: Record<string, unknown>, options?: CallOptions) =>
       use((s) => s.call<T>(fn, args, options)),

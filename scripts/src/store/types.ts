@@ -140,6 +140,29 @@ export class SqlError extends Error {
   }
 }
 
+/** A read of the public catalog (Store.followCatalog), with what the next read needs. */
+export interface CatalogRead {
+  catalog: Catalog
+  /** How many businesses were read from the database: all of them, or those changed since. */
+  read: number | 'all'
+  /** Where the data stood when read; none when the next read must read everything. */
+  mark?: CatalogMark
+}
+
+/**
+ * Where the data stood when the catalog was read: the audit log's last entry (it records every
+ * change to the content tables, by trigger), a digest of the freshness findings (which hide a
+ * website and are not audited), and each listed business as the database gave it.
+ */
+export interface CatalogMark {
+  location: string
+  auditId: string
+  auditAt: string
+  findings: string
+  /** Each listed business's JSON, by id. */
+  businesses: Map<string, string>
+}
+
 /** One interface over the embedded Postgres and Supabase (DESIGN.md, "Two stores"). */
 export interface Store {
   readonly kind: StoreKind
@@ -147,6 +170,11 @@ export interface Store {
   readonly location: string
   /** Reads the public catalog exactly as the anon role may see it. */
   loadCatalog(): Promise<Catalog>
+  /**
+   * Reads the public catalog as loadCatalog does, reading again only the businesses changed since
+   * an earlier read of the same database (`since`), where the store can tell (the embedded one).
+   */
+  followCatalog?(since?: CatalogRead): Promise<CatalogRead>
   /** Lists every business, active or not, with its images (service role). */
   listBusinesses(): Promise<BusinessRecord[]>
   /**
