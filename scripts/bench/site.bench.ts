@@ -97,6 +97,9 @@ export interface BuildRun {
   loadedSharp: boolean
 }
 
+/** The address the bench's sites are built for. */
+const benchSiteUrl = 'http://127.0.0.1:4321'
+
 /**
  * Runs `astro build` in a child process, as a deploy would, and reads its peak memory from the
  * child itself: a preloaded module writes process.resourceUsage().maxRSS when the build exits. The
@@ -110,11 +113,10 @@ export async function build(
   dataDir: string,
   outDir: string,
   work: string,
-  siteUrl = 'http://127.0.0.1:4321',
+  siteUrl = benchSiteUrl,
   consoleStore?: Store,
 ): Promise<BuildRun> {
-  const rssFile = path.join(work, 'max-rss')
-  const sharpFile = path.join(work, 'sharp-loaded')
+  const { rssFile, sharpFile } = reportFiles(work)
   await rm(sharpFile, { force: true })
   const lines: string[] = []
   const start = performance.now()
@@ -129,7 +131,16 @@ export async function build(
 
 /** Starts the next build's process on standby, as the console's last rebuild would have. */
 export async function standByAsConsole(dataDir: string, outDir: string, work: string, consoleStore: Store) {
-  startBuildStandby(await buildOptions(dataDir, outDir, work, 'http://127.0.0.1:4321', consoleStore, []))
+  startBuildStandby(await buildOptions(dataDir, outDir, work, benchSiteUrl, consoleStore, []))
+}
+
+/** Where a build's process reports its peak memory and any module of sharp it loads, and the module that does. */
+function reportFiles(work: string) {
+  return {
+    rssFile: path.join(work, 'max-rss'),
+    sharpFile: path.join(work, 'sharp-loaded'),
+    hook: path.join(work, 'report-rss.mjs'),
+  }
 }
 
 async function buildOptions(
@@ -140,9 +151,7 @@ async function buildOptions(
   consoleStore: Store | undefined,
   lines: string[],
 ): Promise<AstroBuildOptions> {
-  const rssFile = path.join(work, 'max-rss')
-  const sharpFile = path.join(work, 'sharp-loaded')
-  const hook = path.join(work, 'report-rss.mjs')
+  const { rssFile, sharpFile, hook } = reportFiles(work)
   const report = [
     `import { appendFileSync, writeFileSync } from 'node:fs'`,
     `import { registerHooks } from 'node:module'`,

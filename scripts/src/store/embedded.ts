@@ -235,22 +235,33 @@ async function changedSince(
   return changed.rows.flatMap((row) => (row.id === null ? [] : [row.id]))
 }
 
-/** Every listed business's JSON, by id, in list order (as the anon role). */
-async function listedAll(tx: Transaction): Promise<Map<string, string>> {
+/** Passes each listed business's id and JSON to onRow, in list order (as the anon role). */
+async function listAll(tx: Transaction, onRow: (id: string, json: string) => void): Promise<void> {
   // All of it is fetched: plan for the whole result, not for its first rows (which joined each
   // business to the lists of services, images and hours one by one).
   await tx.exec('set local cursor_tuple_fraction = 1')
   await tx.exec(`declare listed_businesses no scroll cursor for ${listedBusinessesSql()}`)
-  const businesses = new Map<string, string>()
   for (;;) {
     const { rows } = await tx.query<{ id: string; business: string }>(
       `fetch forward ${catalogPageSize} from listed_businesses`,
     )
     if (rows.length === 0) break
-    for (const row of rows) businesses.set(row.id, row.business)
+    for (const row of rows) onRow(row.id, row.business)
   }
   await tx.exec('close listed_businesses')
+}
+
+/** Every listed business's JSON, by id, in list order (as the anon role). */
+async function listedAll(tx: Transaction): Promise<Map<string, string>> {
+  const businesses = new Map<string, string>()
+  await listAll(tx, (id, json) => businesses.set(id, json))
   return businesses
+}
+
+/** The rest of the catalog (as the anon role): categories, attractions and events. */
+async function catalogRest(tx: Transaction): Promise<object> {
+  const { rows } = await tx.query<{ rest: string }>(catalogRestSql)
+  return JSON.parse(rows[0]!.rest) as object
 }
 
 /**
@@ -301,23 +312,30 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
     db,
     asRole,
     async loadCatalog(): Promise<Catalog> {
-      return (await this.followCatalog()).catalog
+      // One transaction: every page sees the same catalog. Each business is parsed as it comes,
+      // and its text let go (a build's read, at 100,000 businesses).
+      const raw = await asRole('anon', async (tx) => {
+        const businesses: unknown[] = []
+        await listAll(tx, (_id, json) => businesses.push(JSON.parse(json)))
+        return { businesses, ...(await catalogRest(tx)) }
+      })
+      return parseCatalog(raw, this.location)
     },
     async followCatalog(since?: CatalogRead): Promise<CatalogRead> {
       const location = this.location
+      const before = since?.mark
       // One transaction: every page sees the same catalog.
       const { raw, read, mark } = await db.transaction(async (tx) => {
         await tx.exec('set local role service_role')
         const state = (await tx.query<CatalogState>(catalogStateSql)).rows[0]!
-        const changed = await changedSince(tx, since?.mark, state, location)
+        const changed = await changedSince(tx, before, state, location)
         await tx.exec('set local role anon')
-        const listed = changed && (await listedAgain(tx, since!.mark!.businesses, changed))
-        const businesses = listed ?? (await listedAll(tx))
-        const { rows } = await tx.query<{ rest: string }>(catalogRestSql)
+        const listed = changed && before && (await listedAgain(tx, before.businesses, changed))
+        const businesses = listed || (await listedAll(tx))
         const parsed = [...businesses.values()].map((json) => JSON.parse(json) as unknown)
         return {
-          raw: { businesses: parsed, ...(JSON.parse(rows[0]!.rest) as object) },
-          read: listed ? changed.length : ('all' as const),
+          raw: { businesses: parsed, ...(await catalogRest(tx)) },
+          read: listed && changed ? changed.length : ('all' as const),
           mark:
             state.audit_id === null || state.audit_at === null
               ? undefined
