@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
-import { loadPublicCatalog } from '../src/catalog/load.ts'
-import { closeBuildStandby, runAstroBuild, startBuildStandby, type AstroBuildOptions } from '../src/rebuild/rebuild.ts'
+import { loadPublicCatalog, readCatalogAhead } from '../src/catalog/load.ts'
+import { closeBuildStandby, readyAstroBuild, runAstroBuild, type AstroBuildOptions } from '../src/rebuild/rebuild.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { openLeasedStore } from '../src/store/leased.ts'
 import type { Store } from '../src/store/types.ts'
@@ -129,9 +129,14 @@ export async function build(
   return { seconds, peakRssMb: maxRssKb / 1024, output, loadedSharp: existsSync(sharpFile) }
 }
 
-/** Starts the next build's process on standby, as the console's last rebuild would have. */
-export async function standByAsConsole(dataDir: string, outDir: string, work: string, consoleStore: Store) {
-  startBuildStandby(await buildOptions(dataDir, outDir, work, benchSiteUrl, consoleStore, []))
+/**
+ * Readies the next rebuild as the console does once data changed, while it waits to rebuild
+ * (prepareRebuild): the build's process started on standby, unless one waits, and the catalog
+ * read ahead from its store, unless read before.
+ */
+export async function prepareAsConsole(dataDir: string, outDir: string, work: string, consoleStore: Store) {
+  readyAstroBuild(await buildOptions(dataDir, outDir, work, benchSiteUrl, consoleStore, []))
+  await readCatalogAhead(consoleStore)
 }
 
 /** Where a build's process reports its peak memory and any module of sharp it loads, and the module that does. */
@@ -178,7 +183,16 @@ async function buildOptions(
     env,
     execArgv: ['--import', hook],
     onLine: (line) => lines.push(line),
-    ...(consoleStore ? { catalog: () => loadPublicCatalog({ store: consoleStore }), standby: true } : {}),
+    ...(consoleStore
+      ? {
+          catalog: () =>
+            loadPublicCatalog({
+              store: consoleStore,
+              onRead: (read) => lines.push(`[bench] businesses read: ${read}`),
+            }),
+          standby: true,
+        }
+      : {}),
   }
 }
 
@@ -437,11 +451,10 @@ export async function benchSite(n: number) {
     await store.close()
 
     const full = await build(dataDir, outDir, work)
-    // The rebuilds below run as the console's do: the catalog read from its store (open, leased) and
-    // handed over, and each build's process started on standby once the build before it ended. The
-    // console would have started one after the build before: so does this.
+    // The rebuilds below run as the console's do, from a console started after the full build: the
+    // catalog read from its store (open, leased) and handed over, each build's process started on
+    // standby, and both readied while it waits to rebuild after a change.
     const consoleStore = await openLeasedStore(() => openEmbeddedStore({ dir: dataDir }))
-    await standByAsConsole(dataDir, outDir, work, consoleStore)
     const files = await filesUnder(outDir)
     const pages = files.filter((file) => file.endsWith('.html')).length
     let outputBytes = 0
@@ -468,8 +481,10 @@ export async function benchSite(n: number) {
         [`Now serving breakfast all day (${round + 1}).`],
       )
       await changed.close()
-      // The console rebuilds 3 s after the last change (ROLAND_REBUILD_DEBOUNCE_MS' default).
+      // The console readies the rebuild, and runs it 3 s after the last change (ROLAND_REBUILD_DEBOUNCE_MS' default).
+      const ready = prepareAsConsole(dataDir, outDir, work, consoleStore)
       await sleep(consoleDebounceMs)
+      await ready
       const rebuild = await build(dataDir, outDir, work, undefined, consoleStore)
       const slug = rows[0]!.slug
       const html = await readFile(path.join(outDir, 'business', slug, 'index.html'), 'utf8')
@@ -527,6 +542,9 @@ export async function benchSite(n: number) {
         'rebuild 3 rendered': rendered,
         'rebuild 3 reused': reused,
         'rebuilds on standby': rebuilds.filter((r) => r.output.includes('[roland:standby] started')).length,
+        'businesses each read': rebuilds
+          .map((r) => /\[bench\] businesses read: (\w+)/.exec(r.output)?.[1] ?? '?')
+          .join(', '),
         'rebuild RSS MB': Math.round(Math.max(...rebuilds.map((r) => r.peakRssMb))),
       },
       pages: pageRows,

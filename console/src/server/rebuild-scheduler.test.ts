@@ -113,3 +113,42 @@ describe('edits saved in the console', () => {
     rebuilds.close()
   })
 })
+
+describe('the next rebuild’s preparation', () => {
+  test('starts once data changed or an edit was saved, one at a time, and the scheduler’s idle waits for it', async () => {
+    const preparations: Array<() => void> = []
+    const runs: RebuildTrigger[] = []
+    const rebuilds = new RebuildScheduler({
+      debounceMs: 60_000,
+      run: async (trigger) => {
+        runs.push(trigger)
+      },
+      prepare: () => new Promise<void>((resolve) => preparations.push(resolve)),
+    })
+    rebuilds.hold()
+    rebuilds.release({ changedData: false })
+    expect(preparations).toHaveLength(0)
+    rebuilds.noteEdit()
+    expect(preparations).toHaveLength(1)
+    // One under way: a change meanwhile starts no other.
+    rebuilds.hold()
+    rebuilds.release({ changedData: true, jobId: 'a' })
+    expect(preparations).toHaveLength(1)
+    let idle = false
+    const waiting = rebuilds.idle().then(() => (idle = true))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(idle).toBe(false)
+    preparations[0]!()
+    await waiting
+    // Ready, it is asked again at the next change (it may have nothing left to do).
+    rebuilds.hold()
+    rebuilds.release({ changedData: true, jobId: 'b' })
+    expect(preparations).toHaveLength(2)
+    preparations[1]!()
+    // The rebuild itself never waited for any: the window is a minute.
+    expect(runs).toHaveLength(0)
+    rebuilds.close()
+    rebuilds.noteEdit()
+    expect(preparations).toHaveLength(2)
+  })
+})

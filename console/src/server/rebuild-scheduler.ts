@@ -21,6 +21,11 @@ export interface RebuildSchedulerState {
 /** Options: the rebuild to run, the quiet window, and who to tell when the state changes. */
 export interface RebuildSchedulerOptions {
   run: (trigger: RebuildTrigger) => Promise<unknown>
+  /**
+   * Readies the next rebuild once one is likely (data changed, an edit was saved), while the
+   * scheduler waits to run it; resolves once ready. A rebuild does not wait for it.
+   */
+  prepare?: () => Promise<void>
   debounceMs: number
   onChange?: (state: RebuildSchedulerState) => void
 }
@@ -36,6 +41,7 @@ export class RebuildScheduler {
   #timer: NodeJS.Timeout | undefined
   #closed = false
   #edits = 0
+  #preparing: Promise<void> | null = null
 
   constructor(options: RebuildSchedulerOptions) {
     this.#options = options
@@ -63,6 +69,7 @@ export class RebuildScheduler {
     if (options.changedData) {
       this.#pending = true
       if (options.jobId) this.#pendingJobs.push(options.jobId)
+      this.#prepare()
     }
     this.#schedule(this.#options.debounceMs)
     this.#changed()
@@ -71,6 +78,7 @@ export class RebuildScheduler {
   /** Notes an edit saved in the console: the console offers a rebuild rather than starting one per keystroke. */
   noteEdit(): void {
     this.#edits++
+    this.#prepare()
     this.#changed()
   }
 
@@ -84,15 +92,26 @@ export class RebuildScheduler {
     return running ? 'queued' : 'started'
   }
 
-  /** Waits for the running rebuild, if any (tests, shutdown). */
+  /** Waits for the running rebuild, if any, and for the next one's preparation (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running
+    while (this.#running || this.#preparing) await (this.#running ?? this.#preparing)
   }
 
   /** Stops scheduling; a running rebuild finishes. */
   close(): void {
     this.#closed = true
     clearTimeout(this.#timer)
+  }
+
+  #prepare(): void {
+    const { prepare } = this.#options
+    if (!prepare || this.#closed || this.#preparing) return
+    const preparing = prepare()
+      .catch(() => {})
+      .finally(() => {
+        if (this.#preparing === preparing) this.#preparing = null
+      })
+    this.#preparing = preparing
   }
 
   #schedule(delayMs: number): void {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { isProcessAlive } from '@roland/scripts/lock-file'
 import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/store/leased'
-import { closeBuildStandby, runRebuild } from '@roland/scripts/rebuild/rebuild'
+import { closeBuildStandby, prepareRebuild, runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
 import { operatorSessions } from '@roland/scripts/operators/directory'
 import { automationActor, type Actor } from '@roland/scripts/operators/schema'
@@ -100,24 +100,29 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const webhookUrl = config.submissions.webhookUrl
   services.submissionWebhook = webhookUrl ? new SubmissionWebhook(webhookUrl, options.webhookRetryDelaysMs) : null
   services.hub = new EventHub({ onClientsChange: (count) => services.jobs.watch(count) })
+  const rebuilds = {
+    store,
+    env: config.env,
+    signal: shutdown.signal,
+    // The next rebuild's process waits ready, with Astro loaded (build-process.ts).
+    standby: true,
+  }
   services.scheduler = new RebuildScheduler({
     debounceMs: config.rebuildDebounceMs,
     run: (trigger) =>
       services.jobs.start(
         (onEvent) =>
           runRebuild({
-            store,
-            env: config.env,
+            ...rebuilds,
             trigger: trigger.trigger,
             jobs: trigger.jobs,
             startedBy: consoleStarter(),
-            signal: shutdown.signal,
-            // The next rebuild's process waits ready, with Astro loaded (build-process.ts).
-            standby: true,
             onEvent,
           }),
         { mayChangeData: false },
       ).done,
+    // Its build's process and the catalog's read get ready while the scheduler waits to run it.
+    prepare: () => prepareRebuild(rebuilds),
     onChange: () => services.hub.send('rebuild', rebuildState(services)),
   })
   services.jobs = new ConsoleJobs({

@@ -1,5 +1,5 @@
 import { openStore, type OnCreate } from '../store/index.ts'
-import type { CatalogRead, Store } from '../store/types.ts'
+import type { CatalogMark, CatalogRead, Store } from '../store/types.ts'
 import type { Catalog } from './types.ts'
 
 /** The error a build fails with when the data source cannot give it a catalog. */
@@ -7,17 +7,45 @@ export class CatalogUnavailableError extends Error {
   override name = 'CatalogUnavailableError'
 }
 
-/** The last read of each open store's catalog (Store.followCatalog): the next reads only what changed. */
-const lastReads = new WeakMap<Store, CatalogRead>()
+/**
+ * Where the data stood at the last read of each open store's catalog (Store.followCatalog): the
+ * next reads only what changed. The catalog read is not kept.
+ */
+const lastReads = new WeakMap<Store, CatalogMark | undefined>()
+/** The read of each open store's catalog under way: the next waits for it, then reads what changed since. */
+const readsUnderWay = new WeakMap<Store, Promise<CatalogRead>>()
 
-async function followCatalog(store: Store): Promise<Catalog> {
-  if (!store.followCatalog) return store.loadCatalog()
-  const since = lastReads.get(store)
-  // A read that fails leaves no mark: the next one reads everything.
-  lastReads.delete(store)
-  const read = await store.followCatalog(since)
-  lastReads.set(store, read)
-  return read.catalog
+// A store that cannot follow (Supabase) reads everything each time.
+function followCatalog(store: Store): Promise<CatalogRead> {
+  const before = readsUnderWay.get(store)
+  const read = (async () => {
+    await before?.catch(() => {})
+    const since = lastReads.get(store)
+    // A read that fails leaves no mark: the next one reads everything.
+    lastReads.delete(store)
+    const read: CatalogRead = store.followCatalog
+      ? await store.followCatalog(since)
+      : { catalog: await store.loadCatalog(), read: 'all' }
+    lastReads.set(store, read.mark)
+    return read
+  })()
+  readsUnderWay.set(store, read)
+  const done = () => {
+    if (readsUnderWay.get(store) === read) readsUnderWay.delete(store)
+  }
+  read.then(done, done)
+  return read
+}
+
+/**
+ * Reads the store's catalog ahead of a build, unless it was read before or is being read: the
+ * build's own read (loadPublicCatalog with this store) then takes only what changed since. The
+ * console does, while it waits to rebuild after a change. Never rejects: a read that fails here
+ * fails again in the build, which says why.
+ */
+export async function readCatalogAhead(store: Store): Promise<void> {
+  if (!store.followCatalog || lastReads.has(store)) return
+  await (readsUnderWay.get(store) ?? followCatalog(store)).catch(() => {})
 }
 
 /**
@@ -28,21 +56,32 @@ async function followCatalog(store: Store): Promise<Catalog> {
  * Fails with a clear message rather than handing a build an empty catalog.
  */
 export async function loadPublicCatalog(
-  options: { env?: NodeJS.ProcessEnv; onCreate?: OnCreate; store?: Store } = {},
+  options: {
+    env?: NodeJS.ProcessEnv
+    onCreate?: OnCreate
+    store?: Store
+    /** Told how many businesses were read from the store: all, or those changed since its last read. */
+    onRead?: (read: CatalogRead['read']) => void
+  } = {},
 ): Promise<Catalog> {
   let catalog: Catalog
   let location = options.store?.location ?? 'the data source'
   try {
-    if (options.store) catalog = await followCatalog(options.store)
-    else {
+    const { store } = options
+    if (store) {
+      const read = await followCatalog(store)
+      options.onRead?.(read.read)
+      catalog = read.catalog
+    } else {
       // The sample data's importer is loaded only for a database made afresh.
       const onCreate: OnCreate = async (created) => (await import('../migrate/sample.ts')).loadSampleData(created)
-      const store = await openStore({ onCreate, ...options })
-      location = store.location
+      const opened = await openStore({ env: options.env, onCreate: options.onCreate ?? onCreate })
+      location = opened.location
       try {
-        catalog = await store.loadCatalog()
+        catalog = await opened.loadCatalog()
+        options.onRead?.('all')
       } finally {
-        await store.close()
+        await opened.close()
       }
     }
   } catch (error) {

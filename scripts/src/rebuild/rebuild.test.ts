@@ -10,6 +10,7 @@ import {
   buildHeapMb,
   buildLog,
   closeBuildStandby,
+  prepareRebuild,
   rebuildMode,
   rebuildSite,
   RebuildError,
@@ -279,6 +280,59 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
     expect(log).toContain(`${preload} changed since the build's process started ahead: starting a fresh one`)
     expect(log).not.toContain('[roland:standby] started')
     await expect(page()).resolves.toContain('Open late on Fridays.')
+  }, 180_000)
+})
+
+describe('a rebuild readied while the console waits to run it (prepareRebuild)', () => {
+  let root = ''
+  let store: EmbeddedStore
+  let env: NodeJS.ProcessEnv = {}
+  const page = () => readFile(path.join(root, 'site', 'business', 'big-rock-coffee', 'index.html'), 'utf8')
+  const describe = (text: string) =>
+    store.db.query(`update businesses set short_description = $1 where slug = 'big-rock-coffee'`, [text])
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'roland-rebuild-ready-'))
+    env = { SUPABASE_URL: '', ROLAND_DATA_DIR: path.join(root, 'data'), ROLAND_OUT_DIR: path.join(root, 'site') }
+    store = await freshStoreIn(env.ROLAND_DATA_DIR!)
+    await store.db.query(
+      `insert into businesses (slug, name, category, address, short_description)
+       values ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments', '1 Main St, Roland, AR 72135', 'Espresso by the lake.'),
+              ('lakeside-bait', 'Lakeside Bait', 'Shopping & Retail', '2 Main St, Roland, AR 72135', 'Worms and ice.')`,
+    )
+    // No build's process waits from an earlier test.
+    await closeBuildStandby()
+  })
+  afterAll(async () => {
+    await closeBuildStandby()
+    await store.close()
+    await rm(root, { recursive: true, force: true })
+  })
+
+  test('starts its process on standby and reads the catalog ahead: the rebuild reads only what changed since', async () => {
+    const options = { store, env, standby: true }
+    await describe('Now roasting on site.')
+    await prepareRebuild(options)
+    // Changed after the catalog was read ahead: the rebuild must still publish it.
+    await describe('Open late on Fridays.')
+    const lines: string[] = []
+    await rebuildSite({ ...options, onLog: (line) => lines.push(line) })
+    const log = lines.join('\n')
+    expect(log).toMatch(/\[roland:standby\] started, with Astro loaded/)
+    expect(log).toContain('[roland:rebuild] Read the catalog again for the 1 business changed since its last read')
+    expect(log).not.toContain('Read the whole catalog')
+    await expect(page()).resolves.toContain('Open late on Fridays.')
+
+    // With a deploy hook, no process starts here, and nothing is read.
+    await closeBuildStandby()
+    await describe('Closed Mondays.')
+    await prepareRebuild({ ...options, env: { ...env, REBUILD_HOOK_URL: `${base}/build_hooks/s3cret` } })
+    lines.length = 0
+    await rebuildSite({ ...options, standby: false, onLog: (line) => lines.push(line) })
+    expect(lines.join('\n')).toContain(
+      '[roland:rebuild] Read the catalog again for the 1 business changed since its last read',
+    )
+    expect(lines.join('\n')).not.toContain('[roland:standby] started')
   }, 180_000)
 })
 

@@ -6,7 +6,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { stripVTControlCharacters } from 'node:util'
-import { loadPublicCatalog } from '../catalog/load.ts'
+import { loadPublicCatalog, readCatalogAhead } from '../catalog/load.ts'
 import type { Catalog } from '../catalog/types.ts'
 import { runJob, type JobListener } from '../jobs/run-job.ts'
 import { repoRoot } from '../paths.ts'
@@ -222,17 +222,12 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
     if (tail.length > 20) tail.shift()
     options.onLog?.(line)
   })
-  const { store } = options
-  const code = await runAstroBuild({
-    env,
-    signal: options.signal,
-    catalog: store && (() => loadPublicCatalog({ store })),
-    standby: options.standby,
-    onLine: (line) => {
+  const code = await runAstroBuild(
+    localBuild(env, options, (line) => {
       const clean = stripVTControlCharacters(line).trimEnd()
       if (clean.trim()) log.line(clean)
-    },
-  })
+    }),
+  )
     .finally(() => log.end())
     .catch((error: Error) => {
       if (error instanceof RebuildError) throw error
@@ -252,6 +247,48 @@ async function buildLocally(env: NodeJS.ProcessEnv, options: RebuildOptions): Pr
     )
   }
   return outDir
+}
+
+/** How a rebuild with these options runs `astro build` (runAstroBuild). */
+function localBuild(
+  env: NodeJS.ProcessEnv,
+  options: RebuildOptions,
+  onLine: (line: string) => void,
+): AstroBuildOptions {
+  const { store } = options
+  return {
+    env,
+    signal: options.signal,
+    catalog:
+      store &&
+      (() => loadPublicCatalog({ store, onRead: (read) => onLine(`[roland:rebuild] ${catalogReadLine(read)}`) })),
+    standby: options.standby,
+    onLine,
+  }
+}
+
+function catalogReadLine(read: number | 'all'): string {
+  if (read === 'all') return 'Read the whole catalog'
+  const businesses = read === 1 ? '1 business' : `${read} businesses`
+  return `Read the catalog again for the ${businesses} changed since its last read`
+}
+
+/**
+ * Readies the next rebuild while whoever runs it waits (the console, after a change, for its quiet
+ * window to pass): a local build's process starts on standby, when the rebuild keeps one (its
+ * `standby`), and the catalog is read from the store, so that the rebuild's own read takes only
+ * what changed since. Resolves once ready; never rejects: whatever fails here fails again, and
+ * is told, in the rebuild.
+ */
+export async function prepareRebuild(options: RebuildOptions): Promise<void> {
+  const env = options.env ?? process.env
+  try {
+    if (hookUrl(env)) return
+  } catch {
+    return
+  }
+  if (options.standby) readyAstroBuild(localBuild(env, options, () => {}))
+  if (options.store) await readCatalogAhead(options.store)
 }
 
 /** Options of one `astro build` (runAstroBuild). */
@@ -289,6 +326,15 @@ export interface AstroBuildOptions {
 export async function runAstroBuild(options: AstroBuildOptions): Promise<number | null> {
   options.signal?.throwIfAborted()
   const launch = buildLaunch(options)
+  building++
+  try {
+    return await buildWith(launch, options)
+  } finally {
+    building--
+  }
+}
+
+async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promise<number | null> {
   // The catalog is read from now on, whichever process builds.
   const catalog = options.catalog && readForHandover(options.catalog)
   let build = await startStandby(launch, options.onLine)
@@ -311,12 +357,17 @@ export async function runAstroBuild(options: AstroBuildOptions): Promise<number 
 }
 
 /**
- * Starts a build's process on standby with these settings now, for the next runAstroBuild with the
- * same settings (as one with `standby` does once it ends): the bench's rebuilds start as the
- * console's do after one before them.
+ * Starts a build's process on standby with these settings, for the next runAstroBuild with the
+ * same settings, unless one already waits, or a build runs (one with `standby` starts it when it
+ * ends). Never throws: a build that cannot start says why when it runs.
  */
-export function startBuildStandby(options: AstroBuildOptions): void {
-  standBy(buildLaunch(options))
+export function readyAstroBuild(options: AstroBuildOptions): void {
+  if (standingBy || building > 0) return
+  try {
+    standBy(buildLaunch(options))
+  } catch {
+    // Astro is missing: the build itself will say so.
+  }
 }
 
 function standBy(launch: BuildLaunch): void {
@@ -401,6 +452,8 @@ interface BuildProcess {
 
 /** The build's process on standby (runAstroBuild's `standby`). */
 let standingBy: Promise<BuildProcess | null> | null = null
+/** How many builds run now. */
+let building = 0
 
 async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise<BuildProcess> {
   const buildsDir = path.join(repoRoot, '.astro', 'builds')

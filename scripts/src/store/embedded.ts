@@ -48,7 +48,7 @@ export interface EmbeddedStore extends Store {
   /** The Postgres itself, for tests and the SQL a job runs directly. */
   readonly db: PGlite
   /** Reads the catalog again, reading only the businesses changed since `since`, by the audit log. */
-  followCatalog(since?: CatalogRead): Promise<CatalogRead>
+  followCatalog(since?: CatalogMark): Promise<CatalogRead>
   /** Runs fn in a transaction as one of the Supabase API roles, the way PostgREST would. */
   asRole<T>(role: 'anon' | 'authenticated' | 'service_role', fn: (tx: Transaction) => Promise<T>): Promise<T>
 }
@@ -321,9 +321,8 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
       })
       return parseCatalog(raw, this.location)
     },
-    async followCatalog(since?: CatalogRead): Promise<CatalogRead> {
+    async followCatalog(before?: CatalogMark): Promise<CatalogRead> {
       const location = this.location
-      const before = since?.mark
       // One transaction: every page sees the same catalog.
       const { raw, read, mark } = await db.transaction(async (tx) => {
         await tx.exec('set local role service_role')

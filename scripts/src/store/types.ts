@@ -172,9 +172,9 @@ export interface Store {
   loadCatalog(): Promise<Catalog>
   /**
    * Reads the public catalog as loadCatalog does, reading again only the businesses changed since
-   * an earlier read of the same database (`since`), where the store can tell (the embedded one).
+   * an earlier read of the same database (`since`, its mark), where the store can tell (the embedded one).
    */
-  followCatalog?(since?: CatalogRead): Promise<CatalogRead>
+  followCatalog?(since?: CatalogMark): Promise<CatalogRead>
   /** Lists every business, active or not, with its images (service role). */
   listBusinesses(): Promise<BusinessRecord[]>
   /**
