@@ -196,45 +196,59 @@ describe('a local build', () => {
   }, 240_000)
 })
 
+/**
+ * A data folder with Big Rock Coffee in it, its store held open, and where its site goes: made
+ * before the tests of the describe it is called in, removed after them.
+ */
+function siteWithStore(prefix: string) {
+  const site = {
+    root: '',
+    env: {} as NodeJS.ProcessEnv,
+    store: undefined as unknown as EmbeddedStore,
+    page: () => readFile(path.join(site.root, 'site', 'business', 'big-rock-coffee', 'index.html'), 'utf8'),
+    describe: (text: string) =>
+      site.store.db.query(`update businesses set short_description = $1 where slug = 'big-rock-coffee'`, [text]),
+  }
+  beforeAll(async () => {
+    site.root = await mkdtemp(path.join(tmpdir(), prefix))
+    const dataDir = path.join(site.root, 'data')
+    site.env = { SUPABASE_URL: '', ROLAND_DATA_DIR: dataDir, ROLAND_OUT_DIR: path.join(site.root, 'site') }
+    site.store = await freshStoreIn(dataDir)
+    await site.store.db.query(
+      `insert into businesses (slug, name, category, address, short_description)
+       values ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments', '1 Main St, Roland, AR 72135', 'Espresso by the lake.')`,
+    )
+    // No build's process waits from an earlier test.
+    await closeBuildStandby()
+  })
+  afterAll(async () => {
+    await closeBuildStandby()
+    await site.store.close()
+    await rm(site.root, { recursive: true, force: true })
+  })
+  return site
+}
+
 describe('a local rebuild with the store open (the console’s, the CLI’s)', () => {
-  let root = ''
-  let store: EmbeddedStore
-  let env: NodeJS.ProcessEnv = {}
-  const page = () => readFile(path.join(root, 'site', 'business', 'big-rock-coffee', 'index.html'), 'utf8')
-  const describe = (text: string) =>
-    store.db.query(`update businesses set short_description = $1 where slug = 'big-rock-coffee'`, [text])
+  const site = siteWithStore('roland-rebuild-open-')
+  const { page, describe } = site
   // A build as the console runs it, its lines (from this one only) in `lines`.
   const lines: string[] = []
   const consoleBuild = (options: Partial<AstroBuildOptions> = {}) => {
     lines.length = 0
     return runAstroBuild({
-      env,
+      env: site.env,
       onLine: (line) => lines.push(line),
-      catalog: () => store.loadCatalog(),
+      catalog: () => site.store.loadCatalog(),
       standby: true,
       ...options,
     })
   }
 
-  beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'roland-rebuild-open-'))
-    env = { SUPABASE_URL: '', ROLAND_DATA_DIR: path.join(root, 'data'), ROLAND_OUT_DIR: path.join(root, 'site') }
-    store = await freshStoreIn(env.ROLAND_DATA_DIR!)
-    await store.db.query(
-      `insert into businesses (slug, name, category, address, short_description)
-       values ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments', '1 Main St, Roland, AR 72135', 'Espresso by the lake.')`,
-    )
-  })
-  afterAll(async () => {
-    await closeBuildStandby()
-    await store.close()
-    await rm(root, { recursive: true, force: true })
-  })
-
   test('reads the catalog from the store and hands it to the build, which never opens the database', async () => {
     // The store stays open here, holding the embedded database: a build that opened it too would
     // wait for it, then fail.
-    await runRebuild({ store, env, trigger: 'cli' })
+    await runRebuild({ store: site.store, env: site.env, trigger: 'cli' })
     await expect(page()).resolves.toContain('Espresso by the lake.')
   }, 120_000)
 
@@ -261,14 +275,14 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
     await expect(page()).resolves.toContain('Now roasting on site.')
 
     // Other settings: a fresh process, with them.
-    expect(await consoleBuild({ env: { ...env, SITE_URL: 'https://roland.example' }, standby: false })).toBe(0)
+    expect(await consoleBuild({ env: { ...site.env, SITE_URL: 'https://roland.example' }, standby: false })).toBe(0)
     expect(lines.join('\n')).not.toContain('[roland:standby] started')
     await expect(page()).resolves.toContain('https://roland.example/business/big-rock-coffee')
   }, 180_000)
 
   test('starts a fresh process when a module the one on standby loaded has changed since', async () => {
     // A module every build of these loads (as a bench's memory report is): changed once one is on standby.
-    const preload = path.join(root, 'preload.mjs')
+    const preload = path.join(site.root, 'preload.mjs')
     await writeFile(preload, 'export {}\n')
     const build = () => consoleBuild({ execArgv: ['--import', preload] })
     expect(await build()).toBe(0)
@@ -284,32 +298,11 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
 })
 
 describe('a rebuild readied while the console waits to run it (prepareRebuild)', () => {
-  let root = ''
-  let store: EmbeddedStore
-  let env: NodeJS.ProcessEnv = {}
-  const page = () => readFile(path.join(root, 'site', 'business', 'big-rock-coffee', 'index.html'), 'utf8')
-  const describe = (text: string) =>
-    store.db.query(`update businesses set short_description = $1 where slug = 'big-rock-coffee'`, [text])
-
-  beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'roland-rebuild-ready-'))
-    env = { SUPABASE_URL: '', ROLAND_DATA_DIR: path.join(root, 'data'), ROLAND_OUT_DIR: path.join(root, 'site') }
-    store = await freshStoreIn(env.ROLAND_DATA_DIR!)
-    await store.db.query(
-      `insert into businesses (slug, name, category, address, short_description)
-       values ('big-rock-coffee', 'Big Rock Coffee', 'Dining & Refreshments', '1 Main St, Roland, AR 72135', 'Espresso by the lake.'),
-              ('lakeside-bait', 'Lakeside Bait', 'Shopping & Retail', '2 Main St, Roland, AR 72135', 'Worms and ice.')`,
-    )
-    // No build's process waits from an earlier test.
-    await closeBuildStandby()
-  })
-  afterAll(async () => {
-    await closeBuildStandby()
-    await store.close()
-    await rm(root, { recursive: true, force: true })
-  })
+  const site = siteWithStore('roland-rebuild-ready-')
+  const { page, describe } = site
 
   test('starts its process on standby and reads the catalog ahead: the rebuild reads only what changed since', async () => {
+    const { store, env } = site
     const options = { store, env, standby: true }
     await describe('Now roasting on site.')
     await prepareRebuild(options)
