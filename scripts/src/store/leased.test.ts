@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { openEmbeddedStore } from './embedded.ts'
+import { openEmbeddedStore, type EmbeddedStore } from './embedded.ts'
 import type { Store } from './types.ts'
 import { openLeasedStore } from './leased.ts'
 
@@ -71,5 +71,20 @@ describe('openLeasedStore', () => {
     expect(opens).toBe(1)
     await store.close()
     await (await openEmbeddedStore({ dir })).close()
+  })
+
+  test('follows the catalog as its store does: a read again takes only what changed since', async () => {
+    const store = await openLeasedStore(open)
+    await store.use((s) =>
+      (s as EmbeddedStore).db.query(
+        `insert into businesses (slug, name, category, address)
+         values ('leased-cafe', 'Leased Cafe', 'Dining & Refreshments', '1 Main St, Roland, AR 72135')`,
+      ),
+    )
+    const first = await store.followCatalog!()
+    expect(first.read).toBe('all')
+    expect(first.catalog.businesses.map((business) => business.slug)).toContain('leased-cafe')
+    expect((await store.followCatalog!(first.mark)).read).toBe(0)
+    await store.close()
   })
 })

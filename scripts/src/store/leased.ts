@@ -1,4 +1,4 @@
-import type { CallOptions, Store } from './types.ts'
+import type { CallOptions, CatalogMark, Store } from './types.ts'
 
 // The embedded PGlite can be open in one process at a time, and a local site build (`astro build`)
 // opens it in a child process. A leased store opens the database for each call (several calls at
@@ -71,6 +71,8 @@ export async function openLeasedStore(
   const kind = first.kind
   const location = first.location
   const publicUrl = first.files.publicUrl.bind(first.files)
+  // A store that can follow its catalog (the embedded one) can whenever it is open.
+  const follows = first.followCatalog !== undefined
   current = Promise.resolve(first)
   await shut()
 
@@ -79,8 +81,7 @@ export async function openLeasedStore(
     location,
     use,
     loadCatalog: () => use((s) => s.loadCatalog()),
-    followCatalog: (since) =>
-      use(async (s) => (s.followCatalog ? s.followCatalog(since) : { catalog: await s.loadCatalog(), read: 'all' })),
+    ...(follows && { followCatalog: (since: CatalogMark | undefined) => use((s) => s.followCatalog!(since)) }),
     listBusinesses: () => use((s) => s.listBusinesses()),
     call: <T>(fn: string, args: Record<string, unknown>, options?: CallOptions) =>
       use((s) => s.call<T>(fn, args, options)),
