@@ -1,6 +1,6 @@
 import type { AstroIntegration } from 'astro'
-import { createReadStream, existsSync, rmSync, statSync } from 'node:fs'
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
+import { closeSync, createReadStream, existsSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs'
+import { copyFile, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
@@ -142,13 +142,13 @@ export function publishSite(): AstroIntegration {
         const outDir = fileURLToPath(dir)
         const built = new Set<string>()
         for (const urls of assets.values()) for (const url of urls) built.add(path.relative(outDir, fileURLToPath(url)))
-        if (existsSync(publicDir)) for (const file of await filesUnder(publicDir)) built.add(file)
-        const files = await filesWithStamps(outDir)
+        if (existsSync(publicDir)) for (const file of filesUnder(publicDir)) built.add(file)
+        const files = filesWithStamps(outDir)
         // A build that started from an empty folder made every file, whatever time a copy kept.
         const complete = previous === null
         const written = new Set(files.filter((f) => complete || f.mtimeMs >= startedAt).map((f) => f.file))
 
-        const references = await pageReferences(outDir, files, written, previous, siteOrigin)
+        const references = pageReferences(outDir, files, written, previous, siteOrigin)
         const storage = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'), references)
         for (const file of storage.copied) written.add(file)
         if (storage.used.size > 0)
@@ -277,29 +277,49 @@ async function readRecord(file: string): Promise<PublishRecord | null> {
 
 /**
  * The /files/… URLs of every page: read from the pages this build wrote (all of them when there is
- * no record of the last build), taken from the record for the pages it left as they were.
+ * no record of the last build), taken from the record for the pages it left as they were. The pages
+ * are read one after another into one buffer: they were just written, so they are in memory, and
+ * each read is then one call, not four trips through Node's thread pool and a buffer of its own. At
+ * 100,000 businesses (107,000 pages, 3.4 GB) the publishing took 3.3 s instead of 10–16 s.
  */
-async function pageReferences(
+function pageReferences(
   outDir: string,
-  files: Array<{ file: string }>,
+  files: FileStamp[],
   written: Set<string>,
   previous: PublishRecord | null,
   siteOrigin: string,
-): Promise<Map<string, string[]>> {
+): Map<string, string[]> {
   const references = new Map<string, string[]>()
   const marker = Buffer.from(storageUrlPrefix)
-  const pending: string[] = []
-  for (const { file } of files) {
+  let buffer = Buffer.allocUnsafe(256 * 1024)
+  for (const { file, size } of files) {
     if (!file.endsWith('.html')) continue
-    if (previous && !written.has(file)) references.set(file, previous.references[file] ?? [])
-    else pending.push(file)
-  }
-  // Look closer only at the pages that mention /files/.
-  await eachAtOnce(pending, async (file) => {
-    const bytes = await readFile(path.join(outDir, file))
+    if (previous && !written.has(file)) {
+      references.set(file, previous.references[file] ?? [])
+      continue
+    }
+    if (size > buffer.length) buffer = Buffer.allocUnsafe(size)
+    const bytes = buffer.subarray(0, readWhole(path.join(outDir, file), buffer, size))
+    // Look closer only at the pages that mention /files/.
     references.set(file, bytes.includes(marker) ? storageReferences(bytes.toString('utf8'), siteOrigin) : [])
-  })
+  }
   return references
+}
+
+/** Reads a file of `size` bytes into the start of buffer; gives how many bytes it read. */
+function readWhole(file: string, buffer: Buffer, size: number): number {
+  const fd = openSync(file, 'r')
+  try {
+    let length = 0
+    while (length < size) {
+      const read = readSync(fd, buffer, length, size - length, length)
+      if (read === 0) break
+      length += read
+    }
+    return length
+  } finally {
+    closeSync(fd)
+  }
 }
 
 /**
@@ -377,23 +397,20 @@ async function eachAtOnce<T>(items: readonly T[], work: (item: T) => Promise<voi
 }
 
 /**
- * Every file under dir, as a path relative to it, in order. The folders are read all at once (a
- * built site has a folder per page; Node's recursive readdir reads them one after another, which at
- * 10,000 pages takes about twice as long).
+ * Every file under dir, as a path relative to it, in order. A built site has a folder per page; read
+ * one after another, as the build has just written them, they take half the time of the same reads
+ * overlapped (0.7 s against 1.5 s at 107,000 pages).
  */
-async function filesUnder(dir: string): Promise<string[]> {
+function filesUnder(dir: string): string[] {
   const files: string[] = []
-  const walk = async (folder: string): Promise<void> => {
-    const entries = await readdir(path.join(dir, folder), { withFileTypes: true })
-    const subfolders: Promise<void>[] = []
-    for (const entry of entries) {
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(path.join(dir, folder), { withFileTypes: true })) {
       const file = folder ? path.join(folder, entry.name) : entry.name
-      if (entry.isDirectory()) subfolders.push(walk(file))
+      if (entry.isDirectory()) walk(file)
       else if (entry.isFile()) files.push(file)
     }
-    await Promise.all(subfolders)
   }
-  await walk('')
+  walk('')
   return files.sort()
 }
 
@@ -408,8 +425,8 @@ function stampOf(dir: string, file: string): FileStamp {
  * were just written or read by the build, so their details are in memory: one call after another
  * takes a third of the time of the same calls overlapped (40 ms against 130 ms at 13,500 files).
  */
-async function filesWithStamps(dir: string): Promise<FileStamp[]> {
-  return (await filesUnder(dir)).map((file) => stampOf(dir, file))
+function filesWithStamps(dir: string): FileStamp[] {
+  return filesUnder(dir).map((file) => stampOf(dir, file))
 }
 
 /** Deletes files (paths relative to dir), then the folders they leave empty. */
