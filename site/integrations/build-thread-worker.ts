@@ -16,7 +16,7 @@ import {
 } from './build-thread.ts'
 
 const port = parentPort!
-const send = (message: FromThread, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer)
+const send = (message: FromThread) => port.postMessage(message)
 
 type StaticPath = RenderRequest['path']
 
@@ -64,9 +64,10 @@ async function render({ id, url, route, path, collectMetadata }: RenderRequest) 
     staticPaths: Object.assign([path], { keyed: { get: () => path } }),
   })
   const { response, metadata } = await renderForPrerender(app, new Request(url), { routeData, collectMetadata })
-  const body = response.body === null ? null : await response.arrayBuffer()
+  // A page is text, and goes as a string (build-thread.ts, RenderedResponse).
+  const body = response.body === null ? null : await response.text()
   const { status, statusText } = response
-  send({ type: 'rendered', id, status, statusText, headers: [...response.headers], body, metadata }, body ? [body] : [])
+  send({ type: 'rendered', id, status, statusText, headers: [...response.headers], body, metadata })
 }
 
 // One page at a time: the route cache holds the page being rendered.
