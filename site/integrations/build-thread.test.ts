@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { PrerenderResult } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { renameBusiness } from '../../test/support/catalog-changes.ts'
-import { BuildThread, catalogRead, sharedPrerenderer } from './build-thread.ts'
+import { BuildThread, catalogRead, RenderedResponse, sharedPrerenderer } from './build-thread.ts'
 
 // A build's catalog, read on the catalog reader's thread (catalog-reader.ts) once per process.
 describe('the catalog a build reads', () => {
@@ -115,5 +115,36 @@ describe('the build thread, started late', () => {
     expect(log.warn).toHaveBeenCalledWith(
       expect.stringMatching(/rendering every page on one thread: the second could not load them/),
     )
+  })
+})
+
+// A page the build thread rendered, as Astro reads it (generate.js: Buffer.from(await response.arrayBuffer())).
+describe('a page from the build thread', () => {
+  const text = '<!doctype html><title>Café Ünïcode ☕</title>'
+
+  test('gives its text encoded as UTF-8, as a body of its own, with its status and headers', async () => {
+    const response = new RenderedResponse(text, {
+      status: 404,
+      statusText: 'Not Found',
+      headers: [['content-type', 'text/html']],
+    })
+    const bytes = await response.arrayBuffer()
+    expect(bytes).toBeInstanceOf(ArrayBuffer)
+    expect(Buffer.from(bytes).toString('utf8')).toBe(text)
+    expect(bytes.byteLength).toBe(Buffer.byteLength(text))
+    expect([response.status, response.statusText, response.headers.get('content-type')]).toEqual([
+      404,
+      'Not Found',
+      'text/html',
+    ])
+    // Read as a stream, it is the same text.
+    expect(response.body).not.toBeNull()
+    expect(await new Response(response.body).text()).toBe(text)
+  })
+
+  test('without a body has none', async () => {
+    const response = new RenderedResponse(null, { status: 301, headers: [['location', '/businesses']] })
+    expect(response.body).toBeNull()
+    expect((await response.arrayBuffer()).byteLength).toBe(0)
   })
 })
