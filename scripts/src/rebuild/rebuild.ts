@@ -422,6 +422,12 @@ function buildLaunch(options: AstroBuildOptions): BuildLaunch {
     // 1,500) and reuses it in the next build, which then starts sooner.
     NODE_COMPILE_CACHE:
       env.NODE_COMPILE_CACHE ?? process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'node-compile-cache'),
+    // Memory the build's native code frees goes back to the system at once: rolldown's allocator
+    // (mimalloc) otherwise keeps what it bundled with (about 80 MB of 250), and C's allocator a pool
+    // for each of the build's twenty threads. At 100,000 businesses, unset, the build's peak memory
+    // was 1.7 to 2.0 GB from one run to the next; set, 1.6 to 1.7 GB.
+    MIMALLOC_PURGE_DELAY: env.MIMALLOC_PURGE_DELAY ?? process.env.MIMALLOC_PURGE_DELAY ?? '0',
+    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '2',
     // The build stops if this process dies (site/integrations/publish-site.ts).
     ROLAND_BUILD_PARENT_PID: String(process.pid),
     FORCE_COLOR: '0',
