@@ -3,6 +3,15 @@
 -- Businesses are not seeded here: they come from Roland.txt through `pnpm roland migrate`.
 -- Safe to run twice: rows are matched on their slug or id.
 
+-- The town (issue 39): everything the site says about Roland comes from this row. The coordinator
+-- is SAMPLE CONTENT, a made-up person on a reserved .example domain, to be replaced from the
+-- console's Town screen before the site goes public.
+insert into public.town_settings (id, name, state, state_code, zip, county, tagline, time_zone, country,
+                                  latitude, longitude, coordinator_name, coordinator_email, contact_email, contact_phone) values
+  (1, 'Roland', 'Arkansas', 'AR', '72135', 'Pulaski County', 'Arkansas Community', 'America/Chicago', 'US',
+   34.8962, -92.4957, 'Dana Whitfield', 'events@roland-ar.example', 'events@roland-ar.example', null)
+on conflict (id) do nothing;
+
 insert into public.location_categories (slug, name, description, icon_name, color, sort_order, category_type) values
   ('dining-refreshments', 'Dining & Refreshments',
    'Coffee, home cooking, barbecue and sweets: where Roland eats, from the first cup of the morning to dinner by the lake.',
@@ -37,8 +46,9 @@ insert into public.location_categories (slug, name, description, icon_name, colo
   ('history', 'History',
    'From the Big Maumelle valley settlers to today: how Roland came to be.',
    'landmark', '#92400e', 110, 'about')
+-- A description is content operators edit in the console: running the seed again keeps theirs.
 on conflict (slug) do update set
-  name = excluded.name, description = excluded.description, icon_name = excluded.icon_name,
+  name = excluded.name, icon_name = excluded.icon_name,
   color = excluded.color, sort_order = excluded.sort_order, category_type = excluded.category_type;
 
 insert into public.attractions (id, name, category, description, badge, rating, distance, address, website, is_featured, sort_order) values

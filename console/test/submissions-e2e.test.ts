@@ -247,6 +247,7 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
   async function publishTables(): Promise<void> {
     const catalog = await postgres.loadCatalog()
     Object.assign(standIn.tables, {
+      town_settings: [{ id: 1, ...catalog.town }],
       businesses: catalog.businesses,
       location_categories: catalog.categories,
       attractions: catalog.attractions.map((attraction) => ({ ...attraction, is_active: true })),

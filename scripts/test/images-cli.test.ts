@@ -72,6 +72,7 @@ describe('roland images generate', () => {
     const expected = renderStoreImage({
       name: 'Big Rock Coffee',
       slug: 'big-rock-coffee',
+      place: 'Roland, Arkansas',
       style: { category: 'Dining & Refreshments', color: '#b45309', iconName: 'utensils' },
     })
     expect((await readFile(result.file)).equals(Buffer.from(expected))).toBe(true)

@@ -172,6 +172,7 @@ describe('the supabase provider', () => {
     businessName: 'Big Rock Coffee',
     slug: 'big-rock-coffee',
     style: categoryStyle('Dining & Refreshments', []),
+    place: 'Roland, Arkansas',
     prompt: 'A storefront for Big Rock Coffee',
   }
 

@@ -96,6 +96,7 @@ describe('generateStoreImages for one business', () => {
     const expected = renderStoreImage({
       name: 'Big Rock Coffee',
       slug: 'big-rock-coffee',
+      place: 'Roland, Arkansas',
       style: { category: 'Dining & Refreshments', color: '#b45309', iconName: 'utensils' },
     })
     expect(Buffer.from(stored!).equals(Buffer.from(expected))).toBe(true)

@@ -26,6 +26,7 @@ const request = {
   businessName: 'Big Rock Coffee',
   slug: 'big-rock-coffee',
   style: categoryStyle('Dining & Refreshments', []),
+  place: 'Roland, Arkansas',
   prompt: 'A storefront for "Big Rock Coffee" in Roland, Arkansas.',
 }
 

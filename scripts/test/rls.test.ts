@@ -213,6 +213,38 @@ describe.each(Object.entries(tables))('row-level security on %s', (table, cases)
   }
 })
 
+describe('row-level security on the town settings', () => {
+  const change = `update town_settings set tagline = 'Changed'`
+  const add = `insert into town_settings (id, name, state, state_code, zip, county, tagline, time_zone, latitude,
+    longitude, coordinator_name, coordinator_email) values (1, 'X', 'X', 'X', '00000', 'X', 'X', 'UTC', 0, 0, 'X', 'x@example.org')`
+  const remove = 'delete from town_settings'
+
+  test.each(['anon', 'stranger', 'editor', 'admin', 'service_role'] as const)('%s reads the one row', async (role) => {
+    expect(await attempt(role, 'select * from town_settings')).toEqual({ rows: 1 })
+  })
+
+  test.each(['anon', 'stranger', 'editor'] as const)('%s cannot change, add or remove it', async (role) => {
+    for (const sql of [change, add, remove]) {
+      const outcome = await attempt(role, sql)
+      expect(succeeded(outcome), `${role}: ${sql}: ${JSON.stringify(outcome)}`).toBe(false)
+    }
+  })
+
+  test('an admin changes it, but neither adds a second row nor removes it', async () => {
+    expect(succeeded(await attempt('admin', change))).toBe(true)
+    expect(succeeded(await attempt('admin', add))).toBe(false)
+    expect(succeeded(await attempt('admin', remove))).toBe(false)
+  })
+
+  test('the service role (the seed, `roland town init`) writes it; there is never a second row', async () => {
+    expect(succeeded(await attempt('service_role', change))).toBe(true)
+    expect(succeeded(await attempt('service_role', remove))).toBe(true)
+    expect(await attempt('service_role', add.replace('values (1,', 'values (2,'))).toEqual({
+      error: expect.stringMatching(/town_settings_id_check/),
+    })
+  })
+})
+
 describe('row-level security on operators and their sessions', () => {
   const addOperator = `insert into operators (email, role) values ('new@example.org', 'editor')`
   const promote = `update operators set role = 'admin' where id = '${editorId}'`

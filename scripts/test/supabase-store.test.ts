@@ -21,6 +21,7 @@ async function start(extra: Partial<Parameters<typeof startSupabaseStandIn>[0]> 
     secretKey,
     privateTables: ['jobs'],
     tables: {
+      town_settings: [{ id: 1, ...catalog.town }],
       businesses: catalog.businesses.filter((b) => b.is_active),
       location_categories: catalog.categories,
       attractions: [
@@ -64,6 +65,7 @@ describe('the Supabase store', () => {
 
     expect(catalog.businesses.map((b) => b.name)).toContain('big rock coffee')
     expect(catalog.attractions[0]?.rating).toBe(4.8)
+    expect(catalog.town).toMatchObject({ name: 'Roland', time_zone: 'America/Chicago' })
     const reads = Object.fromEntries(server.requests.map((r) => [r.path, r]))
     const businesses = reads['/rest/v1/businesses']!
     expect(businesses.method).toBe('GET')

@@ -20,11 +20,12 @@ import {
   type ListingText,
   type SubmissionAnswer,
 } from '../lib/submission-form.ts'
-import { coordinator } from '../lib/site-config.ts'
 import { submissions } from '../lib/submissions.ts'
 
 interface Props {
   kind: SubmissionKind
+  /** The town the form is for (the town settings): its name, time zone, and the coordinator's email. */
+  town: { name: string; timeZone: string; coordinatorEmail: string }
   /** The business a suggested edit is about: its slug (its page holds the rest). */
   business?: string
   /** The page's own HTML, kept as it is: the email link, all a visitor without JavaScript gets. */
@@ -60,18 +61,18 @@ const businessFields = (isNew: boolean): FieldDef[] => [
   { key: 'services', label: 'Services', rows: 4, hint: servicesHint },
 ]
 
-const formFields: Record<SubmissionKind, FieldDef[]> = {
-  'business-update': businessFields(false),
-  'new-business': businessFields(true),
-  event: [
-    { key: 'title', label: 'Title', required: true },
-    { key: 'event_type', label: 'Type', options: eventTypes },
-    { key: 'starts_at', label: 'Starts (Roland time)', type: 'datetime-local', required: true },
-    { key: 'ends_at', label: 'Ends (Roland time)', type: 'datetime-local' },
-    { key: 'location', label: 'Location', required: true },
-    { key: 'description', label: 'Description', rows: 4 },
-  ],
-}
+/** Each kind's fields; an event's times are typed in the town's time. */
+const formFields = (kind: SubmissionKind, townName: string): FieldDef[] =>
+  kind === 'event'
+    ? [
+        { key: 'title', label: 'Title', required: true },
+        { key: 'event_type', label: 'Type', options: eventTypes },
+        { key: 'starts_at', label: `Starts (${townName} time)`, type: 'datetime-local', required: true },
+        { key: 'ends_at', label: `Ends (${townName} time)`, type: 'datetime-local' },
+        { key: 'location', label: 'Location', required: true },
+        { key: 'description', label: 'Description', rows: 4 },
+      ]
+    : businessFields(kind === 'new-business')
 
 const contactFields: FieldDef[] = [
   { key: 'contact_name', label: 'Your name (optional)', autoComplete: 'name' },
@@ -131,7 +132,7 @@ const noSubscription = () => () => {}
  * the visitor wrote with the schemas the console's editors use, shows each mistake beside its
  * field, sends it to the build's endpoint and says what happens next.
  */
-export default function SuggestionForm({ kind, business, children }: Props) {
+export default function SuggestionForm({ kind, town, business, children }: Props) {
   // False in the build's render and while hydrating, true from then on: the form exists only in a browser.
   const hydrated = useSyncExternalStore(
     noSubscription,
@@ -146,13 +147,26 @@ export default function SuggestionForm({ kind, business, children }: Props) {
       <summary id={summaryId} className="btn-secondary cursor-pointer">
         {suggestionLabels[kind]}
       </summary>
-      {hydrated && <Form kind={kind} business={business} labelledBy={summaryId} />}
+      {hydrated && <Form kind={kind} town={town} business={business} labelledBy={summaryId} />}
       {children}
     </details>
   )
 }
 
-function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?: string; labelledBy: string }) {
+/** Whether a form opened at `openedAt` (ms) is sent sooner than a person fills it in. */
+const sentTooSoon = (openedAt: number) => Date.now() - openedAt < minimumFillMs
+
+function Form({
+  kind,
+  town,
+  business,
+  labelledBy,
+}: {
+  kind: SubmissionKind
+  town: Props['town']
+  business?: string | undefined
+  labelledBy: string
+}) {
   const settings = submissions
   const [published] = useState(() => (kind === 'business-update' ? publishedListing() : emptyListing()))
   const [draft, setDraft] = useState<Record<string, string>>(() => ({ ...published }))
@@ -176,7 +190,7 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
     if (answer?.status === 'sent') confirmation.current?.focus()
   }, [answer])
 
-  const fields = formFields[kind]
+  const fields = formFields(kind, town.name)
   const id = (key: string) => `${kind}-${key}`
   const set = (key: string, value: string) => setDraft((current) => ({ ...current, [key]: value }))
   const value = (key: string) => draft[key] ?? ''
@@ -196,7 +210,8 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
       const text = value(key).trim()
       // A required field left blank is sent blank, so its schema says "… is required" beside it.
       if (!text && !required) continue
-      payload[key] = key === 'services' ? textToServices(text) : key.endsWith('_at') ? townTimeToIso(text) : text
+      payload[key] =
+        key === 'services' ? textToServices(text) : key.endsWith('_at') ? townTimeToIso(text, town.timeZone) : text
     }
     return payload
   }
@@ -205,7 +220,7 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
     event.preventDefault()
     // A filled honeypot or a form sent within seconds of opening is a robot's: it gets the same
     // confirmation as a person, and nothing is sent.
-    if (honeypot.current?.value || Date.now() - openedAt.current < minimumFillMs) {
+    if (honeypot.current?.value || sentTooSoon(openedAt.current)) {
       setAnswer({ status: 'sent', id: '' })
       return
     }
@@ -257,7 +272,7 @@ function Form({ kind, business, labelledBy }: { kind: SubmissionKind; business?:
   }
 
   const labelled = [...fields, ...contactFields].map((field) => [field.label, value(field.key)] as const)
-  const byEmail = mailtoUrl(coordinator.email, emailSubject(kind, published.name), emailBody(labelled))
+  const byEmail = mailtoUrl(town.coordinatorEmail, emailSubject(kind, published.name), emailBody(labelled))
 
   /** A field of the form: its label, its control (a list, a text area or an input), its hint and its mistake. */
   const renderField = (field: FieldDef) => (

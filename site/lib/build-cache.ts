@@ -4,7 +4,8 @@ import type { Catalog } from '@roland/scripts/catalog/types'
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
 // a getStaticPaths() route only when its cacheKey or its code changed since the last build, and
 // copies the previous output otherwise. A cacheKey must therefore cover every piece of data the
-// page shows, including the layout's: the header and footer are drawn from the categories.
+// page shows, including the layout's: the header and footer are drawn from the categories and
+// the town settings, and the footer shows the year of the build.
 
 /**
  * A short hash of the data a page renders; equal data (as JSON) gives an equal key. (One call of
@@ -14,21 +15,26 @@ export function pageCacheKey(...data: unknown[]): string {
   return hash('sha256', JSON.stringify(data), 'base64url').slice(0, 32)
 }
 
-type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events'>
+type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'town'>
+
+/** What every page's layout draws: the categories (header, footer), the town settings, the footer's year. */
+export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town'>): unknown[] {
+  return [catalog.categories, catalog.town, new Date().getFullYear()]
+}
 
 // Thousands of business pages share these lists: each catalog's are hashed once.
 const sharedKeys = new WeakMap<SharedData, string>()
 
 /**
  * The cacheKey of a page that shows `data` and may show anything in the catalog but its businesses:
- * the categories (the layout's header and footer, a business page's category link), the attractions
- * and the events. A page that shows a business puts it in `data` (a business page, its business);
+ * what the layout draws (layoutCacheData; the categories are also a business page's category link),
+ * the attractions and the events. A page that shows a business puts it in `data` (a business page, its business);
  * a page that starts to show another business must add it there.
  */
 export function catalogPageCacheKey(data: unknown, catalog: SharedData): string {
   let shared = sharedKeys.get(catalog)
   if (shared === undefined) {
-    shared = pageCacheKey(catalog.categories, catalog.attractions, catalog.events)
+    shared = pageCacheKey(layoutCacheData(catalog), catalog.attractions, catalog.events)
     sharedKeys.set(catalog, shared)
   }
   return pageCacheKey(data, shared)

@@ -1,4 +1,4 @@
-import type { Business } from '@roland/scripts/catalog/types'
+import type { Business, Town } from '@roland/scripts/catalog/types'
 import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
 
@@ -24,7 +24,7 @@ export type BusinessCardData = Pick<
 }
 
 /** Makes the card of a business. */
-export function toBusinessCard(business: Business): BusinessCardData {
+export function toBusinessCard(business: Business, town: Pick<Town, 'name' | 'state'>): BusinessCardData {
   return {
     slug: business.slug,
     name: business.name,
@@ -36,7 +36,7 @@ export function toBusinessCard(business: Business): BusinessCardData {
     hours: business.hours,
     is_featured: business.is_featured,
     badge: categoryBadgeLabel(business.category),
-    description: cardDescription(business),
+    description: cardDescription(business, town),
     image: cardImage(business),
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
+import { fixtureTown, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
 import {
   aboutField,
   aboutText,
@@ -9,19 +9,24 @@ import {
   listingCheckedText,
 } from './business-text.ts'
 
+const town = fixtureTown()
+const zone = 'America/Chicago'
+
 describe('cardDescription', () => {
   test('prefers the short description', () => {
-    expect(cardDescription(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }))).toBe(
-      'Short',
-    )
+    expect(
+      cardDescription(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }), town),
+    ).toBe('Short')
   })
 
   test('uses the full description when there is no short one', () => {
-    expect(cardDescription(makeBusiness({ name: 'A', short_description: ' ', full_description: 'Full' }))).toBe('Full')
+    expect(cardDescription(makeBusiness({ name: 'A', short_description: ' ', full_description: 'Full' }), town)).toBe(
+      'Full',
+    )
   })
 
   test("falls back to '{name} - Local business in Roland, Arkansas.'", () => {
-    expect(cardDescription(makeBusiness({ name: 'Lakeside Sweets' }))).toBe(
+    expect(cardDescription(makeBusiness({ name: 'Lakeside Sweets' }), town)).toBe(
       'Lakeside Sweets - Local business in Roland, Arkansas.',
     )
   })
@@ -29,12 +34,16 @@ describe('cardDescription', () => {
 
 describe('aboutText', () => {
   test('prefers the full description, then the short one', () => {
-    expect(aboutText(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }))).toBe('Full')
-    expect(aboutText(makeBusiness({ name: 'A', short_description: 'Short' }))).toBe('Short')
+    expect(aboutText(makeBusiness({ name: 'A', short_description: 'Short', full_description: 'Full' }), town)).toBe(
+      'Full',
+    )
+    expect(aboutText(makeBusiness({ name: 'A', short_description: 'Short' }), town)).toBe('Short')
   })
 
   test('says it is a local business in Roland, Arkansas when there is no description', () => {
-    expect(aboutText(makeBusiness({ name: 'Odd Jobs' }))).toBe('Odd Jobs is a local business in Roland, Arkansas.')
+    expect(aboutText(makeBusiness({ name: 'Odd Jobs' }), town)).toBe(
+      'Odd Jobs is a local business in Roland, Arkansas.',
+    )
   })
 })
 
@@ -73,12 +82,12 @@ describe('formatRating', () => {
 
 describe('listingCheckedText', () => {
   test('names the month and year of the last verification, in Roland', () => {
-    expect(listingCheckedText('2026-11-03T15:04:05+00:00')).toBe('Listing checked November 2026')
+    expect(listingCheckedText('2026-11-03T15:04:05+00:00', zone)).toBe('Listing checked November 2026')
     // 1 December at 03:00 UTC is still 30 November in Roland.
-    expect(listingCheckedText('2026-12-01T03:00:00Z')).toBe('Listing checked November 2026')
+    expect(listingCheckedText('2026-12-01T03:00:00Z', zone)).toBe('Listing checked November 2026')
   })
 
   test('says nothing for a listing never verified', () => {
-    expect(listingCheckedText(null)).toBeNull()
+    expect(listingCheckedText(null, zone)).toBeNull()
   })
 })

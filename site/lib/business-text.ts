@@ -1,6 +1,4 @@
-import type { Business } from '@roland/scripts/catalog/types'
-import { townTimeZone } from '@roland/scripts/content/town'
-import { town } from './site-config.ts'
+import type { Business, Town } from '@roland/scripts/catalog/types'
 
 const present = (text: string | null | undefined): string | null => {
   const trimmed = text?.trim()
@@ -8,7 +6,10 @@ const present = (text: string | null | undefined): string | null => {
 }
 
 /** The text of a business card (SPEC §2): the short description, else the full one, else a stock line. */
-export function cardDescription(business: Pick<Business, 'name' | 'short_description' | 'full_description'>): string {
+export function cardDescription(
+  business: Pick<Business, 'name' | 'short_description' | 'full_description'>,
+  town: Pick<Town, 'name' | 'state'>,
+): string {
   return (
     present(business.short_description) ??
     present(business.full_description) ??
@@ -17,7 +18,10 @@ export function cardDescription(business: Pick<Business, 'name' | 'short_descrip
 }
 
 /** The text of the "About {name}" card (SPEC §2): the full description, else the short one, else a stock line. */
-export function aboutText(business: Pick<Business, 'name' | 'short_description' | 'full_description'>): string {
+export function aboutText(
+  business: Pick<Business, 'name' | 'short_description' | 'full_description'>,
+  town: Pick<Town, 'name' | 'state'>,
+): string {
   return (
     present(business.full_description) ??
     present(business.short_description) ??
@@ -53,11 +57,17 @@ export function formatRating(rating: number): string {
   return rating.toFixed(1)
 }
 
-const checkedMonth = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone: townTimeZone })
+const checkedMonths = new Map<string, Intl.DateTimeFormat>()
 
-/** "Listing checked November 2026" from when an operator last verified it (Roland's calendar); null when never. */
-export function listingCheckedText(verifiedAt: string | null): string | null {
+/** "Listing checked November 2026" from when an operator last verified it (the town's calendar); null when never. */
+export function listingCheckedText(verifiedAt: string | null, timeZone: string): string | null {
   if (!verifiedAt) return null
   const at = new Date(verifiedAt)
-  return Number.isNaN(at.getTime()) ? null : `Listing checked ${checkedMonth.format(at)}`
+  if (Number.isNaN(at.getTime())) return null
+  let checkedMonth = checkedMonths.get(timeZone)
+  if (!checkedMonth) {
+    checkedMonth = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone })
+    checkedMonths.set(timeZone, checkedMonth)
+  }
+  return `Listing checked ${checkedMonth.format(at)}`
 }

@@ -1,7 +1,9 @@
 import { describe, expect, test } from 'vitest'
 import type { Attraction, CommunityEvent } from '@roland/scripts/catalog/types'
-import { makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
+import { fixtureTown, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
 import { inCatalogOrder } from './catalog-order.ts'
+
+const town = fixtureTown()
 
 const attraction = (id: string, sort_order: number) => ({ id, name: id, sort_order }) as Attraction
 const event = (slug: string, starts_at: string) => ({ slug, starts_at }) as CommunityEvent
@@ -9,6 +11,7 @@ const event = (slug: string, starts_at: string) => ({ slug, starts_at }) as Comm
 describe('inCatalogOrder', () => {
   test('orders businesses by name, categories and attractions by sort order, events by start', () => {
     const ordered = inCatalogOrder({
+      town,
       businesses: [makeBusiness({ name: 'Zed' }), makeBusiness({ name: 'alpha' })],
       categories: [
         makeCategory({ slug: 'b', name: 'B', sort_order: 20 }),

@@ -7,6 +7,7 @@ import type { Catalog } from '@roland/scripts/catalog/types'
  */
 export function inCatalogOrder(catalog: Catalog): Catalog {
   return {
+    town: catalog.town,
     businesses: [...catalog.businesses].sort(compareBusinesses),
     categories: [...catalog.categories].sort((a, b) => a.sort_order - b.sort_order || compareNames(a, b)),
     attractions: [...catalog.attractions].sort((a, b) => a.sort_order - b.sort_order || compareNames(a, b)),

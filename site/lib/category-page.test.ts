@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { fixtureCatalog, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
+import { fixtureCatalog, fixtureTown, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
 import {
   assertCategorySlugsFree,
   backLink,
@@ -13,16 +13,18 @@ import {
   shownOn,
 } from './category-page.ts'
 
+const town = fixtureTown()
+
 describe('backLink', () => {
   test('goes back to the section of the category type', () => {
-    expect(backLink('business')).toEqual({ href: '/businesses', label: 'All Businesses' })
-    expect(backLink('recreation')).toEqual({ href: '/recreation', label: 'Recreation' })
-    expect(backLink('community')).toEqual({ href: '/community', label: 'Community' })
-    expect(backLink('about')).toEqual({ href: '/about', label: 'About Roland' })
+    expect(backLink('business', town)).toEqual({ href: '/businesses', label: 'All Businesses' })
+    expect(backLink('recreation', town)).toEqual({ href: '/recreation', label: 'Recreation' })
+    expect(backLink('community', town)).toEqual({ href: '/community', label: 'Community' })
+    expect(backLink('about', town)).toEqual({ href: '/about', label: 'About Roland' })
   })
 
   test('goes home for any other type', () => {
-    expect(backLink('other')).toEqual({ href: '/', label: 'Home' })
+    expect(backLink('other', town)).toEqual({ href: '/', label: 'Home' })
   })
 })
 

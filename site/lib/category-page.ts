@@ -1,6 +1,6 @@
 import { businessesByCategory, sortedCategories } from '@roland/scripts/catalog/queries'
-import type { Business, Catalog, LocationCategory } from '@roland/scripts/catalog/types'
-import { pageCacheKey } from './build-cache.ts'
+import type { Business, Catalog, LocationCategory, Town } from '@roland/scripts/catalog/types'
+import { layoutCacheData, pageCacheKey } from './build-cache.ts'
 import { itemsPerPage, listPages, pageParam, pagedPath } from './business-pages.ts'
 
 /** A link with its visible text. */
@@ -10,7 +10,7 @@ export interface Link {
 }
 
 /** The back button of a category page, by category_type (SPEC §2). */
-export function backLink(categoryType: string): Link {
+export function backLink(categoryType: string, town: Pick<Town, 'name'>): Link {
   switch (categoryType) {
     case 'business':
       return { href: '/businesses', label: 'All Businesses' }
@@ -19,7 +19,7 @@ export function backLink(categoryType: string): Link {
     case 'community':
       return { href: '/community', label: 'Community' }
     case 'about':
-      return { href: '/about', label: 'About Roland' }
+      return { href: '/about', label: `About ${town.name}` }
     default:
       return { href: '/', label: 'Home' }
   }
@@ -165,12 +165,12 @@ export interface CategoryPageProps {
 
 /**
  * Every page of every category, for the [category]/[...page] route's getStaticPaths. A page's
- * cacheKey covers exactly what it renders: its props and the categories the layout draws. A
+ * cacheKey covers exactly what it renders: its props and what the layout draws (layoutCacheData). A
  * rebuild after one business changed thus renders again only the page of its category that
  * shows it (every page shows the category's count, so a business added or closed renders the
  * whole category again).
  */
-export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories'>) {
+export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town'>) {
   const categories = sortedCategories(catalog)
   assertCategorySlugsFree(categories)
   return categories.flatMap((category) =>
@@ -179,7 +179,7 @@ export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categ
       return {
         params: { category: category.slug, page: pageParam(page.page) },
         props,
-        cacheKey: pageCacheKey(props, catalog.categories),
+        cacheKey: pageCacheKey(props, layoutCacheData(catalog)),
       }
     }),
   )

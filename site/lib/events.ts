@@ -1,6 +1,5 @@
 import type { CommunityEvent } from '@roland/scripts/catalog/types'
-// Event times are shown in Roland's time zone whatever the build machine's zone.
-import { townTimeZone } from '@roland/scripts/content/town'
+// Event times are shown in the town's time zone (town_settings.time_zone) whatever the build machine's zone.
 
 /** The number of events the home page lists (SPEC §9). */
 export const homeEventLimit = 3
@@ -22,9 +21,16 @@ export function pastEvents(events: readonly CommunityEvent[], now: Date): Commun
 }
 
 const format = (options: Intl.DateTimeFormatOptions) => {
-  const formatter = new Intl.DateTimeFormat('en-US', { timeZone: townTimeZone, ...options })
-  // ICU puts a narrow no-break space before AM/PM; visitors (and searches) expect a plain one.
-  return (iso: string) => formatter.format(new Date(iso)).replace(/\u202f/g, ' ')
+  const formatters = new Map<string, Intl.DateTimeFormat>()
+  return (iso: string, timeZone: string) => {
+    let formatter = formatters.get(timeZone)
+    if (!formatter) {
+      formatter = new Intl.DateTimeFormat('en-US', { timeZone, ...options })
+      formatters.set(timeZone, formatter)
+    }
+    // ICU puts a narrow no-break space before AM/PM; visitors (and searches) expect a plain one.
+    return formatter.format(new Date(iso)).replace(/\u202f/g, ' ')
+  }
 }
 
 /** "Dec 28" */
@@ -39,6 +45,8 @@ export const eventMonth = format({ month: 'short' })
 export const eventDayOfMonth = format({ day: 'numeric' })
 
 /** "7:00 PM – 8:30 PM", or the start time alone when there is no end. */
-export function eventTimeRange(event: Pick<CommunityEvent, 'starts_at' | 'ends_at'>): string {
-  return event.ends_at ? `${eventTime(event.starts_at)} – ${eventTime(event.ends_at)}` : eventTime(event.starts_at)
+export function eventTimeRange(event: Pick<CommunityEvent, 'starts_at' | 'ends_at'>, timeZone: string): string {
+  return event.ends_at
+    ? `${eventTime(event.starts_at, timeZone)} – ${eventTime(event.ends_at, timeZone)}`
+    : eventTime(event.starts_at, timeZone)
 }

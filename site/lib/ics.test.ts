@@ -10,6 +10,9 @@ import {
   readIcs,
   type IcsEvent,
 } from './ics.ts'
+import { fixtureTown } from '../../scripts/test/fixtures/catalog.ts'
+
+const town = fixtureTown()
 
 const octets = (line: string) => new TextEncoder().encode(line).length
 
@@ -83,35 +86,37 @@ describe('icsDateTime', () => {
 
 describe('calendarEvent', () => {
   test('gives an event a UID from its slug and the site host, and its page on the site', () => {
-    const event = calendarEvent(garden, new URL('https://roland-ar.example:8443/any/path'))
+    const event = calendarEvent(garden, new URL('https://roland-ar.example:8443/any/path'), town)
     expect(event.uid).toBe('community-garden-planning-meeting@roland-ar.example')
     expect(event.url).toBe('https://roland-ar.example:8443/events#community-garden-planning-meeting')
   })
 
   test('marks a cancelled event STATUS:CANCELLED, so subscribed calendars show it called off', () => {
-    const cancelled = calendarEvent({ ...garden, is_cancelled: true }, site)
-    expect(icsCalendar({ name: 'Roland', events: [cancelled], stamp: new Date(0) })).toContain('STATUS:CANCELLED\r\n')
-    expect(icsCalendar({ name: 'Roland', events: [calendarEvent(garden, site)], stamp: new Date(0) })).not.toContain(
-      'STATUS:',
+    const cancelled = calendarEvent({ ...garden, is_cancelled: true }, site, town)
+    expect(icsCalendar({ name: 'Roland', events: [cancelled], stamp: new Date(0), town })).toContain(
+      'STATUS:CANCELLED\r\n',
     )
+    expect(
+      icsCalendar({ name: 'Roland', events: [calendarEvent(garden, site, town)], stamp: new Date(0), town }),
+    ).not.toContain('STATUS:')
   })
 
   test('keeps the same UID from one build to the next', () => {
-    expect(calendarEvent(garden, site).uid).toBe(calendarEvent({ ...garden, title: 'Renamed' }, site).uid)
+    expect(calendarEvent(garden, site, town).uid).toBe(calendarEvent({ ...garden, title: 'Renamed' }, site, town).uid)
   })
 
   test('places the event in Roland, AR 72135 unless its location gives a state or ZIP already', () => {
-    expect(calendarEvent(garden, site).location).toBe('Roland Community Center, Roland, AR 72135')
-    expect(calendarEvent({ ...garden, location: 'Lake Maumelle boat ramp' }, site).location).toBe(
+    expect(calendarEvent(garden, site, town).location).toBe('Roland Community Center, Roland, AR 72135')
+    expect(calendarEvent({ ...garden, location: 'Lake Maumelle boat ramp' }, site, town).location).toBe(
       'Lake Maumelle boat ramp, Roland, AR 72135',
     )
     expect(
-      calendarEvent({ ...garden, location: '11901 Pinnacle Valley Rd, Little Rock, AR 72223' }, site).location,
+      calendarEvent({ ...garden, location: '11901 Pinnacle Valley Rd, Little Rock, AR 72223' }, site, town).location,
     ).toBe('11901 Pinnacle Valley Rd, Little Rock, AR 72223')
   })
 
   test('has no end when the event has none', () => {
-    expect(calendarEvent({ ...garden, ends_at: null }, site).end).toBeNull()
+    expect(calendarEvent({ ...garden, ends_at: null }, site, town).end).toBeNull()
   })
 })
 
@@ -122,7 +127,12 @@ describe('eventIcsPath', () => {
 })
 
 describe('icsCalendar', () => {
-  const text = icsCalendar({ name: 'Roland, Arkansas community events', events: [calendarEvent(garden, site)], stamp })
+  const text = icsCalendar({
+    name: 'Roland, Arkansas community events',
+    events: [calendarEvent(garden, site, town)],
+    stamp,
+    town,
+  })
 
   test('ends every line with CRLF and keeps every line within 75 octets', () => {
     expect(text.endsWith('\r\n')).toBe(true)
@@ -166,7 +176,9 @@ describe('icsCalendar', () => {
       url: 'https://roland-ar.example/events#potluck',
       categories: 'Social',
     }
-    const read = readIcs(icsCalendar({ name: 'Events', events: [calendarEvent(garden, site), tricky], stamp }))
+    const read = readIcs(
+      icsCalendar({ name: 'Events', events: [calendarEvent(garden, site, town), tricky], stamp, town }),
+    )
     expect(read.events).toHaveLength(2)
     const values = (event: (typeof read.events)[number]) => Object.fromEntries(event.map((p) => [p.name, p.value]))
     expect(values(read.events[1]!)).toEqual({

@@ -1,5 +1,4 @@
-import type { CommunityEvent } from '@roland/scripts/catalog/types'
-import { town } from './site-config.ts'
+import type { CommunityEvent, Town } from '@roland/scripts/catalog/types'
 
 // iCalendar (RFC 5545) for the events feed (/events.ics) and each event's "Add to calendar"
 // file (/events/{slug}.ics). Times are written in UTC, so no VTIMEZONE is needed.
@@ -60,7 +59,13 @@ export function icsDateTime(date: Date): string {
 }
 
 /** A calendar with its events, as the text of an .ics file: CRLF line endings, folded lines. */
-export function icsCalendar(options: { name: string; events: readonly IcsEvent[]; stamp: Date }): string {
+export function icsCalendar(options: {
+  name: string
+  events: readonly IcsEvent[]
+  stamp: Date
+  town: Pick<Town, 'name' | 'state'>
+}): string {
+  const { town } = options
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
@@ -97,9 +102,13 @@ export function eventIcsPath(event: Pick<CommunityEvent, 'slug'>): string {
  * A community event as a VEVENT. Its UID is made of its slug and the site's host, so it stays the
  * same from build to build and a calendar updates the event rather than adding it twice.
  */
-export function calendarEvent(event: CommunityEvent, site: URL): IcsEvent {
-  // A place name ("Roland Community Center") gets the town, state and ZIP so a maps app finds it.
-  const hasTown = /\b(AR|Arkansas)\b|\b\d{5}\s*$/.test(event.location)
+export function calendarEvent(event: CommunityEvent, site: URL, town: Town): IcsEvent {
+  // A place name ("Community Center") gets the town, state and ZIP so a maps app finds it; an
+  // address that names the state or ends in a ZIP already has them.
+  const state = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const hasTown = new RegExp(`\\b(${state(town.state_code)}|${state(town.state)})\\b|\\b\\d{5}\\s*$`).test(
+    event.location,
+  )
   return {
     uid: `${event.slug}@${site.hostname}`,
     start: new Date(event.starts_at),
@@ -109,7 +118,7 @@ export function calendarEvent(event: CommunityEvent, site: URL): IcsEvent {
     location: event.location.trim()
       ? hasTown
         ? event.location
-        : `${event.location}, ${town.name}, ${town.stateAbbreviation} ${town.zip}`
+        : `${event.location}, ${town.name}, ${town.state_code} ${town.zip}`
       : null,
     url: new URL(`/events#${event.slug}`, site).href,
     categories: event.event_type,

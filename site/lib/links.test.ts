@@ -1,15 +1,18 @@
 import { describe, expect, test } from 'vitest'
 import { mailtoUrl, mapsSearchUrl, telUrl, websiteHost } from './links.ts'
+import { fixtureTown } from '../../scripts/test/fixtures/catalog.ts'
+
+const town = fixtureTown()
 
 describe('mapsSearchUrl', () => {
   test('searches for the address plus Roland, AR', () => {
-    const url = new URL(mapsSearchUrl('18000 Highway 300'))
+    const url = new URL(mapsSearchUrl('18000 Highway 300', town))
     expect(url.origin).toBe('https://www.google.com')
     expect(url.searchParams.get('query')).toBe('18000 Highway 300, Roland, AR')
   })
 
   test('does not name the town twice', () => {
-    expect(new URL(mapsSearchUrl('1 Main St, Roland, AR 72135')).searchParams.get('query')).toBe(
+    expect(new URL(mapsSearchUrl('1 Main St, Roland, AR 72135', town)).searchParams.get('query')).toBe(
       '1 Main St, Roland, AR 72135',
     )
   })

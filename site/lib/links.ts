@@ -1,11 +1,12 @@
-import { mapsPlace } from './site-config.ts'
+import type { Town } from '@roland/scripts/catalog/types'
 
 /**
- * A maps search for an address (SPEC §2 "Get Directions": the address plus "Roland, AR"); the
- * town is added only when the address does not name it already.
+ * A maps search for an address (SPEC §2 "Get Directions": the address plus the town and its
+ * state code); the town is added only when the address does not name it already.
  */
-export function mapsSearchUrl(address: string): string {
-  const query = /\broland\b/i.test(address) ? address : `${address}, ${mapsPlace}`
+export function mapsSearchUrl(address: string, town: Pick<Town, 'name' | 'state_code'>): string {
+  const named = new RegExp(`\\b${town.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(address)
+  const query = named ? address : `${address}, ${town.name}, ${town.state_code}`
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`
 }
 

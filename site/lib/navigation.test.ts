@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { makeCategory } from '../../scripts/test/fixtures/catalog.ts'
+import { fixtureTown, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
 import { footerGroups, isCurrent, navigation } from './navigation.ts'
+
+const town = fixtureTown()
 
 const seeded = [
   ['dining-refreshments', 'Dining & Refreshments'],
@@ -21,7 +23,7 @@ const hrefs = (items: { href: string; children?: { href: string }[] }[]) =>
 
 describe('navigation', () => {
   test('links every page of SPEC §2, in order', () => {
-    expect([...new Set(hrefs(navigation(seeded)))]).toEqual([
+    expect([...new Set(hrefs(navigation(seeded, town)))]).toEqual([
       '/',
       '/businesses',
       '/dining-refreshments',
@@ -45,7 +47,7 @@ describe('navigation', () => {
   })
 
   test('labels category links with the category names', () => {
-    const businesses = navigation(seeded).find((item) => item.label === 'Businesses')
+    const businesses = navigation(seeded, town).find((item) => item.label === 'Businesses')
     expect(businesses?.children?.map((c) => c.label)).toEqual([
       'All Businesses',
       'Dining & Refreshments',
@@ -55,7 +57,14 @@ describe('navigation', () => {
   })
 
   test('leaves out links to categories the catalog does not have', () => {
-    expect(hrefs(navigation(seeded.filter((c) => c.slug !== 'premium')))).not.toContain('/premium')
+    expect(
+      hrefs(
+        navigation(
+          seeded.filter((c) => c.slug !== 'premium'),
+          town,
+        ),
+      ),
+    ).not.toContain('/premium')
   })
 })
 

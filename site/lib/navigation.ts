@@ -1,4 +1,4 @@
-import type { LocationCategory } from '@roland/scripts/catalog/types'
+import type { LocationCategory, Town } from '@roland/scripts/catalog/types'
 import { siteRedirects } from './redirects.ts'
 
 /** A link of the navigation or the footer. */
@@ -27,8 +27,8 @@ function categoryLink(categories: Categories, slug: string, href = `/${slug}`): 
   return category ? [{ label: category.name, href }] : []
 }
 
-/** The navigation bar of SPEC §2, labelled with the category names from the catalog. */
-export function navigation(categories: Categories): NavItem[] {
+/** The navigation bar of SPEC §2, labelled with the category names from the catalog and the town's name. */
+export function navigation(categories: Categories, town: Pick<Town, 'name'>): NavItem[] {
   const links = (...slugs: string[]) => slugs.flatMap((slug) => categoryLink(categories, slug))
   return [
     { label: 'Home', href: '/' },
@@ -53,7 +53,7 @@ export function navigation(categories: Categories): NavItem[] {
     {
       label: 'About',
       href: '/about',
-      children: [{ label: 'About Roland', href: '/about' }, ...links('education', 'history')],
+      children: [{ label: `About ${town.name}`, href: '/about' }, ...links('education', 'history')],
     },
     { label: 'Nearby', href: '/nearby' },
     { label: 'Events', href: '/events' },

@@ -12,6 +12,8 @@ import {
   type WeekHours,
 } from './open-now.ts'
 
+const zone = 'America/Chicago'
+
 const [sun, mon, tue, wed, thu, fri, sat] = [0, 1, 2, 3, 4, 5, 6]
 
 const row = (day_of_week: number, opens_at: string | null, closes_at: string | null = null): BusinessHours => ({
@@ -94,29 +96,29 @@ describe('townClock', () => {
   })
 
   test('reads Central Standard Time in winter and Central Daylight Time in summer', () => {
-    expect(townClock(new Date('2026-01-12T13:30:00Z'))).toEqual(at(mon, '07:30'))
-    expect(townClock(new Date('2026-07-13T12:30:00Z'))).toEqual(at(mon, '07:30'))
+    expect(townClock(new Date('2026-01-12T13:30:00Z'), zone)).toEqual(at(mon, '07:30'))
+    expect(townClock(new Date('2026-07-13T12:30:00Z'), zone)).toEqual(at(mon, '07:30'))
   })
 
   test('turns the day at Roland’s midnight, not at UTC’s', () => {
-    expect(townClock(new Date('2026-01-13T05:59:00Z'))).toEqual(at(mon, '23:59'))
-    expect(townClock(new Date('2026-01-13T06:00:00Z'))).toEqual(at(tue, '00:00'))
-    expect(townClock(new Date('2026-01-18T05:30:00Z'))).toEqual(at(sat, '23:30'))
+    expect(townClock(new Date('2026-01-13T05:59:00Z'), zone)).toEqual(at(mon, '23:59'))
+    expect(townClock(new Date('2026-01-13T06:00:00Z'), zone)).toEqual(at(tue, '00:00'))
+    expect(townClock(new Date('2026-01-18T05:30:00Z'), zone)).toEqual(at(sat, '23:30'))
   })
 
   test('jumps from 1:59 to 3:00 when daylight saving starts, and repeats 1:00 to 2:00 when it ends', () => {
-    expect(townClock(new Date('2026-03-08T07:59:00Z'))).toEqual(at(sun, '01:59'))
-    expect(townClock(new Date('2026-03-08T08:00:00Z'))).toEqual(at(sun, '03:00'))
-    expect(townClock(new Date('2026-11-01T06:30:00Z'))).toEqual(at(sun, '01:30'))
-    expect(townClock(new Date('2026-11-01T07:30:00Z'))).toEqual(at(sun, '01:30'))
-    expect(townClock(new Date('2026-11-01T08:30:00Z'))).toEqual(at(sun, '02:30'))
+    expect(townClock(new Date('2026-03-08T07:59:00Z'), zone)).toEqual(at(sun, '01:59'))
+    expect(townClock(new Date('2026-03-08T08:00:00Z'), zone)).toEqual(at(sun, '03:00'))
+    expect(townClock(new Date('2026-11-01T06:30:00Z'), zone)).toEqual(at(sun, '01:30'))
+    expect(townClock(new Date('2026-11-01T07:30:00Z'), zone)).toEqual(at(sun, '01:30'))
+    expect(townClock(new Date('2026-11-01T08:30:00Z'), zone)).toEqual(at(sun, '02:30'))
   })
 
   test('reads the same time for a visitor in Tokyo, London or Honolulu', () => {
     const moment = new Date('2026-05-01T22:15:00Z')
     for (const zone of ['Asia/Tokyo', 'Europe/London', 'Pacific/Honolulu', 'America/Chicago']) {
       process.env.TZ = zone
-      expect(townClock(moment), zone).toEqual(at(fri, '17:15'))
+      expect(townClock(moment, 'America/Chicago'), zone).toEqual(at(fri, '17:15'))
     }
   })
 })
@@ -200,7 +202,7 @@ describe('openState', () => {
 
 describe('the badge at real moments', () => {
   const bakery = week(row(sun, '08:00:00', '12:00:00'), ...[mon, tue, wed, thu, fri, sat].map((d) => row(d, null)))
-  const badgeAt = (iso: string) => badge(bakery, townClock(new Date(iso)))
+  const badgeAt = (iso: string) => badge(bakery, townClock(new Date(iso), zone))
 
   test('opens at 8:00 local time on the Sunday daylight saving starts (13:00 UTC, not 14:00)', () => {
     expect(badgeAt('2026-03-08T12:59:00Z')).toBe('Closed · opens today 8:00 AM')
@@ -236,7 +238,7 @@ describe('badgeText', () => {
 
 describe('showOpenNow', () => {
   const element = (hours: WeekHours): BadgeElement => ({
-    dataset: { openNow: JSON.stringify(hours) },
+    dataset: { openNow: JSON.stringify(hours), timeZone: zone },
     hidden: true,
     textContent: '',
   })

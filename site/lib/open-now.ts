@@ -1,11 +1,10 @@
 import type { BusinessHours } from '@roland/scripts/catalog/types'
-import { townTimeZone } from '@roland/scripts/content/town'
 import { dayNames, formatClock } from './hours.ts'
 
-// "Open now" on a business page (issue 8). The page carries the week's hours; the browser works
-// out the badge from the visitor's clock, read as Roland's wall-clock time whatever the visitor's
-// own time zone. This module is also the script the page ships: keep it small and free of
-// anything with side effects at import time.
+// "Open now" on a business page (issue 8). The page carries the week's hours and the town's time
+// zone; the browser works out the badge from the visitor's clock, read as the town's wall-clock
+// time whatever the visitor's own time zone. This module is also the script the page ships: keep
+// it small and free of anything with side effects at import time.
 
 const day = 1440
 const week = 7 * day
@@ -19,7 +18,7 @@ export type Opening = [opens: number, closes: number]
  */
 export type WeekHours = Array<Opening[] | null>
 
-/** Roland's wall-clock time: the day of the week (0 is Sunday) and the minutes since midnight. */
+/** The town's wall-clock time: the day of the week (0 is Sunday) and the minutes since midnight. */
 export interface TownClock {
   day: number
   minute: number
@@ -59,24 +58,28 @@ export function weekHours(detail: readonly BusinessHours[]): WeekHours | null {
 }
 
 const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
-let townFormat: Intl.DateTimeFormat | undefined
+const townFormats = new Map<string, Intl.DateTimeFormat>()
 
-/** Reads a moment as Roland's wall-clock time (Central Time, daylight saving included). */
-export function townClock(now: Date): TownClock {
-  townFormat ??= new Intl.DateTimeFormat('en-US', {
-    timeZone: townTimeZone,
-    weekday: 'short',
-    hour: 'numeric',
-    minute: 'numeric',
-    hourCycle: 'h23',
-  })
+/** Reads a moment as the wall-clock time of a time zone (the town's, daylight saving included). */
+export function townClock(now: Date, timeZone: string): TownClock {
+  let format = townFormats.get(timeZone)
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      weekday: 'short',
+      hour: 'numeric',
+      minute: 'numeric',
+      hourCycle: 'h23',
+    })
+    townFormats.set(timeZone, format)
+  }
   const part: Record<string, string> = {}
-  for (const { type, value } of townFormat.formatToParts(now)) part[type] = value
+  for (const { type, value } of format.formatToParts(now)) part[type] = value
   return { day: weekdays.indexOf(part.weekday!), minute: (Number(part.hour) % 24) * 60 + Number(part.minute) }
 }
 
 /**
- * Says whether a business is open at a moment of Roland's week. Openings that run past midnight
+ * Says whether a business is open at a moment of the town's week. Openings that run past midnight
  * count on the next day, Saturday night's into Sunday. Null when the day is one whose hours are
  * unknown and no known opening covers the moment; the next opening is left out when an unknown
  * day comes before it.
@@ -111,7 +114,7 @@ export function badgeText(state: OpenState): string {
   return `Closed · opens ${when} ${formatClock(`${Math.floor(minute / 60)}:${minute % 60}`)}`
 }
 
-/** What a page needs of an element: the badge is a <span data-open-now="[week hours JSON]" hidden>. */
+/** What a page needs of an element: the badge is a <span data-open-now="[week hours JSON]" data-time-zone="…" hidden>. */
 export type BadgeElement = Pick<HTMLElement, 'dataset' | 'hidden' | 'textContent'>
 
 /**
@@ -119,9 +122,8 @@ export type BadgeElement = Pick<HTMLElement, 'dataset' | 'hidden' | 'textContent
  * hidden, so a visitor never reads a guess.
  */
 export function showOpenNow(badges: Iterable<BadgeElement>, now: Date): void {
-  const clock = townClock(now)
   for (const badge of badges) {
-    const state = openState(JSON.parse(badge.dataset.openNow!) as WeekHours, clock)
+    const state = openState(JSON.parse(badge.dataset.openNow!) as WeekHours, townClock(now, badge.dataset.timeZone!))
     if (state) {
       badge.textContent = badgeText(state)
       badge.dataset.state = state.open ? 'open' : 'closed'

@@ -1,4 +1,4 @@
-import type { LocationCategory } from '@roland/scripts/catalog/types'
+import type { LocationCategory, Town } from '@roland/scripts/catalog/types'
 import type { ListPage } from './business-pages.ts'
 
 /** A page's title (the town is added after it) and its meta description. */
@@ -16,14 +16,15 @@ export function pagedTitle(title: string, page: number, pageCount: number): stri
 }
 
 /** The title and description of a page of the businesses list (/businesses, /businesses/page/N). */
-export function businessListPageMeta(list: PagePosition): PageMeta {
+export function businessListPageMeta(list: PagePosition, town: Pick<Town, 'name' | 'state'>): PageMeta {
   const { page, pageCount, first, last, total } = list
+  const place = `${town.name}, ${town.state}`
   return {
     title: pagedTitle('Local Businesses', page, pageCount),
     description:
       page <= 1
-        ? 'Every local business in Roland, Arkansas: dining, shopping, professional services and recreation, with addresses, phone numbers and hours.'
-        : `Local businesses in Roland, Arkansas, ${first} to ${last} of ${total}: addresses, phone numbers and hours.`,
+        ? `Every local business in ${place}: dining, shopping, professional services and recreation, with addresses, phone numbers and hours.`
+        : `Local businesses in ${place}, ${first} to ${last} of ${total}: addresses, phone numbers and hours.`,
   }
 }
 
@@ -38,20 +39,22 @@ export function businessListPageMeta(list: PagePosition): PageMeta {
  */
 export function categoryPageMeta(
   category: Pick<LocationCategory, 'name' | 'description' | 'category_type'>,
+  town: Pick<Town, 'name' | 'state'>,
   position?: PagePosition,
 ): PageMeta {
   const description = category.description?.trim()
+  const place = `${town.name}, ${town.state}`
   const first =
     category.category_type === 'business'
-      ? { title: category.name, description: description || `${category.name} in Roland, Arkansas.` }
+      ? { title: category.name, description: description || `${category.name} in ${place}.` }
       : {
           title: `${category.name} Locations`,
-          description: `Locations listed under ${category.name} in Roland, Arkansas${description ? `: ${description}` : '.'}`,
+          description: `Locations listed under ${category.name} in ${place}${description ? `: ${description}` : '.'}`,
         }
   if (!position || position.page <= 1) return first
   const what = category.category_type === 'business' ? category.name : `Locations listed under ${category.name}`
   return {
     title: pagedTitle(first.title, position.page, position.pageCount),
-    description: `${what} in Roland, Arkansas, ${position.first} to ${position.last} of ${position.total}: addresses, phone numbers and websites.`,
+    description: `${what} in ${place}, ${position.first} to ${position.last} of ${position.total}: addresses, phone numbers and websites.`,
   }
 }

@@ -1,6 +1,7 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
+import type { Town } from '@roland/scripts/catalog/types'
 import BusinessCard from '../components/BusinessCard.tsx'
 import { getCatalog } from './catalog.ts'
 import { searchIndexSource } from './catalog-slot.ts'
@@ -13,8 +14,8 @@ import {
 } from './search-index.ts'
 
 /** Draws the card of a search result as HTML: the same card the static list shows. */
-export function renderSearchCard(entry: SearchIndexEntry): string {
-  return renderToStaticMarkup(createElement(BusinessCard, { business: searchIndexCard(entry), headingLevel: 2 }))
+export function renderSearchCard(entry: SearchIndexEntry, town: Pick<Town, 'name' | 'state'>): string {
+  return renderToStaticMarkup(createElement(BusinessCard, { business: searchIndexCard(entry, town), headingLevel: 2 }))
 }
 
 // The manifest and the files are separate routes of one index: a build makes it once.
@@ -25,7 +26,12 @@ let built: Promise<SearchIndexFiles> | undefined
  * reader made beside its read (site/integrations/catalog-reader.ts), else made here.
  */
 export function getSearchIndex(): Promise<SearchIndexFiles> {
-  const make = async () => buildSearchIndex(allBusinesses(await getCatalog()).map(toSearchIndexEntry), renderSearchCard)
+  const make = async () => {
+    const catalog = await getCatalog()
+    return buildSearchIndex(allBusinesses(catalog).map(toSearchIndexEntry), (entry) =>
+      renderSearchCard(entry, catalog.town),
+    )
+  }
   if (import.meta.env.DEV) return make()
   built ??= (searchIndexSource()?.() ?? Promise.resolve(null)).then((index) => index ?? make())
   return built

@@ -1,10 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
-import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
+import { fixtureCatalog, fixtureTown, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
 import { toBusinessCard } from './business-card.ts'
 import { filterBusinesses } from './business-filter.ts'
 import { buildSearchIndex, searchIndexCard, toSearchIndexEntry, type SearchIndexFiles } from './search-index.ts'
 import { parseSearchManifest, shardedSearch } from './search-shards.ts'
+
+const town = fixtureTown()
 
 const photo = {
   id: '00000000-0000-4000-8000-000000000901',
@@ -63,8 +65,8 @@ describe('toSearchIndexEntry', () => {
 describe('searchIndexCard', () => {
   test('makes the same card as the static list does', () => {
     for (const business of businesses) {
-      const card = toBusinessCard(business)
-      expect(searchIndexCard(toSearchIndexEntry(business)), business.name).toEqual({
+      const card = toBusinessCard(business, town)
+      expect(searchIndexCard(toSearchIndexEntry(business), town), business.name).toEqual({
         ...card,
         short_description: card.short_description || null,
         full_description: card.full_description || null,

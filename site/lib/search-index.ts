@@ -1,4 +1,4 @@
-import type { Business } from '@roland/scripts/catalog/types'
+import type { Business, Town } from '@roland/scripts/catalog/types'
 import type { BusinessCardData } from './business-card.ts'
 import { pageCacheKey } from './build-cache.ts'
 import { cardImage, type ShownImage } from './business-images.ts'
@@ -211,7 +211,7 @@ export function buildSearchIndex(
 }
 
 /** Makes the card of an index entry: the same card the static list shows for that business. */
-export function searchIndexCard(entry: SearchIndexEntry): BusinessCardData {
+export function searchIndexCard(entry: SearchIndexEntry, town: Pick<Town, 'name' | 'state'>): BusinessCardData {
   const texts = {
     name: entry.name,
     short_description: entry.short_description ?? null,
@@ -226,7 +226,7 @@ export function searchIndexCard(entry: SearchIndexEntry): BusinessCardData {
     hours: entry.hours ?? null,
     is_featured: entry.is_featured === true,
     badge: categoryBadgeLabel(entry.category),
-    description: cardDescription(texts),
+    description: cardDescription(texts, town),
     image: entry.image ?? null,
   }
 }

@@ -1,32 +1,5 @@
-// Site settings that are not in the database: the town, the footer, and the people visitors
-// write to. Edit here; every page reads them from this one place.
-
-/** The town the site is about (SPEC §1: the site title is the town name with this tagline). */
-export const town = {
-  name: 'Roland',
-  state: 'Arkansas',
-  stateAbbreviation: 'AR',
-  zip: '72135',
-  tagline: 'Arkansas Community',
-  county: 'Pulaski County',
-} as const
-
-/** The place a maps search is anchored to (SPEC §2: "the address plus Roland, AR"). */
-export const mapsPlace = `${town.name}, ${town.stateAbbreviation}`
-
-/** The footer's copyright year (SPEC §9). */
-export const copyrightYear = 2024
-
-/**
- * The community coordinator who manages events (SPEC §1 leaves the name open).
- * SAMPLE CONTENT: a made-up person and an address on a reserved .example domain, to be
- * replaced with the real coordinator before the site goes public.
- */
-export const coordinator = {
-  name: 'Dana Whitfield',
-  role: 'Community Coordinator',
-  email: 'events@roland-ar.example',
-} as const
+// Site settings that are not in the database. The town, its time zone and the people visitors
+// write to are the town settings (the town_settings row, read with the catalog: catalog.town).
 
 /** Headline figures with no table behind them (SPEC §1, §9). */
 export const staticFigures = {

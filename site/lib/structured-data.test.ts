@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { Attraction, BusinessHours } from '@roland/scripts/catalog/types'
-import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
+import { fixtureTown, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
 import {
   businessType,
   eventJsonLd,
@@ -12,6 +12,8 @@ import {
   touristAttractionJsonLd,
 } from './structured-data.ts'
 
+const town = fixtureTown()
+
 const hours = (day_of_week: number, opens_at: string | null, closes_at: string | null = null): BusinessHours => ({
   day_of_week,
   opens_at,
@@ -21,7 +23,7 @@ const hours = (day_of_week: number, opens_at: string | null, closes_at: string |
 
 describe('postalAddress', () => {
   test('splits the street from the town, state and ZIP an address ends with', () => {
-    expect(postalAddress('15500 Highway 300, Suite B, Roland, AR 72135')).toEqual({
+    expect(postalAddress('15500 Highway 300, Suite B, Roland, AR 72135', town)).toEqual({
       '@type': 'PostalAddress',
       streetAddress: '15500 Highway 300, Suite B',
       addressLocality: 'Roland',
@@ -29,12 +31,12 @@ describe('postalAddress', () => {
       postalCode: '72135',
       addressCountry: 'US',
     })
-    expect(postalAddress('11901 Pinnacle Valley Rd, Little Rock, AR 72223')).toMatchObject({
+    expect(postalAddress('11901 Pinnacle Valley Rd, Little Rock, AR 72223', town)).toMatchObject({
       streetAddress: '11901 Pinnacle Valley Rd',
       addressLocality: 'Little Rock',
       postalCode: '72223',
     })
-    expect(postalAddress('Parking lot, 18500 Highway 300, Roland, Arkansas')).toMatchObject({
+    expect(postalAddress('Parking lot, 18500 Highway 300, Roland, Arkansas', town)).toMatchObject({
       streetAddress: 'Parking lot, 18500 Highway 300',
       addressLocality: 'Roland',
       addressRegion: 'AR',
@@ -43,7 +45,7 @@ describe('postalAddress', () => {
   })
 
   test('places a bare street address in Roland, AR 72135', () => {
-    expect(postalAddress('14 Pinnacle Valley Rd')).toEqual({
+    expect(postalAddress('14 Pinnacle Valley Rd', town)).toEqual({
       '@type': 'PostalAddress',
       streetAddress: '14 Pinnacle Valley Rd',
       addressLocality: 'Roland',
@@ -54,11 +56,11 @@ describe('postalAddress', () => {
   })
 
   test("gives no ZIP to another town's address that does not say it", () => {
-    expect(postalAddress('Pinnacle Valley Rd, Little Rock, AR')).not.toHaveProperty('postalCode')
+    expect(postalAddress('Pinnacle Valley Rd, Little Rock, AR', town)).not.toHaveProperty('postalCode')
   })
 
   test('gives the town alone when there is no address', () => {
-    expect(postalAddress(null)).toEqual({
+    expect(postalAddress(null, town)).toEqual({
       '@type': 'PostalAddress',
       addressLocality: 'Roland',
       addressRegion: 'AR',
@@ -162,6 +164,7 @@ describe('localBusinessJsonLd', () => {
       business,
       'https://roland.example/business/roland-coffee-house',
       'https://roland.example/files/hero.png',
+      town,
     )
     expect(data).toMatchObject({
       '@context': 'https://schema.org',
@@ -187,6 +190,7 @@ describe('localBusinessJsonLd', () => {
       makeBusiness({ name: 'Roland Handyman', address: '1 Main St' }),
       'https://roland.example/business/roland-handyman',
       null,
+      town,
     )
     expect(data.url).toBe('https://roland.example/business/roland-handyman')
     for (const key of ['telephone', 'image', 'priceRange', 'openingHoursSpecification', 'dateModified'])
@@ -195,7 +199,7 @@ describe('localBusinessJsonLd', () => {
 
   test('carries dateModified: the day an operator last verified the listing', () => {
     const business = makeBusiness({ name: 'Roland Feed', verified_at: '2026-11-03T15:04:05.123+00:00' })
-    expect(localBusinessJsonLd(business, 'https://roland.example/business/roland-feed', null).dateModified).toBe(
+    expect(localBusinessJsonLd(business, 'https://roland.example/business/roland-feed', null, town).dateModified).toBe(
       '2026-11-03',
     )
   })
@@ -266,7 +270,7 @@ describe('touristAttractionJsonLd', () => {
       is_featured: true,
       sort_order: 10,
     }
-    expect(touristAttractionJsonLd(park, 'https://roland.example/recreation/pinnacle-mountain')).toMatchObject({
+    expect(touristAttractionJsonLd(park, 'https://roland.example/recreation/pinnacle-mountain', town)).toMatchObject({
       '@type': 'TouristAttraction',
       '@id': 'https://roland.example/recreation/pinnacle-mountain',
       name: 'Pinnacle Mountain State Park',
@@ -289,6 +293,7 @@ describe('eventJsonLd', () => {
         event_type: 'Social',
       },
       'https://roland.example/events',
+      town,
     )
     expect(data).toMatchObject({
       '@type': 'Event',

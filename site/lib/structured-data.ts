@@ -1,30 +1,33 @@
-import type { Attraction, Business, BusinessHours, CommunityEvent } from '@roland/scripts/catalog/types'
+import type { Attraction, Business, BusinessHours, CommunityEvent, Town } from '@roland/scripts/catalog/types'
 import { aboutText } from './business-text.ts'
 import { dayNames } from './hours.ts'
-import { coordinator, town } from './site-config.ts'
 
 // schema.org JSON-LD for search engines (DESIGN.md, "Search engines and sharing").
 
 type JsonLd = Record<string, unknown>
 
-// "…, Little Rock, AR 72223": the street part, the town, the state and an optional ZIP.
-const townStateZip = /^(.+?),\s*([^,\d][^,]*?),\s*([A-Z]{2}|Arkansas)\.?(?:\s+(\d{5}(?:-\d{4})?))?$/
+// "…, Little Rock, AR 72223": the street part, the town, the state (its code, or the town's state
+// spelt out) and an optional ZIP.
+function townStateZip(town: Town): RegExp {
+  const state = town.state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  return new RegExp(`^(.+?),\\s*([^,\\d][^,]*?),\\s*([A-Z]{2}|${state})\\.?(?:\\s+(\\d{5}(?:-\\d{4})?))?$`)
+}
 
 /**
  * A PostalAddress for an address as people write it. The town, state and ZIP are read from the
  * end of the address when it names them ("18000 Highway 300, Roland, AR 72135"), else they are
- * Roland's.
+ * the town's.
  */
-export function postalAddress(address: string | null): JsonLd {
-  const parts = address?.trim().match(townStateZip)
+export function postalAddress(address: string | null, town: Town): JsonLd {
+  const parts = address?.trim().match(townStateZip(town))
   const sameTown = !parts || parts[2]!.toLowerCase() === town.name.toLowerCase()
   return {
     '@type': 'PostalAddress',
     ...(address?.trim() ? { streetAddress: parts ? parts[1]! : address.trim() } : {}),
     addressLocality: parts ? parts[2]! : town.name,
-    addressRegion: parts && parts[3] !== town.state ? parts[3]! : town.stateAbbreviation,
+    addressRegion: parts && parts[3] !== town.state ? parts[3]! : town.state_code,
     ...(parts?.[4] ? { postalCode: parts[4] } : sameTown ? { postalCode: town.zip } : {}),
-    addressCountry: 'US',
+    addressCountry: town.country,
   }
 }
 
@@ -86,19 +89,19 @@ export function openingHoursJsonLd(detail: readonly BusinessHours[]): JsonLd[] {
 }
 
 /** A LocalBusiness (or the fitting subtype) for a business page. */
-export function localBusinessJsonLd(business: Business, pageUrl: string, imageUrl: string | null): JsonLd {
+export function localBusinessJsonLd(business: Business, pageUrl: string, imageUrl: string | null, town: Town): JsonLd {
   const hours = openingHoursJsonLd(business.hours_detail)
   return {
     '@context': 'https://schema.org',
     '@type': businessType(business),
     '@id': pageUrl,
     name: business.name,
-    description: aboutText(business),
+    description: aboutText(business, town),
     url: business.website ?? pageUrl,
     ...(business.phone ? { telephone: business.phone } : {}),
     ...(imageUrl ? { image: imageUrl } : {}),
     ...(business.price_range ? { priceRange: business.price_range } : {}),
-    address: postalAddress(business.address),
+    address: postalAddress(business.address, town),
     ...(hours.length > 0 ? { openingHoursSpecification: hours } : {}),
     // When an operator last confirmed the listing (the page's "Listing checked"); absent when never.
     ...(business.verified_at ? { dateModified: business.verified_at.slice(0, 10) } : {}),
@@ -135,6 +138,7 @@ export function itemListJsonLd(
 export function touristAttractionJsonLd(
   attraction: Attraction,
   pageUrl: string,
+  town: Town,
   imageUrl: string | null = null,
 ): JsonLd {
   return {
@@ -145,12 +149,12 @@ export function touristAttractionJsonLd(
     description: attraction.description,
     url: attraction.website ?? pageUrl,
     ...(imageUrl ? { image: imageUrl } : {}),
-    ...(attraction.address ? { address: postalAddress(attraction.address) } : {}),
+    ...(attraction.address ? { address: postalAddress(attraction.address, town) } : {}),
   }
 }
 
 /** An Event for the events page. */
-export function eventJsonLd(event: CommunityEvent, pageUrl: string): JsonLd {
+export function eventJsonLd(event: CommunityEvent, pageUrl: string, town: Town): JsonLd {
   return {
     '@context': 'https://schema.org',
     '@type': 'Event',
@@ -161,8 +165,8 @@ export function eventJsonLd(event: CommunityEvent, pageUrl: string): JsonLd {
     ...(event.ends_at ? { endDate: event.ends_at } : {}),
     eventStatus: 'https://schema.org/EventScheduled',
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
-    location: { '@type': 'Place', name: event.location, address: postalAddress(null) },
-    organizer: { '@type': 'Person', name: coordinator.name },
+    location: { '@type': 'Place', name: event.location, address: postalAddress(null, town) },
+    organizer: { '@type': 'Person', name: town.coordinator_name },
     url: `${pageUrl}#${event.slug}`,
   }
 }

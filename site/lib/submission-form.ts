@@ -4,7 +4,7 @@ import { fromTownInput } from '@roland/scripts/content/town-time'
 import type { SubmissionSettings } from './submission-settings.ts'
 
 // What the visitors' suggestion forms (islands/SuggestionForm.tsx) do besides drawing fields:
-// work out what a suggested edit changes, read times typed in Roland time, send the suggestion
+// work out what a suggested edit changes, read times typed in the town's time, send the suggestion
 // and read the answer. Pure, so it is tested without a browser.
 
 /** What each form's button says. */
@@ -53,12 +53,12 @@ export function listingChanges(published: ListingText, draft: ListingText): Reco
 }
 
 /**
- * Reads a time typed in Roland's wall-clock time (a datetime-local value, YYYY-MM-DDTHH:mm) as
+ * Reads a time typed in the town's wall-clock time (a datetime-local value, YYYY-MM-DDTHH:mm) as
  * an ISO 8601 instant, whatever the visitor's own time zone; '' when it is blank, and the text as
  * typed when it is no time (the schema then says what is wrong).
  */
-export function townTimeToIso(local: string): string {
-  return fromTownInput(local) ?? local.trim()
+export function townTimeToIso(local: string, timeZone: string): string {
+  return fromTownInput(local, timeZone) ?? local.trim()
 }
 
 /** How a submission went: sent (with its id), refused by the server (with its message), or not sent at all. */

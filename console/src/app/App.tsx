@@ -4,6 +4,7 @@ import { follow } from './navigate.ts'
 import { RebuildPanel } from './components/RebuildPanel.tsx'
 import { useToast } from './components/Toaster.tsx'
 import { LiveProvider, useLive } from './live.tsx'
+import { TownProvider, useTown } from './town.tsx'
 import { Attractions } from './screens/Attractions.tsx'
 import { Businesses } from './screens/Businesses.tsx'
 import { Crawler } from './screens/Crawler.tsx'
@@ -14,6 +15,7 @@ import { Migration } from './screens/Migration.tsx'
 import { NeedsAttention } from './screens/NeedsAttention.tsx'
 import { Today } from './screens/Today.tsx'
 import { Operators } from './screens/Operators.tsx'
+import { Town } from './screens/Town.tsx'
 import { SignIn } from './screens/SignIn.tsx'
 import type { SessionView } from '../shared/api.ts'
 
@@ -29,6 +31,7 @@ const allScreens = [
   { path: '/inbox', label: 'Inbox', Screen: Inbox, adminOnly: false },
   { path: '/attractions', label: 'Attractions', Screen: Attractions, adminOnly: false },
   { path: '/jobs', label: 'Jobs', Screen: Jobs, adminOnly: false },
+  { path: '/town', label: 'Town', Screen: Town, adminOnly: false },
   { path: '/operators', label: 'Operators', Screen: Operators, adminOnly: true },
 ] as const
 
@@ -58,7 +61,9 @@ export function App() {
   if (session === null) return <SignIn onSignedIn={setSession} />
   return (
     <LiveProvider onSessionLost={signOutLocally}>
-      <Shell session={session} onSignOut={signOutLocally} />
+      <TownProvider canEdit={session.role === 'admin'}>
+        <Shell session={session} onSignOut={signOutLocally} />
+      </TownProvider>
     </LiveProvider>
   )
 }
@@ -69,6 +74,7 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
   const path = usePath()
   const toast = useToast()
   const { connected, pendingSubmissions } = useLive()
+  const { town } = useTown()
   const current = screens.find((screen) => screen.path === path) ?? allScreens[0]
 
   useEffect(() => {
@@ -88,7 +94,7 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
-          <span className="font-bold tracking-tight">Roland Console</span>
+          <span className="font-bold tracking-tight">{town.name} Console</span>
           <nav aria-label="Screens" className="flex gap-1">
             {screens.map((screen) => (
               <a

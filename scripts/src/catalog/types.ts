@@ -132,7 +132,27 @@ export const communityEventSchema = z.object({
   is_cancelled: z.boolean().optional(),
 })
 
+// The town settings row (issue 39), as the build reads it: the value rules are the console's and
+// `roland town init`'s (scripts/src/content/schema.ts); here only the shape is checked.
+export const townSchema = z.object({
+  name: z.string().min(1),
+  state: z.string(),
+  state_code: z.string(),
+  zip: z.string(),
+  county: z.string(),
+  tagline: z.string(),
+  time_zone: z.string().min(1).describe('IANA zone: opening hours and event times are read in it'),
+  country: z.string().describe('ISO 3166-1 alpha-2: phone numbers follow its rules'),
+  latitude: z.coerce.number(),
+  longitude: z.coerce.number(),
+  coordinator_name: z.string(),
+  coordinator_email: z.string(),
+  contact_email: text,
+  contact_phone: text,
+})
+
 export const catalogSchema = z.object({
+  town: townSchema,
   businesses: z.array(businessSchema),
   categories: z.array(locationCategorySchema),
   attractions: z.array(attractionSchema),
@@ -148,6 +168,8 @@ export type Business = z.infer<typeof businessSchema>
 export type LocationCategory = z.infer<typeof locationCategorySchema>
 export type Attraction = z.infer<typeof attractionSchema>
 export type CommunityEvent = z.infer<typeof communityEventSchema>
+/** The town the site is about: its name, place, time zone and contacts (the town_settings row). */
+export type Town = z.infer<typeof townSchema>
 /** Everything a visitor may see, read once per build. */
 export type Catalog = z.infer<typeof catalogSchema>
 export type ImageType = (typeof imageTypes)[number]
@@ -155,6 +177,12 @@ export type CategoryType = (typeof categoryTypes)[number]
 
 /** Parses a store's answer into a Catalog, turning zod issues into one readable error. */
 export function parseCatalog(raw: unknown, source: string): Catalog {
+  if (raw && typeof raw === 'object' && (raw as { town?: unknown }).town == null) {
+    throw new Error(
+      `${source} has no town settings (the town_settings row): start the town with ` +
+        '`pnpm roland town init --file town.json`, or apply supabase/seed.sql (see README, "Run it for another town").',
+    )
+  }
   const parsed = catalogSchema.safeParse(raw)
   if (parsed.success) {
     // A website that has been unreachable for three checks loses its link everywhere the site shows one.

@@ -2,6 +2,8 @@ import { runJob, type JobListener } from '../jobs/run-job.ts'
 import type { Store } from '../store/types.ts'
 import { StoreError } from '../store/types.ts'
 import { findingKinds, type FindingKind } from './kinds.ts'
+import { phoneCountry } from '../content/schema.ts'
+import { readTown } from '../content/town.ts'
 import { listingFindings, type Finding, type ListingToCheck } from './rules.ts'
 import { checkWebsite, WEBSITE_CHECK_DEFAULTS } from './website.ts'
 
@@ -135,7 +137,15 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckResult> {
       const now = options.now ?? new Date()
       reporter.progress({ phase: 'reading listings', done: 1, total: 1 })
 
-      const found = new Map<string, Finding[]>(todo.map((listing) => [listing.id, listingFindings(listing, now)]))
+      const { country } = await readTown(store)
+      const rules = phoneCountry(country)
+      if (!rules)
+        throw new Error(
+          `The town's country "${country}" has no phone rules: set a two-letter ISO 3166 code, such as US, on the console's Town screen.`,
+        )
+      const found = new Map<string, Finding[]>(
+        todo.map((listing) => [listing.id, listingFindings(listing, now, rules)]),
+      )
       // One queue per website host, so each host gets one request at a time and no worker waits on
       // a busy host while another is free.
       const byHost = new Map<string, ListingToCheck[]>()

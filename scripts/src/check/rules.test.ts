@@ -12,20 +12,20 @@ import {
 describe('phoneFinding', () => {
   test('accepts a valid US number however it is written', () => {
     for (const phone of ['(501) 868-1234', '501.868.1234', '+1 501 868 1234', '(501) 868-1234 ext 2'])
-      expect(phoneFinding(phone)).toBeNull()
+      expect(phoneFinding(phone, 'US')).toBeNull()
   })
 
   test('flags a number too short, with an impossible exchange, or from another country', () => {
     for (const phone of ['555-12', '(501) 123-4567', '+44 20 7946 0958', 'call us'])
-      expect(phoneFinding(phone)).toEqual({
+      expect(phoneFinding(phone, 'US')).toEqual({
         kind: 'phone-invalid',
         detail: `"${phone}" is not a valid US phone number`,
       })
   })
 
   test('says nothing of a listing without a phone', () => {
-    expect(phoneFinding(null)).toBeNull()
-    expect(phoneFinding('  ')).toBeNull()
+    expect(phoneFinding(null, 'US')).toBeNull()
+    expect(phoneFinding('  ', 'US')).toBeNull()
   })
 })
 
@@ -64,7 +64,7 @@ describe('listingFindings', () => {
       verified_at: '2026-11-01T00:00:00Z',
       has_image: false,
     }
-    expect(listingFindings(listing, new Date('2026-11-26'))).toEqual([
+    expect(listingFindings(listing, new Date('2026-11-26'), 'US')).toEqual([
       { kind: 'no-photo', detail: 'No photo and no store image' },
     ])
   })

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from 'libphonenumber-js'
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import { getDomain } from 'tldts'
 import { parseHours } from '../migrate/hours.ts'
 import type { FindingKind } from './kinds.ts'
@@ -27,13 +27,16 @@ export interface ListingToCheck {
 /** How long a verification holds before the listing is "unverified" again. */
 export const VERIFIED_FOR_DAYS = 365
 
-/** Tell whether a phone number is a valid US number (libphonenumber-js); an empty phone is not checked. */
-export function phoneFinding(phone: string | null): Finding | null {
+/**
+ * Tell whether a phone number is a valid number of the town's country (libphonenumber-js, the
+ * country of the town settings); an empty phone is not checked.
+ */
+export function phoneFinding(phone: string | null, country: CountryCode): Finding | null {
   const text = phone?.trim()
   if (!text) return null
-  const parsed = parsePhoneNumberFromString(text, 'US')
-  if (parsed?.isValid() && parsed.country === 'US') return null
-  return { kind: 'phone-invalid', detail: `"${text}" is not a valid US phone number` }
+  const parsed = parsePhoneNumberFromString(text, country)
+  if (parsed?.isValid() && parsed.country === country) return null
+  return { kind: 'phone-invalid', detail: `"${text}" is not a valid ${country} phone number` }
 }
 
 /** Tell whether the hours text is one the hours parser reads, so "open now" can work. */
@@ -59,10 +62,10 @@ export function verifiedFinding(verifiedAt: string | null, now: Date): Finding |
   }
 }
 
-/** The findings of a listing that need no fetch: phone, hours, photo, verification. */
-export function listingFindings(listing: ListingToCheck, now: Date): Finding[] {
+/** The findings of a listing that need no fetch: phone (by the town's country), hours, photo, verification. */
+export function listingFindings(listing: ListingToCheck, now: Date, country: CountryCode): Finding[] {
   return [
-    phoneFinding(listing.phone),
+    phoneFinding(listing.phone, country),
     hoursFinding(listing.hours),
     photoFinding(listing),
     verifiedFinding(listing.verified_at, now),

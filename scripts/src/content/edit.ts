@@ -10,7 +10,8 @@ import type { Store } from '../store/types.ts'
 export type { Actor } from '../operators/schema.ts'
 
 /** The content tables an operator edits. */
-export type ContentTable = 'businesses' | 'business_images' | 'attractions' | 'community_events'
+export type ContentTable =
+  'businesses' | 'business_images' | 'attractions' | 'community_events' | 'town_settings' | 'location_categories'
 
 /** A content row as the SQL functions return it: its columns, `updated_at` as exact text. */
 export type ContentRow = Record<string, unknown> & { id: string; updated_at: string }

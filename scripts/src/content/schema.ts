@@ -1,5 +1,5 @@
 import type { AuditEntry } from './edit.ts'
-import { isValidPhoneNumber } from 'libphonenumber-js'
+import { isSupportedCountry, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js'
 import { z } from 'zod'
 
 // The content an operator edits (issue 18): one set of schemas, used by the console's forms to
@@ -21,8 +21,6 @@ export const eventTypes = ['Planning', 'Social', 'Business', 'Community', 'Recre
 
 /** The attraction categories of the recreation pages. */
 export const attractionCategories = ['Natural Attractions', 'Sports & Recreation', 'Premium Destinations'] as const
-
-export { townTimeZone } from './town.ts'
 
 // Optional text: blank means none (null), so clearing a field in a form clears the column.
 const optionalText = (label: string, max: number) =>
@@ -59,6 +57,13 @@ export const phoneNumber = (label: string) =>
     `${label} must be a US phone number, such as (501) 555-0123`,
   )
 
+/** An email address; blank means none. */
+const emailAddress = (label: string, example: string) =>
+  optionalText(label, 254).refine(
+    (value) => value === null || z.email().safeParse(value).success,
+    `${label} must be an address such as ${example}`,
+  )
+
 const rating = z
   .number('Rating must be a number from 0 to 5')
   .min(0, 'Rating must be from 0 to 5')
@@ -87,10 +92,7 @@ export const businessFieldsSchema = z.object({
   full_description: optionalText('Description', 5000),
   address: optionalText('Address', 300),
   phone: phoneNumber('Phone'),
-  email: optionalText('Email', 254).refine(
-    (value) => value === null || z.email().safeParse(value).success,
-    'Email must be an address such as owner@example.com',
-  ),
+  email: emailAddress('Email', 'owner@example.com'),
   website: webAddress('Website'),
   hours: optionalText('Hours', 99),
   is_featured: z.boolean('Featured must be true or false'),
@@ -144,7 +146,7 @@ const instant = (label: string) =>
     message: `${label} must be an ISO 8601 date and time, such as 2027-07-04T21:00:00-05:00`,
   })
 
-/** A community event's fields; times are ISO 8601 instants (the console sends them from America/Chicago). */
+/** A community event's fields; times are ISO 8601 instants (the console sends them from the town's time zone). */
 export const eventFieldsSchema = z.object({
   title: requiredText('Title', 200),
   description: optionalText('Description', 5000),
@@ -243,12 +245,7 @@ export const submissionPayloadSchemas = {
 export const submissionContactSchema = z
   .object({
     name: optionalText('Your name', 100).optional(),
-    email: optionalText('Your email', 254)
-      .refine(
-        (value) => value === null || z.email().safeParse(value).success,
-        'Your email must be an address such as you@example.com',
-      )
-      .optional(),
+    email: emailAddress('Your email', 'you@example.com').optional(),
   })
   .strict()
 export type SubmissionContact = z.input<typeof submissionContactSchema>
@@ -299,6 +296,131 @@ export const attractionPatchSchema = attractionFieldsSchema
   .partial()
   .extend({ updated_at: updatedAtSchema.optional() })
   .strict()
+
+/** The time zones a town may keep: those Node knows (IANA names), and UTC. */
+export function isKnownTimeZone(zone: string): boolean {
+  knownTimeZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])
+  return knownTimeZones.has(zone)
+}
+let knownTimeZones: Set<string> | undefined
+
+/** A US ZIP code: 5 digits, or ZIP+4. */
+const usZip = /^\d{5}(-\d{4})?$/
+
+/** The country's calling rules for libphonenumber-js, or undefined for a code it does not know. */
+export function phoneCountry(country: string): CountryCode | undefined {
+  return isSupportedCountry(country) ? country : undefined
+}
+
+/** Each field of the town settings (issue 39), as an admin sets them on the console's Town screen. */
+export const townFieldsSchema = z.object({
+  name: requiredText('Name', 100),
+  state: requiredText('State', 100),
+  state_code: requiredText('State code', 10),
+  zip: requiredText('ZIP', 20),
+  county: requiredText('County', 100),
+  tagline: requiredText('Tagline', 200),
+  time_zone: requiredText('Time zone', 64).refine(
+    isKnownTimeZone,
+    'Time zone must be an IANA time zone name, such as America/Chicago or America/Denver',
+  ),
+  country: z
+    .string('Country must be a two-letter ISO 3166 code, such as US')
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, 'Country must be a two-letter ISO 3166 code, such as US'),
+  latitude: z
+    .number('Latitude must be a number of degrees north, such as 34.8962')
+    .min(-90, 'Latitude must be from -90 to 90')
+    .max(90, 'Latitude must be from -90 to 90'),
+  longitude: z
+    .number('Longitude must be a number of degrees east, such as -92.4957')
+    .min(-180, 'Longitude must be from -180 to 180')
+    .max(180, 'Longitude must be from -180 to 180'),
+  coordinator_name: requiredText('Coordinator name', 200),
+  coordinator_email: requiredText('Coordinator email', 254).refine(
+    (value) => z.email().safeParse(value).success,
+    'Coordinator email must be an address such as events@example.org',
+  ),
+  contact_email: emailAddress('Contact email', 'hello@example.org'),
+  contact_phone: optionalText('Contact phone', 50),
+})
+export type TownFields = z.output<typeof townFieldsSchema>
+
+/** The rules between fields: a ZIP and a phone number follow the town's country. */
+function townCountryRules(town: Partial<TownFields>, context: z.RefinementCtx): void {
+  const country = town.country ?? 'US'
+  if (country === 'US' && town.zip !== undefined && !usZip.test(town.zip)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['zip'],
+      message: 'ZIP must be a US ZIP code, such as 72135 or 72135-1234',
+    })
+  }
+  if (town.contact_phone) {
+    const rules = phoneCountry(country)
+    if (!rules || !isValidPhoneNumber(town.contact_phone, rules)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['contact_phone'],
+        message: `Contact phone must be a phone number of ${country}, such as (501) 555-0123 for US`,
+      })
+    }
+  }
+}
+
+/** The whole town settings row, as `roland town init --file` reads it; country defaults to US, contacts are optional. */
+export const townSettingsSchema = townFieldsSchema
+  .extend({
+    country: townFieldsSchema.shape.country.default('US'),
+    contact_email: townFieldsSchema.shape.contact_email.optional().default(null),
+    contact_phone: townFieldsSchema.shape.contact_phone.optional().default(null),
+  })
+  .strict()
+  .superRefine(townCountryRules)
+export type TownSettings = z.output<typeof townSettingsSchema>
+
+/**
+ * PATCH /api/town: any of the fields, and the updated_at the admin loaded. The rules between
+ * fields are checked on the row the patch makes (townSettingsSchema), since a ZIP follows the
+ * country the row already has.
+ */
+export const townPatchSchema = townFieldsSchema.partial().extend({ updated_at: updatedAtSchema.optional() }).strict()
+
+/** The town settings a patch makes of the current ones, checked whole; the fields only, as the row holds them. */
+export function patchedTown(current: TownSettings, patch: Partial<TownFields>) {
+  const fields = Object.fromEntries(
+    Object.keys(townFieldsSchema.shape).map((key) => [
+      key,
+      key in patch ? patch[key as keyof TownFields] : current[key as keyof TownSettings],
+    ]),
+  )
+  return townSettingsSchema.safeParse(fields)
+}
+
+/** A category's description, the words under its name on its page (PATCH /api/categories/{id}). */
+export const categoryPatchSchema = z
+  .object({
+    description: optionalText('Description', 1000),
+    updated_at: updatedAtSchema.optional(),
+  })
+  .strict()
+
+/** The town settings as GET /api/town answers them. */
+export interface TownRow extends TownSettings {
+  updated_at: string
+}
+
+/** A category as GET /api/categories answers it. */
+export interface CategoryRow {
+  id: string
+  slug: string
+  name: string
+  description: string | null
+  category_type: string
+  sort_order: number
+  updated_at: string
+}
 
 /** A service of a business as the API answers it. */
 export interface ServiceRow {

@@ -1,14 +1,14 @@
 import { TZDate } from '@date-fns/tz'
-import { townTimeZone } from './town.ts'
 
-// Event times: operators and visitors type them in the town's wall-clock time (America/Chicago),
-// whatever the time zone of their computer, and the database keeps the instant (UTC). The console's
-// event editor and Inbox and the site's event form read and show times with these.
+// Event times: operators and visitors type them in the town's wall-clock time (the time_zone of
+// the town settings), whatever the time zone of their computer, and the database keeps the instant
+// (UTC). The console's event editor and Inbox and the site's event form read and show times with
+// these, given the town's zone.
 
 /** Shows an instant as the town's wall-clock time, in the form a datetime-local input takes (YYYY-MM-DDTHH:mm). */
-export function toTownInput(iso: string): string {
+export function toTownInput(iso: string, timeZone: string): string {
   // TZDate's ISO form is the town's clock with its offset: "2027-07-04T21:00:00.000-05:00".
-  return new TZDate(Date.parse(iso), townTimeZone).toISOString().slice(0, 16)
+  return new TZDate(Date.parse(iso), timeZone).toISOString().slice(0, 16)
 }
 
 /**
@@ -16,21 +16,21 @@ export function toTownInput(iso: string): string {
  * it is no time. A time the spring-forward skips is read as the hour after; an hour the fall-back
  * repeats, as its first occurrence.
  */
-export function fromTownInput(local: string): string | null {
+export function fromTownInput(local: string, timeZone: string): string | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(local.trim())
   if (!match) return null
   const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number]
   if (hour > 23 || minute > 59) return null
-  const time = new TZDate(year, month - 1, day, hour, minute, townTimeZone)
+  const time = new TZDate(year, month - 1, day, hour, minute, timeZone)
   // A day or month that does not exist (February 30, month 13) rolls over into the next: no such time.
   if (time.getMonth() !== month - 1 || time.getDate() !== day) return null
   return new Date(time.getTime()).toISOString()
 }
 
 /** Says an instant in the town's time for people: "Sat, Jul 4, 2027, 9:00 PM". */
-export function formatTownTime(iso: string): string {
+export function formatTownTime(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-US', {
-    timeZone: townTimeZone,
+    timeZone,
     weekday: 'short',
     year: 'numeric',
     month: 'short',

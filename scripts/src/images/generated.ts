@@ -29,10 +29,10 @@ export function hasNoImage(business: Pick<BusinessRecord, 'images'>): boolean {
 }
 
 /** Writes the alt text of a generated store image, saying that it is generated. */
-export function generatedAltText(businessName: string, provider: ImageProviderName): string {
+export function generatedAltText(businessName: string, provider: ImageProviderName, place: string): string {
   return provider === 'local'
-    ? `Illustrated storefront of ${businessName} in Roland, Arkansas (generated image)`
-    : `AI-generated image of the storefront of ${businessName} in Roland, Arkansas`
+    ? `Illustrated storefront of ${businessName} in ${place} (generated image)`
+    : `AI-generated image of the storefront of ${businessName} in ${place}`
 }
 
 const categoryPhrases: Record<string, string> = {
@@ -42,12 +42,12 @@ const categoryPhrases: Record<string, string> = {
   recreation: 'a local recreation business',
 }
 
-/** Writes the prompt for a business's store image (SPEC §7 sends it with the business name). */
-export function storeImagePrompt(business: { name: string; category: string }): string {
+/** Writes the prompt for a business's store image (SPEC §7 sends it with the business name); `place` is "{town}, {state}". */
+export function storeImagePrompt(business: { name: string; category: string }, place: string): string {
   const phrase = categoryPhrases[business.category.trim().toLowerCase()] ?? 'a local business'
   return (
-    `A welcoming small-town storefront for "${business.name}", ${phrase} in Roland, Arkansas, ` +
-    'a community near Lake Maumelle and Pinnacle Mountain. Daylight, a tidy facade with an awning ' +
+    `A welcoming small-town storefront for "${business.name}", ${phrase} in ${place}, ` +
+    'a small community. Daylight, a tidy facade with an awning ' +
     `and a sign reading "${business.name}", plants by the door. Photorealistic, no people, no other text.`
   )
 }

@@ -93,7 +93,9 @@ async function run(options: GenerateStoreImagesOptions, reporter: JobReporter): 
   const { store, target, provider } = options
   reporter.progress({ phase: 'finding businesses', done: 0, total: 1 })
   const businesses = await store.listBusinesses()
-  const { categories } = await store.loadCatalog()
+  const { categories, town } = await store.loadCatalog()
+  // The town line of the sign, the alt text and the prompt: "Springfield, Illinois".
+  const place = `${town.name}, ${town.state}`
   const result: GenerateStoreImagesResult = {
     provider: provider.name,
     generated: [],
@@ -119,7 +121,7 @@ async function run(options: GenerateStoreImagesOptions, reporter: JobReporter): 
   for (const [index, business] of todo.entries()) {
     reporter.progress({ phase: `generating: ${business.name}`, done: index, total: todo.length })
     try {
-      const image = await generateOne(options, business, categoryStyle(business.category, categories))
+      const image = await generateOne(options, business, categoryStyle(business.category, categories), place)
       result.generated.push(image)
       reporter.log(`${business.name}: ${image.imageUrl}`)
     } catch (error) {
@@ -168,10 +170,11 @@ async function generateOne(
   options: GenerateStoreImagesOptions,
   business: BusinessRecord,
   style: CategoryStyle,
+  place: string,
 ): Promise<GeneratedStoreImage> {
   const { store, provider } = options
   const image = await provider.generate(
-    { businessName: business.name, slug: business.slug, style, prompt: storeImagePrompt(business) },
+    { businessName: business.name, slug: business.slug, style, place, prompt: storeImagePrompt(business, place) },
     options.signal,
   )
   const size = pngSize(image.bytes)
@@ -205,7 +208,7 @@ async function generateOne(
       exclusive: true,
       row: {
         business_id: business.id,
-        alt_text: generatedAltText(business.name, provider.name),
+        alt_text: generatedAltText(business.name, provider.name, place),
         image_type: 'hero',
         // Not primary: SPEC §4 already puts a generated image first on the detail page, and the
         // primary image doubles as the header logo, which a storefront picture should not become.

@@ -34,6 +34,8 @@ export interface StoreImageRequest {
   businessName: string
   slug: string
   style: CategoryStyle
+  /** The town the store is in, as its sign says it: "{town}, {state}". */
+  place: string
   prompt: string
 }
 
@@ -63,11 +65,11 @@ export function localImageProvider(): ImageProvider {
     name: 'local',
     label: 'the local renderer',
     async generate(request) {
-      const { businessName, slug, style } = request
-      const bytes = renderStoreImage({ name: businessName, slug, style })
+      const { businessName, slug, style, place } = request
+      const bytes = renderStoreImage({ name: businessName, slug, style, place })
       // The renderer reads no prompt; record what it drew instead of a prompt it ignored.
       const prompt =
-        `Illustrated storefront of "${businessName}" in Roland, AR: sign with the name, ` +
+        `Illustrated storefront of "${businessName}" in ${place}: sign with the name, ` +
         `${style.iconName} icon and ${style.color} awning for ${style.category || 'a local business'}`
       return { bytes, mimeType: 'image/png', prompt, model: localRendererModel }
     },

@@ -19,6 +19,7 @@ const coffee = {
   name: 'Big Rock Coffee',
   slug: 'big-rock-coffee',
   style: { category: 'Dining & Refreshments', color: '#b45309', iconName: 'utensils' },
+  place: 'Roland, Arkansas',
 }
 
 /** Decodes a PNG into a function reading the RGB of one pixel. */

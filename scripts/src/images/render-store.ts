@@ -22,7 +22,7 @@ import {
 
 // The local provider's picture: a small-town storefront under Pinnacle Mountain, with the
 // business name in Inter on the sign board, its category's icon on the parapet medallion and its
-// category's colour on the awning, and "Roland, Arkansas" under the name. Everything that varies
+// category's colour on the awning, and the town ("{town}, {state}") under the name. Everything that varies
 // between two businesses of one category (wall, sun, ridge line, window display, flowers) comes
 // from a generator seeded with the slug, and the scene is written as SVG that resvg draws with
 // the font bundled in node_modules, so a business always gets the same bytes.
@@ -35,6 +35,8 @@ export interface StorefrontInput {
   name: string
   slug: string
   style: CategoryStyle
+  /** The town line under the name: "{town}, {state}" of the town settings. */
+  place: string
 }
 
 /** A name laid out on the sign: its lines and their font size in pixels. */
@@ -200,7 +202,7 @@ export function storeImageSvg(input: StorefrontInput): string {
     drawSky(random),
     drawLandscape(random),
     drawBuilding(wall, trim, facade.texture, accent, input.style.iconName),
-    drawSign(input.name, accent),
+    drawSign(input.name, input.place, accent),
     drawStorefront(random, trim, accent, pick),
     drawAwning(accent),
     drawSidewalk(pick),
@@ -348,7 +350,7 @@ function wallTexture(wall: Color, texture: Facade['texture']): string {
   return shapes.join('')
 }
 
-function drawSign(name: string, accent: Color): string {
+function drawSign(name: string, town: string, accent: Color): string {
   const x = 144
   const y = 332
   const w = 736
@@ -373,7 +375,6 @@ function drawSign(name: string, accent: Color): string {
   // The name and the town line, centred together on the board.
   const layout = fitSignName(name)
   const size = layout.fontSize
-  const town = 'Roland, Arkansas'
   const townSize = 30
   const townSpacing = 1.5
   const townGap = 22

@@ -293,6 +293,7 @@ async function listedAgain(
 
 const catalogRestSql = `
   select json_build_object(
+    'town', (select to_json(t) from public.town_settings t where t.id = 1),
     'categories', coalesce((select json_agg(c order by c.sort_order, c.name) from public.location_categories c), '[]'),
     'attractions', coalesce((select json_agg(a order by a.sort_order, a.name) from public.attractions a where a.is_active), '[]'),
     'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]')

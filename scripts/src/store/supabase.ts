@@ -168,17 +168,19 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     kind: 'supabase',
     location,
     async loadCatalog(): Promise<Catalog> {
-      const [businesses, categories, attractions, events] = await Promise.all([
+      const [town, businesses, categories, attractions, events] = await Promise.all([
+        publicClient.from('town_settings').select('*').eq('id', 1).maybeSingle(),
         publicClient.from('businesses').select(catalogSelect).eq('is_active', true).order('name'),
         publicClient.from('location_categories').select('*').order('sort_order'),
         publicClient.from('attractions').select('*').eq('is_active', true).order('sort_order'),
         publicClient.from('community_events').select('*').eq('is_active', true).order('starts_at'),
       ])
-      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events })) {
+      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events, town })) {
         if (answer.error) fail(`read ${what}`, answer.error)
       }
       return parseCatalog(
         {
+          town: town.data as unknown,
           businesses: businesses.data,
           categories: categories.data,
           attractions: attractions.data,

@@ -10,8 +10,14 @@ export const getStaticPaths = (async () =>
     props: { event },
   }))) satisfies GetStaticPaths
 
-export const GET: APIRoute<{ event: CommunityEvent }> = ({ props, site }) => {
+export const GET: APIRoute<{ event: CommunityEvent }> = async ({ props, site }) => {
   if (!site) throw new Error('The event calendar files need the site URL: set `site` in astro.config.mjs (SITE_URL).')
-  const body = icsCalendar({ name: props.event.title, events: [calendarEvent(props.event, site)], stamp: new Date() })
+  const { town } = await getCatalog()
+  const body = icsCalendar({
+    name: props.event.title,
+    events: [calendarEvent(props.event, site, town)],
+    stamp: new Date(),
+    town,
+  })
   return new Response(body, { headers: { 'content-type': icsContentType } })
 }

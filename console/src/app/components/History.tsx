@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { changedFields, type AuditEntryView } from '@roland/scripts/content/schema'
 import { formatTownTime } from '@roland/scripts/content/town-time'
 import { api, errorMessage } from '../api.ts'
+import { useTown } from '../town.tsx'
 import { useToast } from './Toaster.tsx'
 import { Button } from './ui.tsx'
 
@@ -27,6 +28,7 @@ export function History({
   onUndone: () => void
 }) {
   const toast = useToast()
+  const { town } = useTown()
   const [entries, setEntries] = useState<AuditEntryView[] | null>(null)
   const [busy, setBusy] = useState(false)
 
@@ -72,7 +74,7 @@ export function History({
               <div className="flex flex-wrap items-center gap-2">
                 <span className="font-medium">{entry.actor}</span>
                 <span>{actions[entry.action]}</span>
-                <span className="text-slate-500">{formatTownTime(entry.at)}</span>
+                <span className="text-slate-500">{formatTownTime(entry.at, town.time_zone)}</span>
                 {entry.submission_id ? (
                   <span className="text-slate-600" data-testid="from-submission">
                     accepting submission {entry.submission_id}

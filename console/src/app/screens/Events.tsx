@@ -1,8 +1,16 @@
-import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '@roland/scripts/content/schema'
+import { useMemo } from 'react'
+import {
+  eventCreateSchema,
+  eventPatchSchema,
+  eventTypes,
+  type EventRow,
+  type TownRow,
+} from '@roland/scripts/content/schema'
 import { formatTownTime, fromTownInput, toTownInput } from '@roland/scripts/content/town-time'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
 import type { FieldDef } from '../components/forms.tsx'
 import { Badge, Button } from '../components/ui.tsx'
+import { useTown } from '../town.tsx'
 
 /** What the event form edits. */
 export type EventDraft = {
@@ -14,33 +22,35 @@ export type EventDraft = {
   event_type: (typeof eventTypes)[number]
 }
 
-/** The event form's fields (the Inbox's "Edit, then accept" uses them too). */
-export const eventFields: FieldDef<EventDraft>[] = [
-  { kind: 'text', key: 'title', label: 'Title' },
-  { kind: 'text', key: 'location', label: 'Location' },
-  { kind: 'text', key: 'starts_at', id: 'starts', type: 'datetime-local', label: 'Starts (Roland time)' },
-  { kind: 'text', key: 'ends_at', id: 'ends', type: 'datetime-local', label: 'Ends (Roland time)' },
-  { kind: 'select', key: 'event_type', id: 'type', label: 'Type', options: eventTypes },
-  { kind: 'textarea', key: 'description', label: 'Description' },
-]
+/** The event form's fields, times in the town's time (the Inbox's "Edit, then accept" uses them too). */
+export function eventFields(town: Pick<TownRow, 'name'>): FieldDef<EventDraft>[] {
+  return [
+    { kind: 'text', key: 'title', label: 'Title' },
+    { kind: 'text', key: 'location', label: 'Location' },
+    { kind: 'text', key: 'starts_at', id: 'starts', type: 'datetime-local', label: `Starts (${town.name} time)` },
+    { kind: 'text', key: 'ends_at', id: 'ends', type: 'datetime-local', label: `Ends (${town.name} time)` },
+    { kind: 'select', key: 'event_type', id: 'type', label: 'Type', options: eventTypes },
+    { kind: 'textarea', key: 'description', label: 'Description' },
+  ]
+}
 
 /**
  * The body an event form sends: its wall-clock times become instants; a time that is no time is
  * sent as typed, so the shared schema names the field.
  */
-export function eventBody(draft: EventDraft): Record<string, unknown> {
+export function eventBody(draft: EventDraft, timeZone: string): Record<string, unknown> {
   return {
     ...draft,
-    starts_at: fromTownInput(draft.starts_at) ?? draft.starts_at,
-    ends_at: draft.ends_at ? (fromTownInput(draft.ends_at) ?? draft.ends_at) : null,
+    starts_at: fromTownInput(draft.starts_at, timeZone) ?? draft.starts_at,
+    ends_at: draft.ends_at ? (fromTownInput(draft.ends_at, timeZone) ?? draft.ends_at) : null,
   }
 }
 
-const events: ContentKind<EventRow, EventDraft> = {
+const eventsKind = (town: TownRow): ContentKind<EventRow, EventDraft> => ({
   one: 'event',
   many: 'events',
   table: 'community_events',
-  intro: "Times are Roland time (America/Chicago). Past events leave the site's upcoming list by themselves.",
+  intro: `Times are ${town.name} time (${town.time_zone}). Past events leave the site's upcoming list by themselves.`,
   empty: 'No events yet.',
   nameOf: (event) => event.title,
   itemData: (event) => ({ 'data-event': event.slug }),
@@ -51,7 +61,7 @@ const events: ContentKind<EventRow, EventDraft> = {
       {event.is_cancelled ? <Badge tone="error">cancelled</Badge> : null}
       {Date.parse(event.ends_at ?? event.starts_at) < loadedAt ? <Badge tone="pending">past</Badge> : null}
       <span className="text-xs text-slate-600">
-        {formatTownTime(event.starts_at)} · {event.location}
+        {formatTownTime(event.starts_at, town.time_zone)} · {event.location}
       </span>
     </>
   ),
@@ -59,11 +69,11 @@ const events: ContentKind<EventRow, EventDraft> = {
   patchSchema: eventPatchSchema,
   emptyDraft: { title: '', description: '', starts_at: '', ends_at: '', location: '', event_type: 'Community' },
   draftOf: (event) => ({
-    starts_at: toTownInput(event.starts_at),
-    ends_at: event.ends_at ? toTownInput(event.ends_at) : '',
+    starts_at: toTownInput(event.starts_at, town.time_zone),
+    ends_at: event.ends_at ? toTownInput(event.ends_at, town.time_zone) : '',
   }),
-  bodyOf: eventBody,
-  fields: eventFields,
+  bodyOf: (draft) => eventBody(draft, town.time_zone),
+  fields: eventFields(town),
   savedMessage: (event, added) => `${added ? 'Added' : 'Saved'} ${event.title}`,
   actions: (event, send) => (
     <Button
@@ -77,9 +87,11 @@ const events: ContentKind<EventRow, EventDraft> = {
       {event.is_cancelled ? 'Reinstate event' : 'Cancel event'}
     </Button>
   ),
-}
+})
 
-/** Community events: create, edit, cancel, delete, in Roland's time (America/Chicago). */
+/** Community events: create, edit, cancel, delete, in the town's time. */
 export function Events() {
-  return <ContentListEditor kind={events} />
+  const { town } = useTown()
+  const kind = useMemo(() => eventsKind(town), [town])
+  return <ContentListEditor kind={kind} />
 }

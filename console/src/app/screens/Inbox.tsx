@@ -5,6 +5,7 @@ import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { FormFields, Field, Select, type FieldDef, type FormDraft } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
 import { useLive } from '../live.tsx'
+import { useTown } from '../town.tsx'
 import { eventBody, eventFields as eventFormFields, type EventDraft } from './Events.tsx'
 import { Badge, Button, Card } from '../components/ui.tsx'
 
@@ -38,8 +39,8 @@ const eventFields = [
 
 const kindLabels = { 'business-update': 'Suggested edit', 'new-business': 'New business', event: 'Event' } as const
 
-/** A value as the Inbox shows it: text, a list of services, a time in Roland, or "(empty)". */
-function shown(field: string, value: unknown): string {
+/** A value as the Inbox shows it: text, a list of services, a time in the town, or "(empty)". */
+function shown(field: string, value: unknown, timeZone: string): string {
   if (value === null || value === undefined || value === '') return '(empty)'
   if (field === 'services' && Array.isArray(value)) {
     return value
@@ -48,7 +49,8 @@ function shown(field: string, value: unknown): string {
       )
       .join('; ')
   }
-  if ((field === 'starts_at' || field === 'ends_at') && typeof value === 'string') return formatTownTime(value)
+  if ((field === 'starts_at' || field === 'ends_at') && typeof value === 'string')
+    return formatTownTime(value, timeZone)
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
@@ -56,6 +58,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 
 /** A suggested edit beside the listing: every public field, what changes and what stays. */
 function Comparison({ entry }: { entry: SubmissionEntry }) {
+  const { town } = useTown()
   const target: Record<string, unknown> = entry.target ?? {}
   const closed = entry.payload.closed === true
   return (
@@ -92,9 +95,13 @@ function Comparison({ entry }: { entry: SubmissionEntry }) {
               className={changes ? 'bg-amber-50' : ''}
             >
               <th className="py-1 pr-3 align-top font-medium">{label}</th>
-              <td className="py-1 pr-3 align-top break-words">{shown(field, target[field])}</td>
+              <td className="py-1 pr-3 align-top break-words">{shown(field, target[field], town.time_zone)}</td>
               <td className="py-1 pr-3 align-top break-words">
-                {suggested ? shown(field, entry.payload[field]) : <span className="text-slate-400">(same)</span>}
+                {suggested ? (
+                  shown(field, entry.payload[field], town.time_zone)
+                ) : (
+                  <span className="text-slate-400">(same)</span>
+                )}
               </td>
               <td className="py-1 align-top">
                 {changes ? <Badge tone="pending">changes</Badge> : <Badge>stays</Badge>}
@@ -109,6 +116,7 @@ function Comparison({ entry }: { entry: SubmissionEntry }) {
 
 /** A new business or an event, as the draft accepting it would create. */
 function Draft({ entry }: { entry: SubmissionEntry }) {
+  const { town } = useTown()
   const fields = entry.kind === 'event' ? eventFields : businessFields
   return (
     <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm" data-testid="draft">
@@ -117,7 +125,7 @@ function Draft({ entry }: { entry: SubmissionEntry }) {
         .map(([field, label]) => (
           <div key={field} className="contents" data-field={field}>
             <dt className="font-medium">{label}</dt>
-            <dd className="break-words">{shown(field, entry.payload[field])}</dd>
+            <dd className="break-words">{shown(field, entry.payload[field], town.time_zone)}</dd>
           </div>
         ))}
     </dl>
@@ -135,13 +143,13 @@ const businessEditFields: FieldDef<EditDraft>[] = businessFields
   )
 
 // The values accepting writes, as the form starts: the listing with the suggestion over it, or the draft.
-function startingDraft(entry: SubmissionEntry): EditDraft {
+function startingDraft(entry: SubmissionEntry, timeZone: string): EditDraft {
   const text = (value: unknown) => (typeof value === 'string' ? value : '')
   if (entry.kind === 'event') {
     return Object.fromEntries(
       eventFields.map(([field]) => {
         const value = text(entry.payload[field])
-        return [field, (field === 'starts_at' || field === 'ends_at') && value ? toTownInput(value) : value]
+        return [field, (field === 'starts_at' || field === 'ends_at') && value ? toTownInput(value, timeZone) : value]
       }),
     )
   }
@@ -156,7 +164,11 @@ function startingDraft(entry: SubmissionEntry): EditDraft {
 
 // The body of an accept: for a change, only what differs from the listing (and the version it
 // was checked against); for a new business or an event, the whole draft.
-function acceptBody(entry: SubmissionEntry, draft: EditDraft | null): Record<string, unknown> | undefined {
+function acceptBody(
+  entry: SubmissionEntry,
+  draft: EditDraft | null,
+  timeZone: string,
+): Record<string, unknown> | undefined {
   if (entry.kind === 'business-update') {
     const target: Record<string, unknown> = entry.target ?? {}
     const values: Record<string, unknown> = draft ?? { ...entry.payload }
@@ -170,7 +182,8 @@ function acceptBody(entry: SubmissionEntry, draft: EditDraft | null): Record<str
     return { ...body, updated_at: target.updated_at }
   }
   if (!draft) return undefined
-  if (entry.kind === 'event') return { ...eventBody(draft as EventDraft), description: draft.description || null }
+  if (entry.kind === 'event')
+    return { ...eventBody(draft as EventDraft, timeZone), description: draft.description || null }
   const body: Record<string, unknown> = Object.fromEntries(
     Object.entries(draft).filter(([field, value]) => value !== '' || field in entry.payload),
   )
@@ -180,6 +193,7 @@ function acceptBody(entry: SubmissionEntry, draft: EditDraft | null): Record<str
 
 function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecided: () => void }) {
   const toast = useToast()
+  const { town } = useTown()
   const [busy, setBusy] = useState(false)
   const [draft, setDraft] = useState<EditDraft | null>(null)
   const [errors, setErrors] = useState<Record<string, string>>({})
@@ -231,7 +245,7 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
           <Badge tone="info">{kindLabels[entry.kind]}</Badge>
           <h2 className="font-semibold break-words">{title}</h2>
           {pending ? null : <Badge tone={entry.status === 'accepted' ? 'success' : 'neutral'}>{entry.status}</Badge>}
-          <span className="ml-auto text-xs text-slate-500">{formatTownTime(entry.created_at)}</span>
+          <span className="ml-auto text-xs text-slate-500">{formatTownTime(entry.created_at, town.time_zone)}</span>
         </div>
         <p className="mt-1 text-xs text-slate-600">
           From {entry.contact.name ?? 'someone who left no name'}
@@ -252,7 +266,9 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
             <FormFields
               prefix={idPrefix}
               fields={
-                entry.kind === 'event' ? (eventFormFields as unknown as FieldDef<EditDraft>[]) : businessEditFields
+                entry.kind === 'event'
+                  ? (eventFormFields(town) as unknown as FieldDef<EditDraft>[])
+                  : businessEditFields
               }
               draft={draft}
               setDraft={setDraft as never}
@@ -273,7 +289,7 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
         ) : null}
         {pending ? (
           <div className="mt-4 flex flex-wrap gap-2">
-            <Button disabled={busy} onClick={() => void decide('accept', acceptBody(entry, draft))}>
+            <Button disabled={busy} onClick={() => void decide('accept', acceptBody(entry, draft, town.time_zone))}>
               {draft ? 'Accept as edited' : 'Accept'}
             </Button>
             {draft ? (
@@ -281,7 +297,11 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
                 Discard edits
               </Button>
             ) : (
-              <Button variant="secondary" disabled={busy} onClick={() => setDraft(startingDraft(entry))}>
+              <Button
+                variant="secondary"
+                disabled={busy}
+                onClick={() => setDraft(startingDraft(entry, town.time_zone))}
+              >
                 Edit, then accept
               </Button>
             )}

@@ -26,9 +26,12 @@ import {
   eventPatchSchema,
   imageOrderSchema,
   imagePatchSchema,
-  townTimeZone,
+  categoryPatchSchema,
+  patchedTown,
+  townPatchSchema,
   updatedAtSchema,
 } from '@roland/scripts/content/schema'
+import { editTown, readTown, toTownRow, townRowId } from '@roland/scripts/content/town'
 import type { Route, RouteContext } from '../context.ts'
 import { HttpError, readBody, readJson, sendJson } from '../http.ts'
 
@@ -42,6 +45,8 @@ const nouns: Record<ContentTable, { one: string; key: string; list: string }> = 
   business_images: { one: 'photo', key: 'image', list: 'GET /api/businesses' },
   community_events: { one: 'event', key: 'event', list: 'GET /api/events' },
   attractions: { one: 'attraction', key: 'attraction', list: 'GET /api/attractions' },
+  town_settings: { one: 'town', key: 'town', list: 'GET /api/town' },
+  location_categories: { one: 'category', key: 'category', list: 'GET /api/categories' },
 }
 
 // Names the SQL gives its rules, and the field and message each stands for.
@@ -143,15 +148,15 @@ async function createWithSlug(
   answer(context, table, outcome, 201)
 }
 
-/** The slug an event's is made from: its title and the day it starts in the town. */
-export function eventSlugBase(fields: { title: string; starts_at: string }): string {
-  return slugify(fields.title) && `${slugify(fields.title).slice(0, 100)}-${townDate(fields.starts_at)}`
+/** The slug an event's is made from: its title and the day it starts in the town (its time zone). */
+export function eventSlugBase(fields: { title: string; starts_at: string }, timeZone: string): string {
+  return slugify(fields.title) && `${slugify(fields.title).slice(0, 100)}-${townDate(fields.starts_at, timeZone)}`
 }
 
 /** The day an event starts, in the town's time zone, for its slug. */
-function townDate(iso: string): string {
+function townDate(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-CA', {
-    timeZone: townTimeZone,
+    timeZone,
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
@@ -317,7 +322,8 @@ export const contentRoutes: Route[] = [
     path: /^\/api\/events$/,
     async handler(context) {
       const fields = await readJson(context.req, eventCreateSchema)
-      await createWithSlug(context, 'community_events', 'slug', eventSlugBase(fields), fields)
+      const { time_zone } = await readTown(context.services.store)
+      await createWithSlug(context, 'community_events', 'slug', eventSlugBase(fields, time_zone), fields)
     },
   },
   {
@@ -386,6 +392,59 @@ export const contentRoutes: Route[] = [
     },
   },
   {
+    // The town settings (issue 39): every operator reads them (the console shows times in the town's zone).
+    method: 'GET',
+    path: /^\/api\/town$/,
+    async handler({ res, services }) {
+      sendJson(res, 200, { town: await readTown(services.store) })
+    },
+  },
+  {
+    // Any of the settings; the row they make is checked whole (a ZIP follows the country), and saved only if valid.
+    method: 'PATCH',
+    path: /^\/api\/town$/,
+    adminOnly: true,
+    async handler(context) {
+      const [fields, version] = withoutVersion(await readJson(context.req, townPatchSchema))
+      const checked = patchedTown(await readTown(context.services.store), fields)
+      if (!checked.success) {
+        const issues = checked.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+        throw new HttpError(400, issues[0]?.message ?? 'The town settings are not valid', { issues })
+      }
+      const changed = Object.fromEntries(
+        Object.keys(fields).map((key) => [key, checked.data[key as keyof typeof checked.data]]),
+      )
+      const row = outcomeRow(
+        context,
+        'town_settings',
+        await editTown(context.services.store, changed, version, context.actor),
+      )
+      context.services.scheduler.noteEdit()
+      sendJson(context.res, 200, { town: toTownRow(row) })
+    },
+  },
+  {
+    // The categories, for their descriptions (the words under each section's name on the site).
+    method: 'GET',
+    path: /^\/api\/categories$/,
+    async handler({ res, services }) {
+      sendJson(res, 200, { categories: await contentRows(services.store, 'location_categories') })
+    },
+  },
+  {
+    method: 'PATCH',
+    path: /^\/api\/categories\/(?<id>[^/]+)$/,
+    async handler(context) {
+      const id = rowId('location_categories', context.params.id)
+      const [fields, version] = withoutVersion(await readJson(context.req, categoryPatchSchema))
+      answer(
+        context,
+        'location_categories',
+        await editRow(context.services.store, 'location_categories', id, fields, version, context.actor),
+      )
+    },
+  },
+  {
     // The audit trail, newest first: ?table= and ?row= narrow it to a table or one row, ?limit= (1..1000).
     method: 'GET',
     path: /^\/api\/audit$/,
@@ -402,6 +461,7 @@ export const contentRoutes: Route[] = [
                 'attractions',
                 'community_events',
                 'location_categories',
+                'town_settings',
               ],
               'table must be one of the content tables',
             )
@@ -424,6 +484,7 @@ export const contentRoutes: Route[] = [
     method: 'POST',
     path: /^\/api\/audit\/(?<id>\d+)\/undo$/,
     async handler(context) {
+      if (context.actor.role !== 'admin') await refuseTownUndo(context, Number(context.params.id))
       const outcome = await undoChange(context.services.store, Number(context.params.id), context.actor)
       if (outcome.status === 'not_found')
         throw new HttpError(404, `No audit entry ${context.params.id}: take it from GET /api/audit.`)
@@ -433,3 +494,15 @@ export const contentRoutes: Route[] = [
     },
   },
 ]
+
+/** Only admins change the town settings, so only they undo a change of them (403 for an editor). */
+async function refuseTownUndo(context: RouteContext, entryId: number): Promise<void> {
+  const townChanges = await auditEntries(context.services.store, {
+    table: 'town_settings',
+    rowId: townRowId,
+    limit: 1000,
+  })
+  if (townChanges.some((entry) => entry.id === entryId)) {
+    throw new HttpError(403, 'Only an admin may undo a change to the town settings: ask an admin.')
+  }
+}

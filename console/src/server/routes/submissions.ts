@@ -12,6 +12,7 @@ import {
   type SubmissionEntry,
 } from '@roland/scripts/content/submissions'
 import { slugify } from '@roland/scripts/migrate/slug'
+import { readTown } from '@roland/scripts/content/town'
 import { z } from 'zod'
 import type { Route, RouteContext } from '../context.ts'
 import { HttpError, readJson, sendJson } from '../http.ts'
@@ -97,8 +98,10 @@ async function accept(context: RouteContext, entry: SubmissionEntry): Promise<vo
       run({ ...fields, slug, metadata: { source: 'console' } }),
     )
   } else {
-    outcome = await createWithFreeSlug(eventSlugBase(fields as { title: string; starts_at: string }), (slug) =>
-      run({ ...fields, slug }),
+    const { time_zone } = await readTown(store)
+    outcome = await createWithFreeSlug(
+      eventSlugBase(fields as { title: string; starts_at: string }, time_zone),
+      (slug) => run({ ...fields, slug }),
     )
   }
   if (outcome.status === 'decided') refuseDecided(outcome.submission)

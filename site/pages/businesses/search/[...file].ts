@@ -1,5 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro'
 import { pageCacheKey } from '../../../lib/build-cache.ts'
+import { getCatalog } from '../../../lib/catalog.ts'
 import { renderSearchCard, getSearchIndex } from '../../../lib/search-build.ts'
 import type { SearchIndexEntry } from '../../../lib/search-index.ts'
 
@@ -9,16 +10,20 @@ import type { SearchIndexEntry } from '../../../lib/search-index.ts'
 // removed numbers them all anew, in a new folder.
 export const getStaticPaths = (async () => {
   const { manifest, files, cardFiles } = await getSearchIndex()
+  // A card without a description says the town's name: its files are written again when that changes.
+  const { town } = await getCatalog()
   const paths = []
   for (const [name, json] of files)
     paths.push({ params: { file: `${manifest.v}/${name}` }, props: { json }, cacheKey: pageCacheKey(json) })
   for (const [name, cards] of cardFiles)
-    paths.push({ params: { file: `${manifest.v}/${name}` }, props: { cards }, cacheKey: pageCacheKey(cards) })
+    paths.push({ params: { file: `${manifest.v}/${name}` }, props: { cards }, cacheKey: pageCacheKey(cards, town) })
   return paths
 }) satisfies GetStaticPaths
 
 /** Writes one file of the search index. */
-export const GET: APIRoute<{ json?: string; cards?: SearchIndexEntry[] }> = ({ props }) =>
-  new Response(props.json ?? JSON.stringify(props.cards!.map(renderSearchCard)), {
+export const GET: APIRoute<{ json?: string; cards?: SearchIndexEntry[] }> = async ({ props }) => {
+  const { town } = await getCatalog()
+  return new Response(props.json ?? JSON.stringify(props.cards!.map((entry) => renderSearchCard(entry, town))), {
     headers: { 'content-type': 'application/json; charset=utf-8' },
   })
+}
