@@ -153,7 +153,7 @@ describe('the site of another town', () => {
   test('names the town in the titles and the footer, with the year of the build', async () => {
     const home = await readFile(path.join(outDir, 'index.html'), 'utf8')
     expect(home).toContain('<title>Pine Hollow, Colorado – Colorado Mountain Community</title>')
-    expect(home).toContain(`© ${new Date().getFullYear()} Pine Hollow, Colorado Community.`)
+    expect(home).toContain(`&copy; ${new Date().getFullYear()} Pine Hollow, Colorado Community.`)
   })
 
   test('shows the event at its local time, and its JSON-LD start is the right instant', async () => {
