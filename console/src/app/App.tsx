@@ -1,35 +1,80 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ComponentType } from 'react'
 import { api, errorMessage, onSignedOut } from './api.ts'
 import { follow } from './navigate.ts'
 import { RebuildPanel } from './components/RebuildPanel.tsx'
 import { useToast } from './components/Toaster.tsx'
 import { LiveProvider, useLive } from './live.tsx'
-import { Attractions } from './screens/Attractions.tsx'
-import { Businesses } from './screens/Businesses.tsx'
-import { Crawler } from './screens/Crawler.tsx'
-import { Events } from './screens/Events.tsx'
-import { Inbox } from './screens/Inbox.tsx'
-import { Jobs } from './screens/Jobs.tsx'
-import { Migration } from './screens/Migration.tsx'
-import { NeedsAttention } from './screens/NeedsAttention.tsx'
-import { Today } from './screens/Today.tsx'
-import { Operators } from './screens/Operators.tsx'
 import { SignIn } from './screens/SignIn.tsx'
 import type { SessionView } from '../shared/api.ts'
 
+/**
+ * A screen loaded on first visit, in its own chunk: the sign-in screen and the first screen load
+ * only the code they need. `name` is the screen's export in its module.
+ */
+function lazyScreen<Module, Name extends keyof Module>(load: () => Promise<Module>, name: Name): ComponentType {
+  return lazy(async () => ({ default: (await load())[name] as ComponentType }))
+}
+
+// Each screen is its own chunk (one `lazyScreen(() => import(...), 'Name')` per screen, never a
+// static import, so the sign-in screen stays small: console/test/bundle.test.ts holds it).
 // Operators is for admins only: the server answers 403 to editors, and the app does not offer it.
 // The console opens on Today: what needs doing now, each line leading to its screen.
 const allScreens = [
-  { path: '/today', label: 'Today', Screen: Today, adminOnly: false },
-  { path: '/attention', label: 'Needs attention', Screen: NeedsAttention, adminOnly: false },
-  { path: '/migration', label: 'Migration', Screen: Migration, adminOnly: false },
-  { path: '/crawler', label: 'Crawler', Screen: Crawler, adminOnly: false },
-  { path: '/businesses', label: 'Businesses', Screen: Businesses, adminOnly: false },
-  { path: '/events', label: 'Events', Screen: Events, adminOnly: false },
-  { path: '/inbox', label: 'Inbox', Screen: Inbox, adminOnly: false },
-  { path: '/attractions', label: 'Attractions', Screen: Attractions, adminOnly: false },
-  { path: '/jobs', label: 'Jobs', Screen: Jobs, adminOnly: false },
-  { path: '/operators', label: 'Operators', Screen: Operators, adminOnly: true },
+  {
+    path: '/today',
+    label: 'Today',
+    Screen: lazyScreen(() => import('./screens/Today.tsx'), 'Today'),
+    adminOnly: false,
+  },
+  {
+    path: '/attention',
+    label: 'Needs attention',
+    Screen: lazyScreen(() => import('./screens/NeedsAttention.tsx'), 'NeedsAttention'),
+    adminOnly: false,
+  },
+  {
+    path: '/migration',
+    label: 'Migration',
+    Screen: lazyScreen(() => import('./screens/Migration.tsx'), 'Migration'),
+    adminOnly: false,
+  },
+  {
+    path: '/crawler',
+    label: 'Crawler',
+    Screen: lazyScreen(() => import('./screens/Crawler.tsx'), 'Crawler'),
+    adminOnly: false,
+  },
+  {
+    path: '/businesses',
+    label: 'Businesses',
+    Screen: lazyScreen(() => import('./screens/Businesses.tsx'), 'Businesses'),
+    adminOnly: false,
+  },
+  {
+    path: '/events',
+    label: 'Events',
+    Screen: lazyScreen(() => import('./screens/Events.tsx'), 'Events'),
+    adminOnly: false,
+  },
+  {
+    path: '/inbox',
+    label: 'Inbox',
+    Screen: lazyScreen(() => import('./screens/Inbox.tsx'), 'Inbox'),
+    adminOnly: false,
+  },
+  {
+    path: '/attractions',
+    label: 'Attractions',
+    Screen: lazyScreen(() => import('./screens/Attractions.tsx'), 'Attractions'),
+    adminOnly: false,
+  },
+  { path: '/jobs', label: 'Jobs', Screen: lazyScreen(() => import('./screens/Jobs.tsx'), 'Jobs'), adminOnly: false },
+  {
+    path: '/operators',
+    label: 'Operators',
+    Screen: lazyScreen(() => import('./screens/Operators.tsx'), 'Operators'),
+    adminOnly: true,
+  },
 ] as const
 
 /** Follows the address bar: each screen has its own path (a query may say more), history works. */
@@ -128,7 +173,9 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
         </div>
       </header>
       <main className="mx-auto max-w-5xl px-4 py-6">
-        <current.Screen />
+        <Suspense fallback={<p className="text-sm text-slate-500">Loading...</p>}>
+          <current.Screen />
+        </Suspense>
       </main>
     </div>
   )

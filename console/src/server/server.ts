@@ -196,7 +196,7 @@ async function handle(
     if (!serveApp) throw new HttpError(404, 'This console serves only its API.')
     if (req.method !== 'GET' && req.method !== 'HEAD')
       throw new HttpError(405, 'The app is read with GET.', { headers: { allow: 'GET, HEAD' } })
-    await sendApp(res, distDir, url.pathname)
+    await sendApp(res, distDir, url.pathname, req.headers['accept-encoding'])
     return
   }
 

@@ -1,20 +1,9 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { Job } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
 import { Badge, Button, Card, Progress, StatusBadge } from '../components/ui.tsx'
-import { durationOf, isActive, percentOf, useLive } from '../live.tsx'
-
-/** Re-renders every second while something runs, so durations count up. */
-export function useTicker(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!active) return
-    const timer = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(timer)
-  }, [active])
-  return now
-}
+import { durationOf, isActive, percentOf, useLive, useTicker } from '../live.tsx'
 
 /** Says who started a job: the console, the CLI, or the first setup. */
 export function starterOf(job: Job): string {

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { findingKinds, findingLabels, type FindingsView, type FindingView, type Job } from '../../shared/api.ts'
+import { findingKinds, findingLabels } from '@roland/scripts/check/kinds'
+import type { FindingsView, FindingView, Job } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
 import { Badge, Button, Card } from '../components/ui.tsx'
-import { isActive, useLive } from '../live.tsx'
+import { isActive, useLive, useTicker } from '../live.tsx'
 import { follow } from '../navigate.ts'
-import { JobCard, useTicker } from './Jobs.tsx'
+import { JobCard } from './Jobs.tsx'
 
 // Needs attention (issue 28): what the freshness check found, grouped by kind, each finding with
 // its one-click actions. Deactivating is an ordinary, audited edit, so its Undo is the audit trail's.

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { findingKinds, findingLabels, type TodayView } from '../../shared/api.ts'
+import { findingKinds, findingLabels } from '@roland/scripts/check/kinds'
+import type { TodayView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
 import { Card, StatusBadge } from '../components/ui.tsx'
