@@ -22,8 +22,11 @@ const sources = [
   path.join(consoleDir, 'src', 'app'),
   path.join(consoleDir, 'src', 'shared'),
   path.join(consoleDir, 'vite.config.ts'),
-  // The operator rules the app shares with the CLI (minimum password length, roles).
+  // What the app shares with the CLI and the site: the operator rules (minimum password length,
+  // roles), the content schemas and town time, the kinds of finding.
   path.join(consoleDir, '..', 'scripts', 'src', 'operators', 'schema.ts'),
+  path.join(consoleDir, '..', 'scripts', 'src', 'content'),
+  path.join(consoleDir, '..', 'scripts', 'src', 'check', 'kinds.ts'),
 ]
 
 async function newestSourceMtime(): Promise<number> {

@@ -183,18 +183,28 @@ export interface TodayView {
   pendingSubmissions: number
   byKind: FindingsView['byKind']
   lastCheck: Job | null
-  /** The latest changes of the audit trail, each with who made it. */
-  recentChanges: Array<{
-    id: number
-    at: string
-    actor: string
-    table: string
-    rowId: string
-    action: 'insert' | 'update' | 'delete'
-    label: string
-  }>
+  /** The latest saves and jobs, one line each, with who made them. */
+  recentChanges: RecentChangeView[]
   unpublishedEdits: number
   lastRebuild: Job | null
+}
+
+/** One line of Today's "Recent changes": one save or one job, in a volunteer's words. */
+export interface RecentChangeView {
+  /** The transaction (audit_log.txid). */
+  id: string
+  at: string
+  /** The operator who made it; null for a job or a change made directly in the database. */
+  who: string | null
+  /** What changed: "Imported Roland.txt: 35 businesses added", "changed Big Rock Coffee". */
+  text: string
+  /** Who ran the job ("by the console"), if a job made it. */
+  via: string | null
+  jobId: string | null
+  /** The main row it touched, for the link to its screen. */
+  table: string | null
+  rowId: string | null
+  action: 'insert' | 'update' | 'delete'
 }
 
 /** An API error body: what went wrong and how to fix it. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatTownTime, fromTownInput, toTownInput } from './town-time.ts'
+import { formatTownDate, formatTownTime, fromTownInput, toTownInput } from './town-time.ts'
 
 describe('fromTownInput', () => {
   test('reads a summer evening in Roland as five hours behind UTC', () => {
@@ -44,5 +44,11 @@ describe('toTownInput', () => {
 describe('formatTownTime', () => {
   test('says the time in Roland, not in the viewer’s zone', () => {
     expect(formatTownTime('2027-07-05T02:00:00Z')).toBe('Sun, Jul 4, 2027, 9:00 PM')
+  })
+})
+
+describe('formatTownDate', () => {
+  test("says the town's day, not UTC's: 03:00 UTC is still the evening before in Roland", () => {
+    expect(formatTownDate('2027-07-05T03:00:00Z')).toBe('Jul 4, 2027')
   })
 })

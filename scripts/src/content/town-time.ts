@@ -3,12 +3,18 @@ import { townTimeZone } from './town.ts'
 
 // Event times: operators and visitors type them in the town's wall-clock time (America/Chicago),
 // whatever the time zone of their computer, and the database keeps the instant (UTC). The console's
-// event editor and Inbox and the site's event form read and show times with these.
+// event editor and Inbox and the site's event form read and show times with these, and every time
+// the console shows goes through formatTownTime or formatTownDate: never the browser's zone.
+
+/** The town's time zone: the one place these helpers read it from. */
+export function townZone(): string {
+  return townTimeZone
+}
 
 /** Shows an instant as the town's wall-clock time, in the form a datetime-local input takes (YYYY-MM-DDTHH:mm). */
 export function toTownInput(iso: string): string {
   // TZDate's ISO form is the town's clock with its offset: "2027-07-04T21:00:00.000-05:00".
-  return new TZDate(Date.parse(iso), townTimeZone).toISOString().slice(0, 16)
+  return new TZDate(Date.parse(iso), townZone()).toISOString().slice(0, 16)
 }
 
 /**
@@ -21,7 +27,7 @@ export function fromTownInput(local: string): string | null {
   if (!match) return null
   const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number]
   if (hour > 23 || minute > 59) return null
-  const time = new TZDate(year, month - 1, day, hour, minute, townTimeZone)
+  const time = new TZDate(year, month - 1, day, hour, minute, townZone())
   // A day or month that does not exist (February 30, month 13) rolls over into the next: no such time.
   if (time.getMonth() !== month - 1 || time.getDate() !== day) return null
   return new Date(time.getTime()).toISOString()
@@ -30,12 +36,22 @@ export function fromTownInput(local: string): string | null {
 /** Says an instant in the town's time for people: "Sat, Jul 4, 2027, 9:00 PM". */
 export function formatTownTime(iso: string): string {
   return new Intl.DateTimeFormat('en-US', {
-    timeZone: townTimeZone,
+    timeZone: townZone(),
     weekday: 'short',
     year: 'numeric',
     month: 'short',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
+  }).format(new Date(iso))
+}
+
+/** Says the day of an instant in the town's time: "Jul 4, 2027" (the town's day, not the browser's). */
+export function formatTownDate(iso: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone: townZone(),
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
   }).format(new Date(iso))
 }

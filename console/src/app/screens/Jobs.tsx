@@ -1,4 +1,5 @@
 import { useState } from 'react'
+import { formatTownTime } from '@roland/scripts/content/town-time'
 import type { Job } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
@@ -152,7 +153,7 @@ export function JobCard({ job, now }: { job: Job; now: number }) {
         <Badge>{starterOf(job)}</Badge>
         <span className="truncate text-sm text-slate-600">{subjectOf(job)}</span>
         <span className="ml-auto text-xs text-slate-500">
-          {new Date(job.created_at).toLocaleString()}
+          {formatTownTime(job.created_at)}
           {durationOf(job, now) ? ` · ${durationOf(job, now)}` : ''}
         </span>
       </div>

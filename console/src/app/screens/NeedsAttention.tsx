@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { findingKinds, findingLabels } from '@roland/scripts/check/kinds'
+import { formatTownDate, formatTownTime } from '@roland/scripts/content/town-time'
 import type { FindingsView, FindingView, Job } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
@@ -92,8 +93,16 @@ export function NeedsAttention() {
       await load()
     })
 
+  const restore = (finding: FindingView) =>
+    act(`restore:${finding.id}`, async () => {
+      await api(`/api/findings/${finding.id}/restore`, { method: 'POST' })
+      toast.success(`${finding.name}: "${findingLabels[finding.kind]}" shows again`)
+      await load()
+    })
+
   const open = (view?.findings ?? []).filter((finding) => finding.dismissed_at === null)
-  const dismissedCount = (view?.findings.length ?? 0) - open.length
+  const dismissed = (view?.findings ?? []).filter((finding) => finding.dismissed_at !== null)
+  const dismissedCount = dismissed.length
   const total = open.length
   return (
     <div className="flex flex-col gap-6">
@@ -105,7 +114,7 @@ export function NeedsAttention() {
               ? 'Loading findings...'
               : `${total} finding(s) from the listing checks` +
                 (view.nextCheckAt
-                  ? `; the next scheduled check is ${new Date(view.nextCheckAt).toLocaleString()}`
+                  ? `; the next scheduled check is ${formatTownTime(view.nextCheckAt)}`
                   : '; scheduled checks are off (ROLAND_CHECK_EVERY=off)')}
             {dismissedCount ? `. ${dismissedCount} dismissed as false positives.` : ''}
           </p>
@@ -152,8 +161,8 @@ export function NeedsAttention() {
                     </div>
                     <p className="mt-1 break-words text-slate-700">{finding.detail}</p>
                     <p className="mt-1 text-xs text-slate-500">
-                      First seen {new Date(finding.first_seen_at).toLocaleDateString()}, last seen{' '}
-                      {new Date(finding.last_seen_at).toLocaleDateString()}
+                      First seen {formatTownDate(finding.first_seen_at)}, last seen{' '}
+                      {formatTownDate(finding.last_seen_at)}
                     </p>
                     <div className="mt-2 flex flex-wrap gap-2">
                       <a
@@ -206,6 +215,38 @@ export function NeedsAttention() {
           </section>
         )
       })}
+      {dismissed.length > 0 ? (
+        <details className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="dismissed">
+          <summary className="cursor-pointer font-semibold">Dismissed as false positives ({dismissed.length})</summary>
+          <ul className="mt-2 flex flex-col gap-2">
+            {dismissed.map((finding) => (
+              <li key={finding.id} data-finding={finding.id} className="border-t border-slate-100 pt-2">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold">{finding.name}</span>
+                  <Badge>{findingLabels[finding.kind]}</Badge>
+                </div>
+                <p className="mt-1 break-words text-slate-700">{finding.detail}</p>
+                <p className="mt-1 text-xs text-slate-500">
+                  Dismissed by {finding.dismissed_by ?? 'an operator'}
+                  {finding.dismissed_at ? ` on ${formatTownDate(finding.dismissed_at)}` : ''}
+                </p>
+                <Button
+                  variant="secondary"
+                  className="mt-2 px-3 py-1"
+                  disabled={busy !== null}
+                  onClick={() => void restore(finding)}
+                >
+                  Restore
+                  <span className="sr-only">
+                    {' '}
+                    {finding.name}: {findingLabels[finding.kind]}
+                  </span>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
     </div>
   )
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react'
 import { findingKinds, findingLabels } from '@roland/scripts/check/kinds'
+import { formatTownDate, formatTownTime } from '@roland/scripts/content/town-time'
 import type { TodayView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
@@ -18,8 +19,6 @@ const tableScreens: Record<string, string> = {
   community_events: '/events',
   attractions: '/attractions',
 }
-
-const actionWords = { insert: 'added', update: 'changed', delete: 'deleted' } as const
 
 function Line({ to, children }: { to: string; children: ReactNode }) {
   return (
@@ -71,7 +70,7 @@ export function Today() {
           {kinds.length === 0 ? (
             <Line to="/attention">
               Nothing needs attention
-              {today.lastCheck ? ` (last check ${new Date(today.lastCheck.created_at).toLocaleDateString()})` : ''}
+              {today.lastCheck ? ` (last check ${formatTownDate(today.lastCheck.created_at)})` : ''}
             </Line>
           ) : (
             kinds.map((kind) => (
@@ -87,14 +86,18 @@ export function Today() {
         <ul className="text-sm" aria-label="Recent changes">
           {today.recentChanges.length === 0 ? <li className="px-2 text-slate-500">No changes yet.</li> : null}
           {today.recentChanges.map((change) => {
-            const screen = tableScreens[change.table] ?? '/jobs'
+            // A job's line leads to the job history; a save, to the row it changed.
+            const screen = change.jobId ? '/jobs' : ((change.table && tableScreens[change.table]) ?? '/jobs')
             const to =
-              change.table === 'businesses' && change.action !== 'delete' ? `${screen}?edit=${change.rowId}` : screen
+              !change.jobId && change.table === 'businesses' && change.rowId && change.action !== 'delete'
+                ? `${screen}?edit=${change.rowId}`
+                : screen
             return (
               <Line key={change.id} to={to}>
-                <span className="font-semibold">{change.actor}</span> {actionWords[change.action]}{' '}
-                {change.label || change.table.replace('_', ' ')}
-                <span className="ml-2 text-xs text-slate-500">{new Date(change.at).toLocaleString()}</span>
+                {change.who ? <span className="font-semibold">{change.who} </span> : null}
+                {change.text}
+                {change.via ? <span className="text-slate-500"> ({change.via})</span> : null}
+                <span className="ml-2 text-xs text-slate-500">{formatTownTime(change.at)}</span>
               </Line>
             )
           })}
@@ -110,7 +113,7 @@ export function Today() {
             {lastBuild ? (
               <>
                 Last build <StatusBadge status={lastBuild.status} />{' '}
-                {new Date(lastBuild.finished_at ?? lastBuild.created_at).toLocaleString()}
+                {formatTownTime(lastBuild.finished_at ?? lastBuild.created_at)}
                 {lastBuild.error ? `: ${lastBuild.error}` : ''}
               </>
             ) : (
