@@ -5,6 +5,7 @@ import {
   type OperatorRole,
 } from '@roland/scripts/operators/schema'
 import { z } from 'zod'
+import { plainText } from '@roland/scripts/content/schema'
 import type { OpenFinding } from '@roland/scripts/check/job'
 import type { FindingKind } from '@roland/scripts/check/kinds'
 import type { Job } from '@roland/scripts/store/types'
@@ -21,7 +22,10 @@ export const maxUploadBytes = 5 * 1024 * 1024
 
 /** Sign-in: an operator's email and password (the password rules apply when it is set, not here). */
 export const signInSchema = z.object({
-  email: z.string().trim().min(1, 'Enter your email address').max(254, 'That email address is too long'),
+  email: plainText('Your email address', 'text', 'Enter your email address')
+    .trim()
+    .min(1, 'Enter your email address')
+    .max(254, 'That email address is too long'),
   password: z.string().min(1, 'Enter your password').max(256, 'That is not your password: it is too long'),
 })
 
@@ -50,7 +54,7 @@ export const migrationSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('bucket') }),
   z.object({
     kind: z.literal('upload'),
-    name: z.string().min(1).max(200).describe('the uploaded file name, for the job history'),
+    name: plainText('The file name').min(1).max(200).describe('the uploaded file name, for the job history'),
     base64: z
       .string()
       .min(1, 'The uploaded file is empty: choose Roland.txt again')
@@ -96,7 +100,10 @@ export const websiteUrlSchema = z
 
 /** Crawling a website for a business's images. */
 export const crawlRequestSchema = z.object({
-  businessName: z.string().trim().min(1, 'Business name is required').max(200, 'That business name is too long'),
+  businessName: plainText('Business name', 'name', 'Business name is required')
+    .trim()
+    .min(1, 'Business name is required')
+    .max(200, 'That business name is too long'),
   websiteUrl: websiteUrlSchema,
 })
 

@@ -24,18 +24,72 @@ export const attractionCategories = ['Natural Attractions', 'Sports & Recreation
 
 export { townTimeZone } from './town.ts'
 
-// Optional text: blank means none (null), so clearing a field in a form clears the column.
-const optionalText = (label: string, max: number) =>
+// The characters a text field takes, in one place (issue 43): everything a person types, but not
+// the invisible control characters, which no page can show and Postgres refuses (NUL) or keeps
+// as traps for whoever reads the text next. Tab and newline are text. A carriage return ends a
+// line: a textarea sends CRLF, an old Mac file a lone CR, and both become a newline. In names and
+// titles the bidirectional overrides and isolates are refused too: they make a name read on the
+// page as something other than what it is (a listing called "Bank" that reads "knaB").
+// Every text field of these schemas goes through plainText; the visitor's route repeats the rule
+// in SQL (public.text_character_problem, 20261128000700_bad_characters.sql), where submit_suggestion checks what anon sends.
+
+/** Control characters a text field refuses: C0 but tab (U+0009) and newline (U+000A), DEL, and C1. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const controlCharacter = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/
+/** Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), refused in names and titles. */
+const bidiControl = /[\u202A-\u202E\u2066-\u2069]/
+
+/** Line breaks as newlines: CRLF and a lone CR become LF. */
+export const normalizeLineBreaks = (value: string): string => value.replace(/\r\n?/g, '\n')
+
+/** A character as U+XXXX. */
+const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+
+/** Whether a text is free text (a description, an address) or a name or title, which refuses bidi controls too. */
+export type TextKind = 'text' | 'name'
+
+/**
+ * What is wrong with a text's characters, as a message naming the field (label) and the
+ * character, or null when nothing is: a control character but tab and newline (normalise line
+ * breaks first), and in a name or title a bidirectional override or isolate.
+ */
+export function textCharacterProblem(label: string, value: string, kind: TextKind = 'text'): string | null {
+  const control = controlCharacter.exec(value)?.[0]
+  if (control !== undefined) {
+    return `${label} contains an invisible control character (${codePoint(control)}): remove it (only tabs and line breaks may be in a text)`
+  }
+  const bidi = kind === 'name' ? bidiControl.exec(value)?.[0] : undefined
+  if (bidi !== undefined) {
+    return `${label} contains a bidirectional control character (${codePoint(bidi)}), which makes it read differently from what it is: remove it`
+  }
+  return null
+}
+
+/**
+ * A string as a person types it, the one rule every text field uses: line breaks as newlines, no
+ * control character (textCharacterProblem), and in a name or title no bidirectional control.
+ */
+export const plainText = (label: string, kind: TextKind = 'text', notText = `${label} must be text`) =>
   z
-    .string(`${label} must be text`)
+    .string(notText)
+    .overwrite(normalizeLineBreaks)
+    .check((ctx) => {
+      const problem = textCharacterProblem(label, ctx.value, kind)
+      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
+    })
+
+// Optional text: blank means none (null), so clearing a field in a form clears the column.
+/** Optional text of at most max characters; blank is null. */
+export const optionalText = (label: string, max: number, kind: TextKind = 'text') =>
+  plainText(label, kind)
     .trim()
     .max(max, `${label} is too long: at most ${max} characters`)
     .nullable()
     .transform((value) => (value ? value : null))
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string(`${label} is required`)
+/** Required text of at most max characters. */
+export const requiredText = (label: string, max: number, kind: TextKind = 'text') =>
+  plainText(label, kind, `${label} is required`)
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} is too long: at most ${max} characters`)
@@ -75,13 +129,13 @@ export const updatedAtSchema = z
 
 /** One service of a business ("Services & Features"); the first is featured. */
 export const serviceSchema = z.object({
-  service_name: requiredText('Service name', 200),
+  service_name: requiredText('Service name', 200, 'name'),
   description: optionalText('Service description', 1000).optional(),
 })
 
 /** Every field of a business the site shows, as an operator sets them. */
 export const businessFieldsSchema = z.object({
-  name: requiredText('Name', 200),
+  name: requiredText('Name', 200, 'name'),
   category: requiredText('Category', 100),
   short_description: optionalText('Short description', 300),
   full_description: optionalText('Description', 5000),
@@ -146,7 +200,7 @@ const instant = (label: string) =>
 
 /** A community event's fields; times are ISO 8601 instants (the console sends them from America/Chicago). */
 export const eventFieldsSchema = z.object({
-  title: requiredText('Title', 200),
+  title: requiredText('Title', 200, 'name'),
   description: optionalText('Description', 5000),
   starts_at: instant('Start'),
   ends_at: instant('End').nullable(),
@@ -242,7 +296,7 @@ export const submissionPayloadSchemas = {
 /** Who sent it, if they say: both optional, never shown on the site, deleted 90 days after the decision. */
 export const submissionContactSchema = z
   .object({
-    name: optionalText('Your name', 100).optional(),
+    name: optionalText('Your name', 100, 'name').optional(),
     email: optionalText('Your email', 254)
       .refine(
         (value) => value === null || z.email().safeParse(value).success,
@@ -275,7 +329,7 @@ export type Submission = z.input<typeof submissionSchema>
 
 /** An attraction's fields (the recreation pages and /attraction/{id}). */
 export const attractionFieldsSchema = z.object({
-  name: requiredText('Name', 200),
+  name: requiredText('Name', 200, 'name'),
   category: z.enum(attractionCategories, `Category must be one of ${attractionCategories.join(', ')}`),
   description: requiredText('Description', 5000),
   badge: optionalText('Badge', 60),

@@ -1,3 +1,4 @@
+import { textCharacterProblem } from '../content/schema.ts'
 import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCategory } from './category.ts'
 import { MAX_HOURS_LENGTH, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
 import { SMALL_WORDS } from './small-words.ts'
@@ -51,7 +52,7 @@ export interface RolandParseReport {
 }
 
 /** What is wrong with a Roland.txt file as a whole. */
-export type RolandFileProblem = 'empty' | 'too-large' | 'binary' | 'no-businesses'
+export type RolandFileProblem = 'empty' | 'too-large' | 'binary' | 'bad-character' | 'no-businesses'
 
 /** Raised when Roland.txt cannot be read as a business list; the message says how to fix the file. */
 export class RolandFileError extends Error {
@@ -118,6 +119,7 @@ export function parseRolandText(text: string): ParsedBusiness[] {
 
 /** Parses the text of Roland.txt into businesses and the skipped blocks, for a job's summary. */
 export function parseRolandTextReport(text: string): RolandParseReport {
+  refuseBadCharacters(text)
   const drafts: Draft[] = []
   const skipped: SkippedBlock[] = []
   for (const { lines: block, joined } of splitBlocks(text).flatMap(splitEntries)) {
@@ -156,6 +158,27 @@ export function parseRolandTextReport(text: string): RolandParseReport {
 }
 
 type Line = { text: string; line: number }
+
+/**
+ * Refuses a file with an invisible control character (issue 43): the text fields' own rule
+ * (textCharacterProblem), so what the editors refuse never comes in by the import either. The
+ * whole file is refused, naming the line, rather than the character dropped: nothing is imported
+ * that the operator has not seen, and a stray character often means a damaged or mis-saved file.
+ * A vertical tab or form feed (Word's line and page breaks, pasted) is read as a space, as tabs are.
+ */
+function refuseBadCharacters(text: string): void {
+  const lines = text.split(/\r\n|\r|\n/)
+  for (const [index, raw] of lines.entries()) {
+    const problem = textCharacterProblem(`line ${index + 1}`, raw.replace(/[\v\f]/g, ' '))
+    if (problem === null) continue
+    // eslint-disable-next-line no-control-regex -- showing where the control character is
+    const shown = raw.replace(/[\u0000-\u001F\u007F-\u009F]/g, '\uFFFD').trim()
+    throw new RolandFileError(
+      'bad-character',
+      `Roland.txt ${problem}. The line, with it shown as \uFFFD: "${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown}". Nothing was imported: fix the line in a text editor and import the file again.`,
+    )
+  }
+}
 
 // Lines made only of dashes, equals signs, stars and the like separate entries just as a blank line does.
 const SEPARATOR = /^[-=_*~#.•·+\s]{3,}$/
@@ -838,6 +861,11 @@ function finish(draft: Draft, index: number, takenSlugs: Set<string>): ParsedBus
     category = guessCategory(draft.name, [...paragraphs, ...draft.services].join(' '))
     if (category === DEFAULT_CATEGORY)
       warnings.push(`no category could be told from the name or description: set to ${DEFAULT_CATEGORY}`)
+  }
+
+  const badName = textCharacterProblem(`the name of the business on line ${draft.line}`, draft.name, 'name')
+  if (badName !== null) {
+    throw new RolandFileError('bad-character', `Roland.txt: ${badName}. Nothing was imported.`)
   }
 
   let base = slugify(draft.name)

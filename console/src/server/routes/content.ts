@@ -26,6 +26,7 @@ import {
   eventPatchSchema,
   imageOrderSchema,
   imagePatchSchema,
+  plainText,
   townTimeZone,
   updatedAtSchema,
 } from '@roland/scripts/content/schema'
@@ -406,7 +407,7 @@ export const contentRoutes: Route[] = [
               'table must be one of the content tables',
             )
             .optional(),
-          row: z.string().min(1).max(200).optional(),
+          row: plainText('row').min(1).max(200).optional(),
           limit: z.coerce.number().int().min(1).max(1000).default(100),
         })
         .safeParse(Object.fromEntries(url.searchParams))
