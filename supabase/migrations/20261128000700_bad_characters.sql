@@ -87,3 +87,10 @@ create trigger submissions_refuse_bad_characters
 revoke all on function public.text_character_problem(text, text, boolean) from public, anon, authenticated;
 grant execute on function public.text_character_problem(text, text, boolean) to service_role;
 revoke all on function public.submission_refuse_bad_characters() from public, anon, authenticated;
+
+-- Only the trigger writes the audit trail, on Supabase too (found by the real-server test,
+-- scripts/test/real-postgres.test.ts): a Supabase project grants every new table in public to
+-- the API roles by default, and 20261125000300_audit.sql took those grants back from anon and
+-- authenticated but not from service_role, which bypasses row-level security. So the service
+-- role's key could rewrite or delete the history; now it only reads it, as on the embedded store.
+revoke insert, update, delete, truncate, references, trigger on public.audit_log from service_role;
