@@ -14,7 +14,7 @@ export function pageCacheKey(...data: unknown[]): string {
   return hash('sha256', JSON.stringify(data), 'base64url').slice(0, 32)
 }
 
-type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events'>
+type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages'>
 
 // Thousands of business pages share these lists: each catalog's are hashed once.
 const sharedKeys = new WeakMap<SharedData, string>()
@@ -22,13 +22,13 @@ const sharedKeys = new WeakMap<SharedData, string>()
 /**
  * The cacheKey of a page that shows `data` and may show anything in the catalog but its businesses:
  * the categories (the layout's header and footer, a business page's category link), the attractions
- * and the events. A page that shows a business puts it in `data` (a business page, its business);
+ * the events, and the pages' words (the navigation leaves out unpublished pages). A page that shows a business puts it in `data` (a business page, its business);
  * a page that starts to show another business must add it there.
  */
 export function catalogPageCacheKey(data: unknown, catalog: SharedData): string {
   let shared = sharedKeys.get(catalog)
   if (shared === undefined) {
-    shared = pageCacheKey(catalog.categories, catalog.attractions, catalog.events)
+    shared = pageCacheKey(catalog.categories, catalog.attractions, catalog.events, catalog.pages)
     sharedKeys.set(catalog, shared)
   }
   return pageCacheKey(data, shared)

@@ -68,6 +68,12 @@ const allScreens = [
     Screen: lazyScreen(() => import('./screens/Attractions.tsx'), 'Attractions'),
     adminOnly: false,
   },
+  {
+    path: '/pages',
+    label: 'Pages',
+    Screen: lazyScreen(() => import('./screens/Pages.tsx'), 'Pages'),
+    adminOnly: false,
+  },
   { path: '/jobs', label: 'Jobs', Screen: lazyScreen(() => import('./screens/Jobs.tsx'), 'Jobs'), adminOnly: false },
   {
     path: '/operators',

@@ -132,11 +132,33 @@ export const communityEventSchema = z.object({
   is_cancelled: z.boolean().optional(),
 })
 
+/** One entry of a list page: an emergency number, a community centre, a congregation, a nearby town. */
+export const pageItemSchema = z.object({
+  name: z.string().min(1),
+  phone: z.string().optional(),
+  address: z.string().optional(),
+  website: z.string().optional(),
+  hours: z.string().optional(),
+  note: z.string().optional(),
+})
+
+/** The words of one page of the site (a published pages row): the layout is the code's. */
+export const pageSchema = z.object({
+  path: z.string().min(1).describe("The page's URL, such as /community/emergency"),
+  title: z.string().min(1),
+  description: text,
+  intro: text,
+  body: z.string().describe('Markdown, rendered by scripts/src/content/markdown.ts'),
+  items: z.array(pageItemSchema),
+})
+
 export const catalogSchema = z.object({
   businesses: z.array(businessSchema),
   categories: z.array(locationCategorySchema),
   attractions: z.array(attractionSchema),
   events: z.array(communityEventSchema),
+  /** The published pages' words (older stores and fixtures have none: every page shows its defaults). */
+  pages: z.array(pageSchema).default([]),
 })
 
 export type BusinessService = z.infer<typeof businessServiceSchema>
@@ -148,6 +170,8 @@ export type Business = z.infer<typeof businessSchema>
 export type LocationCategory = z.infer<typeof locationCategorySchema>
 export type Attraction = z.infer<typeof attractionSchema>
 export type CommunityEvent = z.infer<typeof communityEventSchema>
+export type Page = z.infer<typeof pageSchema>
+export type PageItem = z.infer<typeof pageItemSchema>
 /** Everything a visitor may see, read once per build. */
 export type Catalog = z.infer<typeof catalogSchema>
 export type ImageType = (typeof imageTypes)[number]

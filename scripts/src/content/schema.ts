@@ -354,6 +354,96 @@ export const attractionPatchSchema = attractionFieldsSchema
   .extend({ updated_at: updatedAtSchema.optional() })
   .strict()
 
+/** The pages the site cannot do without: always published (the SQL constraint pages_always_published says the same). */
+export const alwaysPublishedPaths = ['/', '/businesses', '/events', '/contact', '/404'] as const
+
+/** The most Markdown a page's body may hold: 100 KB, counted in UTF-8 bytes (the SQL check says the same). */
+export const pageBodyMaxBytes = 100 * 1024
+
+/** A number a visitor can dial from a list entry: 911, 811, 1-800-222-1222 or (501) 340-6600. */
+const dialableNumber = (label: string) =>
+  optionalText(label, 40).refine(
+    (value) => value === null || /^\+?[0-9(][0-9 ().-]*[0-9]$/.test(value),
+    `${label} must be a number to dial, such as (501) 555-0123, 1-800-222-1222 or 911`,
+  )
+
+/** One entry of a list page (an emergency number, a community centre, a congregation, a nearby town). */
+export const pageItemSchema = z
+  .object({
+    name: requiredText('Entry name', 200),
+    phone: dialableNumber('Entry phone').optional(),
+    address: optionalText('Entry address', 300).optional(),
+    website: optionalText('Entry website', 2000)
+      .refine(
+        (value) => value === null || /^\/(?!\/)/.test(value) || webAddress('Entry website').safeParse(value).success,
+        'Entry website must be an http:// or https:// address, such as https://example.com, or a page of the site, such as /contact',
+      )
+      .optional(),
+    hours: optionalText('Entry hours', 200).optional(),
+    note: optionalText('Entry note', 2000).optional(),
+  })
+  .strict()
+  // Stored without the blank fields, so a list reads as what was typed.
+  .transform(
+    (item) => Object.fromEntries(Object.entries(item).filter(([, value]) => value != null)) as unknown as PageItem,
+  )
+
+/** A list page's entry as stored and shown: a name, and whichever details it has. */
+export interface PageItem {
+  name: string
+  phone?: string
+  address?: string
+  website?: string
+  hours?: string
+  note?: string
+}
+
+/** The fields of a page an operator sets. */
+export const pageFieldsSchema = z.object({
+  title: requiredText('Title', 200),
+  description: optionalText('Description', 300),
+  intro: optionalText('Intro', 1000),
+  body: z
+    .string('Body must be Markdown text')
+    .refine(
+      (value) => new TextEncoder().encode(value).length <= pageBodyMaxBytes,
+      `Body is too long: at most 100 KB (${pageBodyMaxBytes.toLocaleString('en-US')} bytes) of Markdown`,
+    ),
+  items: z.array(pageItemSchema, 'Items must be a list of entries, each with a name').max(200, 'At most 200 entries'),
+  is_published: z.boolean('Published must be true or false'),
+})
+
+/** PATCH /api/pages/{id}: any subset of the fields, and the updated_at the operator loaded. */
+export const pagePatchSchema = pageFieldsSchema.partial().extend({ updated_at: updatedAtSchema.optional() }).strict()
+
+/** A new page (`roland town init`, the seed): its URL and its fields. */
+export const pageCreateSchema = pageFieldsSchema
+  .partial()
+  .extend({
+    path: z
+      .string("Path is the page's URL, such as /community/emergency")
+      .regex(
+        /^\/([a-z0-9]+(-[a-z0-9]+)*(\/[a-z0-9]+(-[a-z0-9]+)*)*)?$/,
+        "Path is the page's URL, such as /community/emergency: lowercase letters, digits and dashes after a /",
+      ),
+    title: pageFieldsSchema.shape.title,
+  })
+  .strict()
+export type PageCreate = z.input<typeof pageCreateSchema>
+
+/** A page as GET /api/pages answers it (the pages row). */
+export interface PageRow {
+  id: string
+  path: string
+  title: string
+  description: string | null
+  intro: string | null
+  body: string
+  items: PageItem[]
+  is_published: boolean
+  updated_at: string
+}
+
 /** A service of a business as the API answers it. */
 export interface ServiceRow {
   service_name: string

@@ -258,7 +258,7 @@ async function listedAll(tx: Transaction): Promise<Map<string, string>> {
   return businesses
 }
 
-/** The rest of the catalog (as the anon role): categories, attractions and events. */
+/** The rest of the catalog (as the anon role): categories, attractions, events and pages. */
 async function catalogRest(tx: Transaction): Promise<object> {
   const { rows } = await tx.query<{ rest: string }>(catalogRestSql)
   return JSON.parse(rows[0]!.rest) as object
@@ -295,7 +295,10 @@ const catalogRestSql = `
   select json_build_object(
     'categories', coalesce((select json_agg(c order by c.sort_order, c.name) from public.location_categories c), '[]'),
     'attractions', coalesce((select json_agg(a order by a.sort_order, a.name) from public.attractions a where a.is_active), '[]'),
-    'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]')
+    'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]'),
+    'pages', coalesce((select json_agg(json_build_object('path', p.path, 'title', p.title, 'description', p.description,
+                 'intro', p.intro, 'body', p.body, 'items', p.items) order by p.path)
+               from public.pages p where p.is_published), '[]')
   )::text as rest`
 
 function makeStore(db: PGlite, dir: string | undefined, created: boolean, release: () => Promise<void>): EmbeddedStore {

@@ -168,13 +168,18 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     kind: 'supabase',
     location,
     async loadCatalog(): Promise<Catalog> {
-      const [businesses, categories, attractions, events] = await Promise.all([
+      const [businesses, categories, attractions, events, pages] = await Promise.all([
         publicClient.from('businesses').select(catalogSelect).eq('is_active', true).order('name'),
         publicClient.from('location_categories').select('*').order('sort_order'),
         publicClient.from('attractions').select('*').eq('is_active', true).order('sort_order'),
         publicClient.from('community_events').select('*').eq('is_active', true).order('starts_at'),
+        publicClient
+          .from('pages')
+          .select('path, title, description, intro, body, items')
+          .eq('is_published', true)
+          .order('path'),
       ])
-      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events })) {
+      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events, pages })) {
         if (answer.error) fail(`read ${what}`, answer.error)
       }
       return parseCatalog(
@@ -183,6 +188,7 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
           categories: categories.data,
           attractions: attractions.data,
           events: events.data,
+          pages: pages.data,
         },
         location,
       )

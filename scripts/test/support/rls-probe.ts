@@ -112,6 +112,14 @@ const tables: Record<string, { insert: string; update: string; delete: string; v
     visible: 3,
     total: 3,
   },
+  pages: {
+    insert: `insert into pages (path, title) values ('/new-page', 'New')`,
+    update: `update pages set title = 'Changed' where path = '/about'`,
+    delete: `delete from pages where path = '/nearby'`,
+    // The seed's fifteen pages are published; the draft of the setup below is not.
+    visible: 15,
+    total: 16,
+  },
   listing_findings: {
     insert: `insert into listing_findings (business_id, kind, detail) values ('${activeId}', 'unverified', 'Never verified')`,
     update: `update listing_findings set detail = 'Changed'`,
@@ -138,6 +146,7 @@ export const probeSetupSql = `
     insert into business_hours (business_id, day_of_week, opens_at, closes_at) values
       ('${activeId}', 1, '07:00', '17:00'), ('${inactiveId}', 1, '07:00', '17:00');
     insert into jobs (kind) values ('migrate');
+    insert into pages (path, title, is_published) values ('/draft', 'Draft', false);
     insert into listing_findings (business_id, kind, detail) values ('${activeId}', 'no-photo', 'No photo');
     insert into auth.users (id, email) values ('${authUserId}', 'linked@example.org');
     insert into operators (id, email, role, password_hash) values

@@ -26,6 +26,7 @@ import {
   eventPatchSchema,
   imageOrderSchema,
   imagePatchSchema,
+  pagePatchSchema,
   plainText,
   townTimeZone,
   updatedAtSchema,
@@ -43,6 +44,7 @@ const nouns: Record<ContentTable, { one: string; key: string; list: string }> = 
   business_images: { one: 'photo', key: 'image', list: 'GET /api/businesses' },
   community_events: { one: 'event', key: 'event', list: 'GET /api/events' },
   attractions: { one: 'attraction', key: 'attraction', list: 'GET /api/attractions' },
+  pages: { one: 'page', key: 'page', list: 'GET /api/pages' },
 }
 
 // Names the SQL gives its rules, and the field and message each stands for.
@@ -55,6 +57,11 @@ const ruleMessages: Record<string, { path: string; message: string }> = {
   attractions_pkey: { path: 'name', message: 'Another attraction already has this name: change it' },
   business_images_business_id_image_url_key: { path: 'file', message: 'This business already has this photo' },
   community_events_check: { path: 'ends_at', message: 'The end must not be before the start' },
+  pages_always_published: {
+    path: 'is_published',
+    message: 'The home page, /businesses, /events, /contact and the 404 page stay published: the site needs them',
+  },
+  pages_body_check: { path: 'body', message: 'Body is too long: at most 100 KB of Markdown' },
 }
 
 /** Turns an edit's outcome into its row, or throws the answer: 404, 409 (with the current row) or 400. */
@@ -387,6 +394,25 @@ export const contentRoutes: Route[] = [
     },
   },
   {
+    // Every page (published or not), by URL: what the Pages screen lists.
+    method: 'GET',
+    path: /^\/api\/pages$/,
+    async handler({ res, services }) {
+      sendJson(res, 200, { pages: await contentRows(services.store, 'pages') })
+    },
+  },
+  {
+    // Any of title, description, intro, body (Markdown, up to 100 KB), items, is_published.
+    method: 'PATCH',
+    path: /^\/api\/pages\/(?<id>[^/]+)$/,
+    async handler(context) {
+      const id = rowId('pages', context.params.id)
+      // Room for a body just over its 100 KB, so the answer is a 400 naming the body, not a 413.
+      const [fields, version] = withoutVersion(await readJson(context.req, pagePatchSchema, 1024 * 1024))
+      answer(context, 'pages', await editRow(context.services.store, 'pages', id, fields, version, context.actor))
+    },
+  },
+  {
     // The audit trail, newest first: ?table= and ?row= narrow it to a table or one row, ?limit= (1..1000).
     method: 'GET',
     path: /^\/api\/audit$/,
@@ -403,6 +429,7 @@ export const contentRoutes: Route[] = [
                 'attractions',
                 'community_events',
                 'location_categories',
+                'pages',
               ],
               'table must be one of the content tables',
             )
