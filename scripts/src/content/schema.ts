@@ -370,7 +370,7 @@ const dialableNumber = (label: string) =>
 /** One entry of a list page (an emergency number, a community centre, a congregation, a nearby town). */
 export const pageItemSchema = z
   .object({
-    name: requiredText('Entry name', 200),
+    name: requiredText('Entry name', 200, 'name'),
     phone: dialableNumber('Entry phone').optional(),
     address: optionalText('Entry address', 300).optional(),
     website: optionalText('Entry website', 2000)
@@ -400,15 +400,13 @@ export interface PageItem {
 
 /** The fields of a page an operator sets. */
 export const pageFieldsSchema = z.object({
-  title: requiredText('Title', 200),
+  title: requiredText('Title', 200, 'name'),
   description: optionalText('Description', 300),
   intro: optionalText('Intro', 1000),
-  body: z
-    .string('Body must be Markdown text')
-    .refine(
-      (value) => new TextEncoder().encode(value).length <= pageBodyMaxBytes,
-      `Body is too long: at most 100 KB (${pageBodyMaxBytes.toLocaleString('en-US')} bytes) of Markdown`,
-    ),
+  body: plainText('Body', 'text', 'Body must be Markdown text').refine(
+    (value) => new TextEncoder().encode(value).length <= pageBodyMaxBytes,
+    `Body is too long: at most 100 KB (${pageBodyMaxBytes.toLocaleString('en-US')} bytes) of Markdown`,
+  ),
   items: z.array(pageItemSchema, 'Items must be a list of entries, each with a name').max(200, 'At most 200 entries'),
   is_published: z.boolean('Published must be true or false'),
 })
