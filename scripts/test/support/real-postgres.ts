@@ -84,9 +84,10 @@ export interface RealPostgres {
 /** Starts a cluster: initdb in a temporary folder, then the server on a free port of 127.0.0.1. */
 export async function startRealPostgres(): Promise<RealPostgres> {
   const bin = ensurePostgresBin()
-  const root = mkdtempSync(path.join(tmpdir(), 'roland-postgres-'))
-  const dataDir = path.join(root, 'data')
   const asRoot = process.getuid?.() === 0
+  // As root, in /tmp: the postgres user may not reach a TMPDIR of root's own.
+  const root = mkdtempSync(path.join(asRoot ? '/tmp' : tmpdir(), 'roland-postgres-'))
+  const dataDir = path.join(root, 'data')
   // As root, the cluster is the postgres user's: its folder theirs, its commands run as them.
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim())
