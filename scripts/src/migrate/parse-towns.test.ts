@@ -1,60 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
-import { decodeRolandFile, parseRolandText, type ParsedBusiness } from './parse.ts'
+import { loadList as load, scoreList as score } from './accuracy.ts'
 
 // Hand-typed business lists of other (invented) towns, each with the output a person reading it
 // would write down. They vary the way volunteers' files do: entries with no blank line between
 // them, labelled and unlabelled fields, section headings right above an entry, taglines that
 // promise '24/7' inside descriptions, day ranges with en dashes, phones in every format.
 const TOWNS = new URL('../../test/fixtures/towns/', import.meta.url)
-
-const FIELDS = ['name', 'category', 'phone', 'website', 'address', 'hours', 'description', 'services'] as const
-type Field = (typeof FIELDS)[number]
-type Expected = Record<Field, string | string[] | null>
-
-function actual(business: ParsedBusiness): Expected {
-  return { ...business, description: business.full_description }
-}
-
-/** Compares parsed businesses with the expected ones, field by field, matched by name. */
-function score(parsed: ParsedBusiness[], expected: Expected[]) {
-  const mismatches: string[] = []
-  let correct = 0
-  for (const want of expected) {
-    const got = parsed.find((business) => business.name === want.name)
-    if (got === undefined) {
-      mismatches.push(`lost: ${String(want.name)}`)
-      continue
-    }
-    for (const field of FIELDS) {
-      const value = actual(got)[field]
-      if (JSON.stringify(value) === JSON.stringify(want[field])) correct += 1
-      else
-        mismatches.push(
-          `${String(want.name)}.${field}: got ${JSON.stringify(value)}, want ${JSON.stringify(want[field])}`,
-        )
-    }
-  }
-  const unexpected = parsed.filter((business) => !expected.some((want) => want.name === business.name))
-  for (const business of unexpected) mismatches.push(`unexpected (a merged or split entry?): ${business.name}`)
-  return {
-    correct,
-    total: expected.length * FIELDS.length,
-    mismatches,
-    lost: expected.length - (parsed.length - unexpected.length),
-  }
-}
-
-/** Parses a fixture list and reads the businesses a person would write down for it. */
-function load(folder: URL, file: string) {
-  const text = decodeRolandFile(readFileSync(new URL(file, folder)))
-  const expected = (
-    JSON.parse(readFileSync(new URL(file.replace(/\.txt$/, '.expected.json'), folder), 'utf8')) as {
-      businesses: Expected[]
-    }
-  ).businesses
-  return { file, text, parsed: parseRolandText(text), expected }
-}
 
 const towns = readdirSync(TOWNS)
   .filter((file) => file.endsWith('.txt'))
