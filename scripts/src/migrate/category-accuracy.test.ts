@@ -47,6 +47,7 @@ const lists = {
   'the sample Roland.txt': sampleCases(),
   'the towns': fixtureCases(new URL('../../test/fixtures/towns/', import.meta.url)),
   'the unseen list': fixtureCases(new URL('../../test/fixtures/unseen/', import.meta.url), ['beaver-fork.txt']),
+  'the newsletter list': fixtureCases(new URL('../../test/fixtures/unseen/', import.meta.url), ['hickory-flat.txt']),
 }
 
 describe('category guessing on hand-typed lists', () => {
@@ -60,9 +61,15 @@ describe('category guessing on hand-typed lists', () => {
     expect(right(cases, guessCategory)).toBe(cases.length)
   })
 
-  test('is right for every business of the unseen list, where the keywords alone miss two', () => {
+  // The keywords alone missed two before issue 42 taught them guides; they still miss one.
+  test('is right for every business of the unseen list, where the keywords alone miss one', () => {
     const cases = lists['the unseen list']
     expect(right(cases, guessCategory)).toBe(cases.length)
-    expect(right(cases, guessCategoryByKeywords)).toBe(cases.length - 2)
+    expect(right(cases, guessCategoryByKeywords)).toBe(cases.length - 1)
+  })
+
+  test('is right for every business of the newsletter list: guides, tours and a laundromat’s drop-off service', () => {
+    const cases = lists['the newsletter list']
+    expect(right(cases, guessCategory)).toBe(cases.length)
   })
 })
