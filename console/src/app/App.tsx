@@ -121,6 +121,8 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
   const toast = useToast()
   const { connected, pendingSubmissions } = useLive()
   const current = screens.find((screen) => screen.path === path) ?? allScreens[0]
+  // On a phone the navigation folds behind a Menu button; from 640 px on it is always shown.
+  const [menuOpen, setMenuOpen] = useState(false)
 
   useEffect(() => {
     if (!screens.some((screen) => screen.path === path)) window.history.replaceState(null, '', current.path)
@@ -140,12 +142,34 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3">
           <span className="font-bold tracking-tight">Roland Console</span>
-          <nav aria-label="Screens" className="flex gap-1">
+          <button
+            type="button"
+            className="ml-auto rounded-md border border-slate-300 px-3 py-1.5 text-sm text-slate-700 sm:hidden"
+            aria-expanded={menuOpen}
+            aria-controls="screens-nav"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            Menu<span className="sr-only">: screens</span>
+            {pendingSubmissions ? (
+              <span className="ml-1.5 rounded-full bg-amber-100 px-1.5 text-xs font-semibold text-amber-900">
+                {pendingSubmissions}
+                <span className="sr-only"> pending in the Inbox</span>
+              </span>
+            ) : null}
+          </button>
+          <nav
+            id="screens-nav"
+            aria-label="Screens"
+            className={`${menuOpen ? 'flex' : 'hidden'} w-full flex-col gap-1 sm:flex sm:w-auto sm:flex-row sm:flex-wrap`}
+          >
             {screens.map((screen) => (
               <a
                 key={screen.path}
                 href={screen.path}
-                onClick={(event) => follow(event, screen.path)}
+                onClick={(event) => {
+                  setMenuOpen(false)
+                  follow(event, screen.path)
+                }}
                 aria-current={screen.path === current.path ? 'page' : undefined}
                 className={`rounded-md px-3 py-1.5 text-sm ${screen.path === current.path ? 'bg-brand-50 font-semibold text-brand-700' : 'text-slate-600 hover:bg-slate-100'}`}
               >
@@ -162,11 +186,11 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
               </a>
             ))}
           </nav>
-          <div className="ml-auto flex items-center gap-3 text-xs text-slate-500">
+          <div className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-500 sm:ml-auto">
             <span title={connected ? 'Live updates connected' : 'Reconnecting to live updates'}>
               {connected ? '● live' : '○ reconnecting'}
             </span>
-            <span data-testid="signed-in-as">
+            <span data-testid="signed-in-as" className="break-all">
               {session.email} ({session.role})
             </span>
             <button type="button" className="underline hover:text-slate-800" onClick={() => void signOut()}>
