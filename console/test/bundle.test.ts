@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -47,6 +47,9 @@ describe('the console app', () => {
       // One chunk per screen at least: the app is split, not one file.
       expect(scripts.length).toBeGreaterThan(10)
       expect(scripts.filter((file) => file.bytes > chunkLimit)).toEqual([])
+      // React's production code, whatever NODE_ENV the build ran under (Vitest's is test).
+      const entry = files.find((file) => /^assets\/index-.*\.js$/.test(file.file))!
+      expect(await readFile(path.join(outDir, entry.file), 'utf8')).not.toContain('cannot be a child of')
       for (const file of files) expect(file.gzipBytes).toBeLessThan(file.bytes + 100)
     } finally {
       await rm(outDir, { recursive: true, force: true })

@@ -22,6 +22,8 @@ const sources = [
   path.join(consoleDir, 'src', 'app'),
   path.join(consoleDir, 'src', 'shared'),
   path.join(consoleDir, 'vite.config.ts'),
+  // How it is built.
+  path.join(consoleDir, 'src', 'server', 'build-app.ts'),
   // What the app shares with the CLI and the site: the operator rules (minimum password length,
   // roles), the content schemas and town time, the kinds of finding.
   path.join(consoleDir, '..', 'scripts', 'src', 'operators', 'schema.ts'),
@@ -125,11 +127,21 @@ export async function buildApp(outDir: string, log: (message: string) => void = 
   }
   logger.warn = warn
   logger.warnOnce = warn
-  await build({
-    configFile: path.join(consoleDir, 'vite.config.ts'),
-    build: { outDir, emptyOutDir: true },
-    customLogger: logger,
-  })
+  // Vite bundles for process.env.NODE_ENV when it is set, before the mode: under Vitest (NODE_ENV
+  // test) it would build React's development code, twice the size. The app is always built for production.
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
+  try {
+    await build({
+      configFile: path.join(consoleDir, 'vite.config.ts'),
+      mode: 'production',
+      build: { outDir, emptyOutDir: true },
+      customLogger: logger,
+    })
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  }
   const files: BuiltFile[] = []
   for (const entry of await readdir(outDir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile() || !compressible.has(path.extname(entry.name))) continue
