@@ -306,7 +306,7 @@ function PageEditor({ page, onDone }: { page: PageRow; onDone: (keepOpen: boolea
                       variant="secondary"
                       className="px-3 py-1"
                       data-move="-1"
-                      aria-label={`Move ${label} up`}
+                      aria-label={`Move up: ${label}`}
                       disabled={index === 0}
                       onClick={() => move(index, -1)}
                     >
@@ -316,7 +316,7 @@ function PageEditor({ page, onDone }: { page: PageRow; onDone: (keepOpen: boolea
                       variant="secondary"
                       className="px-3 py-1"
                       data-move="1"
-                      aria-label={`Move ${label} down`}
+                      aria-label={`Move down: ${label}`}
                       disabled={index === entries.length - 1}
                       onClick={() => move(index, 1)}
                     >
