@@ -245,6 +245,64 @@ describe('events', () => {
     expect(status).toBe(400)
     expect(json.issues[0].path).toBe('starts_at')
   })
+
+  const council = {
+    title: 'Council meeting',
+    starts_at: '2027-01-12T19:00:00-06:00',
+    location: 'Roland Community Center',
+    event_type: 'Planning',
+  }
+
+  test('creates a series with its rule, cancels one date and moves another (an exception of the series)', async () => {
+    const created = await api('/api/events', { method: 'POST', body: { ...council, rrule: 'FREQ=MONTHLY;BYDAY=2TU' } })
+    expect(created.status).toBe(201)
+    const series = created.json.event
+    expect(series).toMatchObject({ rrule: 'FREQ=MONTHLY;BYDAY=2TU', exdates: [] })
+    const cancelled = await api(`/api/events/${series.id}`, {
+      method: 'PATCH',
+      body: { exdates: ['2027-02-09T19:00:00-06:00'], updated_at: series.updated_at },
+    })
+    expect(cancelled.status).toBe(200)
+    expect(cancelled.json.event.exdates.map((d: string) => new Date(d).toISOString())).toEqual([
+      '2027-02-10T01:00:00.000Z',
+    ])
+    const moved = await api('/api/events', {
+      method: 'POST',
+      body: {
+        ...council,
+        starts_at: '2027-03-10T19:00:00-05:00',
+        series_id: series.id,
+        recurrence_id: '2027-03-09T19:00:00-05:00',
+      },
+    })
+    expect(moved.status).toBe(201)
+    expect(moved.json.event).toMatchObject({ series_id: series.id, rrule: null })
+    expect(new Date(moved.json.event.recurrence_id).toISOString()).toBe('2027-03-10T00:00:00.000Z')
+    // Deleting the series takes its moved dates with it.
+    expect((await api(`/api/events/${series.id}`, { method: 'DELETE' })).status).toBe(200)
+    expect((await api(`/api/events/${moved.json.event.id}`, { method: 'DELETE' })).status).toBe(404)
+  })
+
+  test('refuses a rule that does not parse, or one with no end that repeats daily, with 400 naming rrule', async () => {
+    for (const rrule of ['every second Tuesday', 'FREQ=WEEKLY;BYDAY=XX', 'FREQ=DAILY']) {
+      const { status, json } = await api('/api/events', { method: 'POST', body: { ...council, rrule } })
+      expect(status, rrule).toBe(400)
+      expect(json.issues[0].path, rrule).toBe('rrule')
+    }
+    const listed = await api('/api/events')
+    expect(listed.json.events.filter((e: any) => e.title === council.title)).toEqual([])
+    const { json } = await api('/api/events', { method: 'POST', body: { ...council, rrule: 'FREQ=DAILY' } })
+    expect(json.issues[0].message).toMatch(/needs an end: add UNTIL/)
+  })
+
+  test('refuses a cancelled date that is no date with 400 naming exdates', async () => {
+    const { status, json } = await api('/api/events', {
+      method: 'POST',
+      body: { ...council, rrule: 'FREQ=WEEKLY', exdates: ['next week'] },
+    })
+    expect(status).toBe(400)
+    expect(json.issues[0].path).toMatch(/^exdates/)
+  })
 })
 
 describe('attractions', () => {

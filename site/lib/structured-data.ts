@@ -150,11 +150,12 @@ export function touristAttractionJsonLd(
 }
 
 /** An Event for the events page. */
-export function eventJsonLd(event: CommunityEvent, pageUrl: string): JsonLd {
+export function eventJsonLd(event: CommunityEvent & { anchor?: string }, pageUrl: string): JsonLd {
+  const anchor = event.anchor ?? event.slug
   return {
     '@context': 'https://schema.org',
     '@type': 'Event',
-    '@id': `${pageUrl}#${event.slug}`,
+    '@id': `${pageUrl}#${anchor}`,
     name: event.title,
     ...(event.description ? { description: event.description } : {}),
     startDate: event.starts_at,
@@ -163,7 +164,7 @@ export function eventJsonLd(event: CommunityEvent, pageUrl: string): JsonLd {
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     location: { '@type': 'Place', name: event.location, address: postalAddress(null) },
     organizer: { '@type': 'Person', name: coordinator.name },
-    url: `${pageUrl}#${event.slug}`,
+    url: `${pageUrl}#${anchor}`,
   }
 }
 

@@ -130,6 +130,13 @@ export const communityEventSchema = z.object({
   event_type: z.string(),
   /** Called off by the coordinator: still listed, marked cancelled (optional: older fixtures lack it). */
   is_cancelled: z.boolean().optional(),
+  // A series (issue 40); optional, as older fixtures and stores lack them.
+  rrule: text.optional(),
+  exdates: z.array(z.string()).nullish(),
+  series_id: text.optional(),
+  recurrence_id: text.optional(),
+  time_zone: text.optional(),
+  all_day: z.boolean().optional(),
 })
 
 /** One entry of a list page: an emergency number, a community centre, a congregation, a nearby town. */

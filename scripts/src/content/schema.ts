@@ -1,6 +1,7 @@
 import type { AuditEntry } from './edit.ts'
 import { isValidPhoneNumber } from 'libphonenumber-js'
 import { z } from 'zod'
+import { ruleProblem } from '../events/recurrence.ts'
 
 // The content an operator edits (issue 18): one set of schemas, used by the console's forms to
 // show a mistake beside its field and by the API to refuse it with 400. Field names are the SQL
@@ -207,6 +208,19 @@ export const eventFieldsSchema = z.object({
   location: requiredText('Location', 300),
   event_type: z.enum(eventTypes, `Type must be one of ${eventTypes.join(', ')}`),
   is_cancelled: z.boolean('Cancelled must be true or false'),
+  /** How it repeats: an RFC 5545 RRULE value (issue 40), or null for a single event. */
+  rrule: z
+    .string('Repeat must be an iCalendar RRULE value, such as FREQ=MONTHLY;BYDAY=2TU')
+    .trim()
+    .max(500, 'Repeat must be at most 500 characters')
+    .nullable()
+    .superRefine((rule, context) => {
+      const problem = rule === null ? null : ruleProblem(rule)
+      if (problem) context.addIssue({ code: 'custom', message: problem })
+    })
+    .transform((rule) => (rule ? rule.toUpperCase() : null)),
+  /** The starts of the occurrences of the series that are cancelled (EXDATE). */
+  exdates: z.array(instant('A cancelled date')).max(1000, 'At most 1,000 cancelled dates'),
 })
 
 const endsAfterStart = (event: { starts_at?: string | undefined; ends_at?: string | null | undefined }) =>
@@ -215,8 +229,17 @@ const endsAfterStartIssue = { message: 'The end must not be before the start', p
 
 /** POST /api/events. */
 export const eventCreateSchema = eventFieldsSchema
-  .partial({ description: true, ends_at: true, is_cancelled: true })
+  .partial({ description: true, ends_at: true, is_cancelled: true, rrule: true, exdates: true })
+  .extend({
+    /** A moved or changed occurrence (an exception): its series, and the start it had there. */
+    series_id: z.uuid('The series is named by its event id').optional(),
+    recurrence_id: instant('The occurrence it replaces').optional(),
+  })
   .strict()
+  .refine((event) => !event.series_id === !event.recurrence_id, {
+    message: 'An occurrence of a series names both its series and the date it replaces',
+    path: ['recurrence_id'],
+  })
   .refine(endsAfterStart, endsAfterStartIssue)
 
 /** PATCH /api/events/{id}. */
@@ -499,6 +522,12 @@ export interface EventRow {
   event_type: (typeof eventTypes)[number]
   is_active: boolean
   is_cancelled: boolean
+  rrule: string | null
+  exdates: string[]
+  series_id: string | null
+  recurrence_id: string | null
+  time_zone: string | null
+  all_day: boolean
   updated_at: string
 }
 

@@ -1,6 +1,13 @@
 import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '@roland/scripts/content/schema'
 import { formatTownTime, fromTownInput, toTownInput } from '@roland/scripts/content/town-time'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
+import {
+  emptyRepeatDraft,
+  EventRepeat,
+  repeatDraftOf,
+  ruleOfDraft,
+  type RepeatDraft,
+} from '../components/EventRepeat.tsx'
 import type { FieldDef } from '../components/forms.tsx'
 import { Badge, Button } from '../components/ui.tsx'
 
@@ -36,7 +43,17 @@ export function eventBody(draft: EventDraft): Record<string, unknown> {
   }
 }
 
-const events: ContentKind<EventRow, EventDraft> = {
+/** The event editor's form: the event's fields and how it repeats. */
+type SeriesDraft = EventDraft & RepeatDraft
+
+/** The body the event editor sends: the fields, and the rule its repeat controls say. */
+function seriesBody(draft: SeriesDraft): Record<string, unknown> {
+  const { title, description, starts_at, ends_at, location, event_type } = draft
+  const body = eventBody({ title, description, starts_at, ends_at, location, event_type })
+  return { ...body, rrule: ruleOfDraft(draft, fromTownInput(starts_at)) }
+}
+
+const events: ContentKind<EventRow, SeriesDraft> = {
   one: 'event',
   many: 'events',
   table: 'community_events',
@@ -49,7 +66,10 @@ const events: ContentKind<EventRow, EventDraft> = {
       <h2 className="font-semibold">{event.title}</h2>
       <Badge>{event.event_type}</Badge>
       {event.is_cancelled ? <Badge tone="error">cancelled</Badge> : null}
-      {Date.parse(event.ends_at ?? event.starts_at) < loadedAt ? <Badge tone="pending">past</Badge> : null}
+      {event.rrule ? <Badge>repeats</Badge> : null}
+      {!event.rrule && Date.parse(event.ends_at ?? event.starts_at) < loadedAt ? (
+        <Badge tone="pending">past</Badge>
+      ) : null}
       <span className="text-xs text-slate-600">
         {formatTownTime(event.starts_at)} · {event.location}
       </span>
@@ -57,13 +77,23 @@ const events: ContentKind<EventRow, EventDraft> = {
   ),
   createSchema: eventCreateSchema,
   patchSchema: eventPatchSchema,
-  emptyDraft: { title: '', description: '', starts_at: '', ends_at: '', location: '', event_type: 'Community' },
+  emptyDraft: {
+    title: '',
+    description: '',
+    starts_at: '',
+    ends_at: '',
+    location: '',
+    event_type: 'Community',
+    ...emptyRepeatDraft,
+  },
   draftOf: (event) => ({
     starts_at: toTownInput(event.starts_at),
     ends_at: event.ends_at ? toTownInput(event.ends_at) : '',
+    ...repeatDraftOf(event),
   }),
-  bodyOf: eventBody,
-  fields: eventFields,
+  bodyOf: seriesBody,
+  fields: eventFields as FieldDef<SeriesDraft>[],
+  extra: (form) => <EventRepeat {...form} />,
   savedMessage: (event, added) => `${added ? 'Added' : 'Saved'} ${event.title}`,
   actions: (event, send) => (
     <Button
