@@ -32,8 +32,9 @@ comment on column public.community_events.all_day is
 
 create index community_events_series_idx on public.community_events (series_id) where series_id is not null;
 
-/** The columns an operator may set on a content table, and those a new row may also set. */
-create or replace function public.editable_columns(target text, creating boolean default false)
+-- The columns an operator may set (20261128000200_pages.sql wraps this function for pages): an
+-- event's rule and cancelled dates, and for a new exception its series and the date it replaces.
+create or replace function public.editable_columns_besides_pages(target text, creating boolean default false)
 returns text[]
 language sql
 immutable
