@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { plainText } from '@roland/scripts/content/schema'
 import type { OpenFinding } from '@roland/scripts/check/job'
 import type { FindingKind } from '@roland/scripts/check/kinds'
+import type { BackupCheck } from '@roland/scripts/backup/checked'
 import type { Job } from '@roland/scripts/store/types'
 
 // The console API's inputs (validated on the server with these schemas) and outputs (types the
@@ -182,6 +183,24 @@ export interface FindingsView {
   lastCheck: Job | null
   /** When the scheduled check runs next; null when ROLAND_CHECK_EVERY=off. */
   nextCheckAt: string | null
+  /** The scheduled backups, and what about them needs attention. */
+  backup: BackupView
+}
+
+/** The scheduled, checked backups (ROLAND_BACKUP_DIR), as Today and Needs attention show them. */
+export interface BackupView {
+  /** The backup folder; null when ROLAND_BACKUP_DIR is not set (no scheduled backups). */
+  dir: string | null
+  /** When the next scheduled backup is due; null when off. */
+  nextAt: string | null
+  /** A backup is being written or checked now. */
+  running: boolean
+  /** The newest backup's check, passed or failed. */
+  last: BackupCheck | null
+  /** The newest backup whose check passed. */
+  lastGood: BackupCheck | null
+  /** What needs attention: no checked backup for two days, or a failed check; else null. */
+  problem: string | null
 }
 
 /** Today, the screen the console opens on. */
@@ -193,6 +212,8 @@ export interface TodayView {
   /** The latest saves and jobs, one line each, with who made them. */
   recentChanges: RecentChangeView[]
   unpublishedEdits: number
+  /** The last checked backup, and what about backups needs attention. */
+  backup: BackupView
   lastRebuild: Job | null
 }
 

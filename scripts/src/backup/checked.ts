@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from '
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
-import { townTimeZone } from '../content/town.ts'
+import { formatTownTime, townZone } from '../content/town-time.ts'
 import { openEmbeddedStore } from '../store/embedded.ts'
 import { StoreError, type Store } from '../store/types.ts'
 import { backupFileName, writeBackup, type BackupSummary } from './backup.ts'
@@ -160,7 +160,7 @@ function parseJson(text: string): unknown {
 
 /** The calendar day (YYYY-MM-DD) of a time in the town's zone. */
 function dayOf(at: Date): string {
-  return at.toLocaleDateString('en-CA', { timeZone: townTimeZone })
+  return at.toLocaleDateString('en-CA', { timeZone: townZone() })
 }
 
 /** The Monday (YYYY-MM-DD) of the week a time falls in, in the town's zone. */
@@ -269,7 +269,7 @@ export async function backupState(dir: string, now: Date = new Date()): Promise<
       ? `No backup in ${dir} has been checked: run \`pnpm roland db verify\` on the newest.`
       : `No backup has been written to ${dir} yet.`
   } else if (now.getTime() - Date.parse(lastGood.createdAt) > backupOverdueMs) {
-    problem = `No checked backup for two days: the last good one, ${lastGood.file}, is from ${lastGood.createdAt}.`
+    problem = `No checked backup for two days: the last good one, ${lastGood.file}, is from ${formatTownTime(lastGood.createdAt)}.`
   }
   return { last, lastGood, problem }
 }

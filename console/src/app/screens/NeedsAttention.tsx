@@ -135,7 +135,21 @@ export function NeedsAttention() {
             ))}
         </nav>
       ) : null}
-      {view && total === 0 ? <Card description="Nothing needs attention." /> : null}
+      {view?.backup.problem ? (
+        <section id="backups" aria-labelledby="backups-heading" data-kind="backups">
+          <h2 id="backups-heading" className="mb-2 text-lg font-semibold">
+            Backups
+          </h2>
+          <Card>
+            <p className="text-sm text-red-700">{view.backup.problem}</p>
+            <p className="mt-2 text-sm text-slate-600">
+              Write and check one now from Today (&ldquo;Back up now&rdquo;), or run{' '}
+              <code>pnpm roland db backup --dir {view.backup.dir ?? 'FOLDER'}</code> on the console&rsquo;s machine.
+            </p>
+          </Card>
+        </section>
+      ) : null}
+      {view && total === 0 && !view.backup.problem ? <Card description="Nothing needs attention." /> : null}
       {findingKinds.map((kind) => {
         const ofKind = open.filter((finding) => finding.kind === kind)
         if (ofKind.length === 0) return null

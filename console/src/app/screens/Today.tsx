@@ -3,6 +3,7 @@ import { findingKinds, findingLabels } from '@roland/scripts/check/kinds'
 import { formatTownDate, formatTownTime } from '@roland/scripts/content/town-time'
 import type { TodayView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
+import { BackupCard } from '../components/BackupCard.tsx'
 import { useToast } from '../components/Toaster.tsx'
 import { Card, StatusBadge } from '../components/ui.tsx'
 import { useLive } from '../live.tsx'
@@ -67,7 +68,12 @@ export function Today() {
 
       <Card title="Needs attention">
         <ul className="text-sm" aria-label="Findings by kind">
-          {kinds.length === 0 ? (
+          {today.backup.problem ? (
+            <Line to="/attention#backups">
+              <span className="font-semibold">Backups:</span> {today.backup.problem}
+            </Line>
+          ) : null}
+          {kinds.length === 0 && !today.backup.problem ? (
             <Line to="/attention">
               Nothing needs attention
               {today.lastCheck ? ` (last check ${formatTownDate(today.lastCheck.created_at)})` : ''}
@@ -103,6 +109,8 @@ export function Today() {
           })}
         </ul>
       </Card>
+
+      <BackupCard key={today.backup.last?.checkedAt ?? 'none'} initial={today.backup} />
 
       <Card title="The site">
         <ul className="text-sm" aria-label="The site">

@@ -22,7 +22,11 @@ function uuidParam(raw: string | undefined, what: string, list: string): string 
 
 /** The open findings, with counts by kind, the last check and when the next is due. */
 async function findingsView(services: ConsoleServices): Promise<FindingsView> {
-  const [findings, jobs] = await Promise.all([openFindings(services.store), services.jobs.list(100)])
+  const [findings, jobs, backup] = await Promise.all([
+    openFindings(services.store),
+    services.jobs.list(100),
+    services.backups.view(),
+  ])
   const open = findings.filter((finding) => finding.dismissed_at === null)
   const byKind = Object.fromEntries(
     findingKinds.map((kind) => [kind, open.filter((finding) => finding.kind === kind).length]),
@@ -33,6 +37,7 @@ async function findingsView(services: ConsoleServices): Promise<FindingsView> {
     byKind,
     lastCheck: jobs.find((job) => job.kind === 'check') ?? null,
     nextCheckAt: nextAt === null ? null : new Date(nextAt).toISOString(),
+    backup,
   }
 }
 
@@ -115,6 +120,7 @@ export const attentionRoutes: Route[] = [
         lastCheck: findings.lastCheck,
         recentChanges: changes,
         unpublishedEdits: rebuildState(services).unpublishedEdits,
+        backup: findings.backup,
         lastRebuild: jobs.find((job) => job.kind === 'rebuild') ?? null,
       }
       sendJson(res, 200, today)
