@@ -274,6 +274,39 @@ describe('input validation', () => {
   })
 })
 
+describe('bad characters (issue 43)', () => {
+  test('an import preview of a file with a control character is refused naming the line, and changes nothing', async () => {
+    const before = (await api('/api/migration')).json.businessCount
+    const text = rolandText(['Lakeview Bakery', 'Bell\u0007 Hardware'])
+    const answer = await api('/api/migration/preview', {
+      method: 'POST',
+      body: { source: { kind: 'upload', name: 'Roland.txt', base64: Buffer.from(text).toString('base64') } },
+    })
+    expect(answer.status).toBe(422)
+    expect(answer.json.error).toMatch(
+      /^Roland\.txt cannot be imported: Roland\.txt line \d+ contains an invisible control character \(U\+0007\).*"Bell\uFFFD Hardware - A family business/,
+    )
+    expect((await api('/api/migration')).json.businessCount).toBe(before)
+  })
+
+  test('the crawler form, the file name of an upload and the audit query refuse control characters with 400', async () => {
+    const crawl = await api('/api/crawler/crawl', {
+      method: 'POST',
+      body: { businessName: 'Bell\u0000 Hardware', websiteUrl: 'https://example.com' },
+    })
+    expect(crawl.status).toBe(400)
+    expect(crawl.json.issues).toEqual([
+      { path: 'businessName', message: expect.stringMatching(/^Business name contains/) },
+    ])
+    const named = await api('/api/migration/preview', {
+      method: 'POST',
+      body: { source: { ...upload(['Lakeview Bakery']).source, name: 'Roland\u0000.txt' } },
+    })
+    expect(named.status).toBe(400)
+    expect((await api('/api/audit?row=a%00b')).status).toBe(400)
+  })
+})
+
 describe('a job’s lifecycle', () => {
   test('a migration runs as a job: recorded, running with progress and log pushed live, then succeeded with its result', async () => {
     const stream = await openEvents(server)

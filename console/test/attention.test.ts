@@ -50,6 +50,19 @@ describe('the freshness API', () => {
     expect(json.byKind.unverified).toBeGreaterThan(0)
   })
 
+  test("Today's recent changes on a fresh install: the first import in one line, never a database role", async () => {
+    const { json } = await api('/api/today')
+    expect(json.recentChanges).toEqual([
+      expect.objectContaining({
+        who: null,
+        text: 'Imported Roland.txt: 35 businesses added',
+        via: 'by the first setup',
+        jobId: expect.any(String),
+      }),
+    ])
+    expect(JSON.stringify(json.recentChanges)).not.toMatch(/sql:|service_role/)
+  })
+
   test('dismisses a finding until the evidence changes; refuses a bad or unknown id', async () => {
     const { json } = await api('/api/findings')
     const finding = json.findings.find((f: { kind: string }) => f.kind === 'no-photo')
@@ -65,6 +78,23 @@ describe('the freshness API', () => {
     expect(unknown.json.error).toMatch(/No open finding/)
   })
 
+  test('restores a dismissed finding, once; refuses one that is not dismissed', async () => {
+    const { json } = await api('/api/findings')
+    const dismissed = json.findings.find((f: { dismissed_at: string | null }) => f.dismissed_at !== null)
+    expect(dismissed).toBeDefined()
+    expect((await api(`/api/findings/${dismissed.id}/restore`, { method: 'POST' })).status).toBe(200)
+    const after = (await api('/api/findings')).json
+    expect(after.findings.find((f: { id: string }) => f.id === dismissed.id)).toMatchObject({
+      dismissed_at: null,
+      dismissed_by: null,
+    })
+    expect(after.byKind[dismissed.kind]).toBe(json.byKind[dismissed.kind] + 1)
+    const again = await api(`/api/findings/${dismissed.id}/restore`, { method: 'POST' })
+    expect(again.status).toBe(404)
+    expect(again.json.error).toMatch(/No dismissed open finding/)
+    expect((await api('/api/findings/not-an-id/restore', { method: 'POST' })).status).toBe(400)
+  })
+
   test('marks a listing verified, audited under the operator, and counts it as an edit to publish', async () => {
     const { json } = await api('/api/findings')
     const unverified = json.findings.find((f: { kind: string }) => f.kind === 'unverified')
@@ -75,7 +105,12 @@ describe('the freshness API', () => {
     expect(audit.entries[0]).toMatchObject({ actor: 'automation', action: 'update' })
     const today = (await api('/api/today')).json
     expect(today.unpublishedEdits).toBeGreaterThan(0)
-    expect(today.recentChanges[0]).toMatchObject({ actor: 'automation', rowId: unverified.business_id })
+    expect(today.recentChanges[0]).toMatchObject({
+      who: 'automation',
+      text: `changed ${unverified.name}`,
+      rowId: unverified.business_id,
+      jobId: null,
+    })
     expect((await api(`/api/businesses/${crypto.randomUUID()}/verify`, { method: 'POST' })).status).toBe(404)
   })
 

@@ -245,6 +245,64 @@ describe('events', () => {
     expect(status).toBe(400)
     expect(json.issues[0].path).toBe('starts_at')
   })
+
+  const council = {
+    title: 'Council meeting',
+    starts_at: '2027-01-12T19:00:00-06:00',
+    location: 'Roland Community Center',
+    event_type: 'Planning',
+  }
+
+  test('creates a series with its rule, cancels one date and moves another (an exception of the series)', async () => {
+    const created = await api('/api/events', { method: 'POST', body: { ...council, rrule: 'FREQ=MONTHLY;BYDAY=2TU' } })
+    expect(created.status).toBe(201)
+    const series = created.json.event
+    expect(series).toMatchObject({ rrule: 'FREQ=MONTHLY;BYDAY=2TU', exdates: [] })
+    const cancelled = await api(`/api/events/${series.id}`, {
+      method: 'PATCH',
+      body: { exdates: ['2027-02-09T19:00:00-06:00'], updated_at: series.updated_at },
+    })
+    expect(cancelled.status).toBe(200)
+    expect(cancelled.json.event.exdates.map((d: string) => new Date(d).toISOString())).toEqual([
+      '2027-02-10T01:00:00.000Z',
+    ])
+    const moved = await api('/api/events', {
+      method: 'POST',
+      body: {
+        ...council,
+        starts_at: '2027-03-10T19:00:00-05:00',
+        series_id: series.id,
+        recurrence_id: '2027-03-09T19:00:00-05:00',
+      },
+    })
+    expect(moved.status).toBe(201)
+    expect(moved.json.event).toMatchObject({ series_id: series.id, rrule: null })
+    expect(new Date(moved.json.event.recurrence_id).toISOString()).toBe('2027-03-10T00:00:00.000Z')
+    // Deleting the series takes its moved dates with it.
+    expect((await api(`/api/events/${series.id}`, { method: 'DELETE' })).status).toBe(200)
+    expect((await api(`/api/events/${moved.json.event.id}`, { method: 'DELETE' })).status).toBe(404)
+  })
+
+  test('refuses a rule that does not parse, or one with no end that repeats daily, with 400 naming rrule', async () => {
+    for (const rrule of ['every second Tuesday', 'FREQ=WEEKLY;BYDAY=XX', 'FREQ=DAILY']) {
+      const { status, json } = await api('/api/events', { method: 'POST', body: { ...council, rrule } })
+      expect(status, rrule).toBe(400)
+      expect(json.issues[0].path, rrule).toBe('rrule')
+    }
+    const listed = await api('/api/events')
+    expect(listed.json.events.filter((e: any) => e.title === council.title)).toEqual([])
+    const { json } = await api('/api/events', { method: 'POST', body: { ...council, rrule: 'FREQ=DAILY' } })
+    expect(json.issues[0].message).toMatch(/needs an end: add UNTIL/)
+  })
+
+  test('refuses a cancelled date that is no date with 400 naming exdates', async () => {
+    const { status, json } = await api('/api/events', {
+      method: 'POST',
+      body: { ...council, rrule: 'FREQ=WEEKLY', exdates: ['next week'] },
+    })
+    expect(status).toBe(400)
+    expect(json.issues[0].path).toMatch(/^exdates/)
+  })
 })
 
 describe('attractions', () => {
@@ -259,6 +317,95 @@ describe('attractions', () => {
     expect(saved.json.attraction.badge).toBe('Sailing')
     const bad = await api('/api/attractions/lake-maumelle', { method: 'PATCH', body: { website: 'data:text/html,hi' } })
     expect(bad.status).toBe(400)
+  })
+})
+
+describe('bad characters (issue 43)', () => {
+  /** Sends a request that carries a bad character in one field; says the answer's status and first issue. */
+  async function refusal(pathname: string, method: string, body: unknown) {
+    const { status, json } = await api(pathname, { method, body })
+    return { status, issue: json?.issues?.[0] }
+  }
+
+  test('every content route refuses a control character with 400 naming the field, and saves nothing', async () => {
+    const business = await firstBusiness()
+    const { json: events } = await api('/api/events')
+    const event = events.events[0]
+    const control = (label: string) =>
+      expect.stringMatching(new RegExp(`^${label} contains an invisible control character`))
+    const cases: Array<[string, string, unknown, string, string]> = [
+      ['/api/businesses', 'POST', { name: 'Null\u0000 Cafe' }, 'name', 'Name'],
+      [`/api/businesses/${business.id}`, 'PATCH', { address: '12 Main\u0007 St' }, 'address', 'Address'],
+      [`/api/businesses/${business.id}`, 'PATCH', { hours: 'Mon\u000B 9-5' }, 'hours', 'Hours'],
+      [
+        `/api/businesses/${business.id}`,
+        'PATCH',
+        { services: [{ service_name: 'Tea', description: '\u001B[31mred' }] },
+        'services.0.description',
+        'Service description',
+      ],
+      [
+        '/api/events',
+        'POST',
+        { title: 'Fish fry', starts_at: '2027-07-04T19:00:00-05:00', location: 'Park\u0000', event_type: 'Social' },
+        'location',
+        'Location',
+      ],
+      [`/api/events/${event.id}`, 'PATCH', { description: 'Bring\u0085 a chair' }, 'description', 'Description'],
+      [
+        '/api/attractions',
+        'POST',
+        { name: 'Cove', category: 'Natural Attractions', description: 'Quiet\u007F' },
+        'description',
+        'Description',
+      ],
+      ['/api/attractions/lake-maumelle', 'PATCH', { distance: '5\u0001 miles' }, 'distance', 'Distance'],
+    ]
+    const lastChange = async () => (await api('/api/audit?limit=1')).json.entries[0]?.id
+    const before = await lastChange()
+    for (const [pathname, method, body, path, label] of cases) {
+      expect(await refusal(pathname, method, body), `${method} ${pathname}`).toEqual({
+        status: 400,
+        issue: { path, message: control(label) },
+      })
+    }
+    expect(await lastChange()).toBe(before)
+    expect(await firstBusiness()).toEqual(business)
+  })
+
+  test('a photo’s alt text is refused the same way, on upload and on edit', async () => {
+    const business = await firstBusiness()
+    const png = new Uint8Array(
+      await readFile(new URL('../../scripts/test/fixtures/sites/favicon-only/favicon-32x32.png', import.meta.url)),
+    )
+    const uploaded = await upload(business.id, png, 'sign.png', 'The\u0000 sign')
+    expect(uploaded.status).toBe(400)
+    expect(uploaded.json.issues).toEqual([{ path: 'alt_text', message: expect.stringMatching(/^Alt text contains/) }])
+    const image = (await upload(business.id, png, 'sign.png', 'The sign')).json.image
+    expect(await refusal(`/api/images/${image.id}`, 'PATCH', { alt_text: 'The\u0002 sign' })).toEqual({
+      status: 400,
+      issue: { path: 'alt_text', message: expect.stringMatching(/^Alt text contains/) },
+    })
+  })
+
+  test('names and titles refuse bidirectional overrides and isolates; descriptions keep them', async () => {
+    const business = await firstBusiness()
+    for (const [pathname, body, path] of [
+      [`/api/businesses/${business.id}`, { name: '\u202EknaB' }, 'name'],
+      [`/api/businesses/${business.id}`, { services: [{ service_name: 'Free\u2066' }] }, 'services.0.service_name'],
+      ['/api/attractions/lake-maumelle', { name: 'Lake\u2069' }, 'name'],
+    ] as const) {
+      expect(await refusal(pathname, 'PATCH', body)).toEqual({
+        status: 400,
+        issue: { path, message: expect.stringMatching(/contains a bidirectional control character \(U\+20/) },
+      })
+    }
+    const saved = await api(`/api/businesses/${business.id}`, {
+      method: 'PATCH',
+      body: { full_description: 'Menu in \u2067עברית\u2069 too.\r\nOpen late.' },
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.json.business.full_description).toBe('Menu in \u2067עברית\u2069 too.\nOpen late.')
   })
 })
 

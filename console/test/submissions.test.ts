@@ -163,6 +163,26 @@ describe('POST /api/public/submissions', () => {
       },
       /too large: at most 8 KB/,
     ],
+    [
+      'a NUL in a field (it answered 500 before issue 43)',
+      { ...bakeSale, payload: { ...bakeSale.payload, location: 'Roland\u0000 Church' } },
+      /^Location contains an invisible control character \(U\+0000\)/,
+    ],
+    [
+      'another control character in a description',
+      { ...bakeSale, payload: { ...bakeSale.payload, description: 'Pies\u0008 and cakes' } },
+      /^Description contains an invisible control character \(U\+0008\)/,
+    ],
+    [
+      'a control character in the sender’s name',
+      { ...bakeSale, contact: { name: 'Ann\u001F' } },
+      /^Your name contains an invisible control character \(U\+001F\)/,
+    ],
+    [
+      'a bidirectional override in a business name',
+      { kind: 'new-business', payload: { name: '\u202Eknab ruoy' } },
+      /^Name contains a bidirectional control character \(U\+202E\)/,
+    ],
     ['a body that is not JSON', '{"kind": ', /not valid JSON/],
     [
       'a body over 16 KB',
@@ -176,6 +196,21 @@ describe('POST /api/public/submissions', () => {
     expect(answer.status, answer.text).toBe(400)
     expect(answer.json.message).toMatch(message)
     expect(await countSubmissions()).toBe(before)
+  })
+
+  test('names the field of a bad character in the answer’s issues', async () => {
+    const answer = await submit({ ...bakeSale, payload: { ...bakeSale.payload, title: 'Bake\u0000 sale' } })
+    expect(answer.status).toBe(400)
+    expect(answer.json.issues).toEqual([{ path: 'payload.title', message: expect.stringMatching(/^Title contains/) }])
+  })
+
+  test('takes a textarea’s CRLF as a line break', async () => {
+    const description = 'Pies and cakes.\r\nCookies too.'
+    const answer = await submit({ ...bakeSale, payload: { ...bakeSale.payload, description } })
+    expect(answer.status, answer.text).toBe(201)
+    const { json } = await call(server, '/api/submissions?status=pending')
+    const stored = json.submissions.find((entry: { id: string }) => entry.id === answer.json.id)
+    expect(stored.payload.description).toBe('Pies and cakes.\nCookies too.')
   })
 
   test('refuses a change to an inactive business', async () => {

@@ -131,6 +131,54 @@ describe('submit_suggestion as anon', () => {
     expect(await submitAsAnon('event', event, { email: 'not an email' })).toMatchObject({ code: 'PT400' })
   })
 
+  test.each([
+    [
+      'event',
+      { ...event, location: 'Roland\u0007 Baptist' },
+      null,
+      /^location contains an invisible control character \(U\+0007\)/,
+    ],
+    ['new-business', { name: 'Joe\u001Bs' }, null, /^name contains an invisible control character \(U\+001B\)/],
+    [
+      'new-business',
+      { name: 'Joe', services: [{ service_name: 'Tea', description: 'Hot\u007F' }] },
+      null,
+      /^services\[0\]\.description contains an invisible control character \(U\+007F\)/,
+    ],
+    ['event', event, { name: 'Ann\u0085' }, /^contact name contains an invisible control character \(U\+0085\)/],
+    ['new-business', { name: '\u202EknaB' }, null, /^name contains a bidirectional control character \(U\+202E\)/],
+    [
+      'event',
+      { ...event, title: 'Bake sale\u2066' },
+      null,
+      /^title contains a bidirectional control character \(U\+2066\)/,
+    ],
+  ] as const)(
+    'refuses a control character in %s text, naming the field (%j)',
+    async (kind, payload, contact, message) => {
+      expect(await submitAsAnon(kind, payload, contact)).toEqual({
+        code: 'PT400',
+        message: expect.stringMatching(message),
+      })
+      expect(await count()).toBe(0)
+    },
+  )
+
+  test('takes tabs, line breaks (CRLF too) and right-to-left text, and bidi controls outside names', async () => {
+    const description = 'Bring a chair.\r\nAnd a hat.\tMenu in \u2067עברית\u2069.'
+    expect(await submitAsAnon('event', { ...event, description })).toEqual({ id: expect.any(String) })
+    const { rows } = await store.db.query<{ text: string }>(`select payload ->> 'description' as text from submissions`)
+    expect(rows).toEqual([{ text: description }])
+  })
+
+  test('a NUL never gets in: Postgres refuses it in JSON (22P05, which PostgREST answers with 400)', async () => {
+    expect(await submitAsAnon('new-business', { name: 'Joe\u0000s' })).toEqual({
+      code: '22P05',
+      message: expect.stringMatching(/unsupported Unicode escape sequence/),
+    })
+    expect(await count()).toBe(0)
+  })
+
   test('stores a script or HTML in a field as the text it is', async () => {
     const name = '<script>alert(1)</script><img src=x onerror=alert(2)>'
     await submitAsAnon('new-business', { name })

@@ -15,7 +15,7 @@ export function pageCacheKey(...data: unknown[]): string {
   return hash('sha256', JSON.stringify(data), 'base64url').slice(0, 32)
 }
 
-type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'town'>
+type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages' | 'town'>
 
 /** What every page's layout draws: the categories (header, footer), the town settings, the footer's year. */
 export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town'>): unknown[] {
@@ -28,13 +28,13 @@ const sharedKeys = new WeakMap<SharedData, string>()
 /**
  * The cacheKey of a page that shows `data` and may show anything in the catalog but its businesses:
  * what the layout draws (layoutCacheData; the categories are also a business page's category link),
- * the attractions and the events. A page that shows a business puts it in `data` (a business page, its business);
+ * the attractions, the events, and the pages' words (the navigation leaves out unpublished pages). A page that shows a business puts it in `data` (a business page, its business);
  * a page that starts to show another business must add it there.
  */
 export function catalogPageCacheKey(data: unknown, catalog: SharedData): string {
   let shared = sharedKeys.get(catalog)
   if (shared === undefined) {
-    shared = pageCacheKey(layoutCacheData(catalog), catalog.attractions, catalog.events)
+    shared = pageCacheKey(layoutCacheData(catalog), catalog.attractions, catalog.events, catalog.pages)
     sharedKeys.set(catalog, shared)
   }
   return pageCacheKey(data, shared)

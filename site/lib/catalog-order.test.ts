@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { Attraction, CommunityEvent } from '@roland/scripts/catalog/types'
+import type { Attraction, CommunityEvent, Page } from '@roland/scripts/catalog/types'
 import { fixtureTown, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
 import { inCatalogOrder } from './catalog-order.ts'
 
@@ -7,9 +7,10 @@ const town = fixtureTown()
 
 const attraction = (id: string, sort_order: number) => ({ id, name: id, sort_order }) as Attraction
 const event = (slug: string, starts_at: string) => ({ slug, starts_at }) as CommunityEvent
+const page = (path: string) => ({ path }) as Page
 
 describe('inCatalogOrder', () => {
-  test('orders businesses by name, categories and attractions by sort order, events by start', () => {
+  test('orders businesses by name, categories and attractions by sort order, events by start, pages by path', () => {
     const ordered = inCatalogOrder({
       town,
       businesses: [makeBusiness({ name: 'Zed' }), makeBusiness({ name: 'alpha' })],
@@ -19,10 +20,12 @@ describe('inCatalogOrder', () => {
       ],
       attractions: [attraction('arboretum', 30), attraction('pinnacle', 10), attraction('lake', 20)],
       events: [event('later', '2099-02-10T20:00:00Z'), event('sooner', '2099-01-16T00:00:00Z')],
+      pages: [page('/nearby'), page('/'), page('/about')],
     })
     expect(ordered.businesses.map((b) => b.name)).toEqual(['alpha', 'Zed'])
     expect(ordered.categories.map((c) => c.slug)).toEqual(['a', 'b'])
     expect(ordered.attractions.map((a) => a.id)).toEqual(['pinnacle', 'lake', 'arboretum'])
     expect(ordered.events.map((e) => e.slug)).toEqual(['sooner', 'later'])
+    expect(ordered.pages.map((p) => p.path)).toEqual(['/', '/about', '/nearby'])
   })
 })

@@ -12,5 +12,6 @@ export function inCatalogOrder(catalog: Catalog): Catalog {
     categories: [...catalog.categories].sort((a, b) => a.sort_order - b.sort_order || compareNames(a, b)),
     attractions: [...catalog.attractions].sort((a, b) => a.sort_order - b.sort_order || compareNames(a, b)),
     events: [...catalog.events].sort((a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at)),
+    pages: [...catalog.pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
   }
 }

@@ -24,16 +24,16 @@ const now = new Date('2026-11-21T12:00:00Z')
 
 describe('upcomingEvents', () => {
   test('lists the events that have not ended, soonest first, up to a limit', () => {
-    expect(upcomingEvents([meetup, cleanup, garden, potluck], now, 3).map((e) => e.slug)).toEqual([
+    expect(upcomingEvents([meetup, cleanup, garden, potluck], now, zone, 3).map((e) => e.slug)).toEqual([
       'garden',
       'potluck',
       'meetup',
     ])
-    expect(upcomingEvents([meetup, garden], now, 1).map((e) => e.slug)).toEqual(['garden'])
+    expect(upcomingEvents([meetup, garden], now, zone, 1).map((e) => e.slug)).toEqual(['garden'])
   })
 
   test('keeps an event that has started but not ended', () => {
-    expect(upcomingEvents([garden], new Date('2026-12-29T02:00:00Z')).map((e) => e.slug)).toEqual(['garden'])
+    expect(upcomingEvents([garden], new Date('2026-12-29T02:00:00Z'), zone).map((e) => e.slug)).toEqual(['garden'])
   })
 })
 

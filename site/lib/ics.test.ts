@@ -1,15 +1,8 @@
 import { describe, expect, test } from 'vitest'
 import type { CommunityEvent } from '@roland/scripts/catalog/types'
-import {
-  calendarEvent,
-  escapeText,
-  eventIcsPath,
-  foldLine,
-  icsCalendar,
-  icsDateTime,
-  readIcs,
-  type IcsEvent,
-} from './ics.ts'
+import ICAL from 'ical.js'
+import { occurrencesOf } from '@roland/scripts/events/recurrence'
+import { calendarEvent, calendarEvents, eventIcsPath, icsCalendar, readIcs, type IcsEvent } from './ics.ts'
 import { fixtureTown } from '../../scripts/test/fixtures/catalog.ts'
 
 const town = fixtureTown()
@@ -32,55 +25,93 @@ const garden: CommunityEvent = {
   event_type: 'Planning',
 }
 
-describe('escapeText', () => {
-  test('escapes backslashes, semicolons, commas and line breaks', () => {
-    expect(escapeText('Potluck; bring a dish, a chair\\stool\nand a friend\r\nor two')).toBe(
-      'Potluck\\; bring a dish\\, a chair\\\\stool\\nand a friend\\nor two',
+describe('icsCalendar text', () => {
+  const write = (summary: string) =>
+    icsCalendar({ name: 'Roland', events: [{ ...calendarEvent(garden, site, town), summary }], stamp, town })
+  const lines = (text: string) => text.split('\r\n')
+
+  test('escapes backslashes, semicolons, commas and line breaks, and leaves colons and quotes', () => {
+    const text = write('Potluck; bring a dish, a chair\\stool\nand: "friends"')
+    expect(text.replace(/\r\n /g, '')).toContain(
+      'SUMMARY:Potluck\\; bring a dish\\, a chair\\\\stool\\nand: "friends"\r\n',
     )
   })
 
-  test('leaves colons and quotes as they are', () => {
-    expect(escapeText('Agenda: "the water line"')).toBe('Agenda: "the water line"')
-  })
-})
-
-describe('foldLine', () => {
-  test('leaves a line of 75 octets whole', () => {
-    const line = `SUMMARY:${'x'.repeat(67)}`
-    expect(octets(line)).toBe(75)
-    expect(foldLine(line)).toBe(line)
-  })
-
-  test('folds a longer line into lines of at most 75 octets, each continuation starting with a space', () => {
-    const line = `DESCRIPTION:${'abcdefghij'.repeat(20)}`
-    const folded = foldLine(line).split('\r\n')
-    expect(folded.length).toBe(3)
-    expect(folded.map(octets)).toEqual([75, 75, 64])
-    expect(folded.slice(1).every((l) => l.startsWith(' '))).toBe(true)
-    expect(
-      folded[0] +
-        folded
-          .slice(1)
-          .map((l) => l.slice(1))
-          .join(''),
-    ).toBe(line)
-  })
-
-  test('never splits a multi-octet character', () => {
-    // "é" is two octets and "🌱" four: a fold at 75 octets would cut them in the middle.
-    const line = `SUMMARY:${'é🌱'.repeat(30)}`
-    const folded = foldLine(line).split('\r\n')
-    for (const part of folded) {
-      expect(octets(part)).toBeLessThanOrEqual(75)
-      expect(part).not.toContain('\uFFFD')
+  test('folds a long line into lines of at most 75 octets, never inside a character', () => {
+    const summary = 'é🌱'.repeat(40)
+    const text = write(summary)
+    for (const line of lines(text)) {
+      expect(octets(line), line).toBeLessThanOrEqual(75)
+      expect(line).not.toContain('\uFFFD')
     }
-    expect(folded.map((l, i) => (i === 0 ? l : l.slice(1))).join('')).toBe(line)
+    expect(text.replace(/\r\n /g, '')).toContain(`SUMMARY:${summary}\r\n`)
+  })
+
+  test('writes a single event in UTC', () => {
+    expect(write('Garden')).toContain('DTSTART:20261229T010000Z\r\n')
   })
 })
 
-describe('icsDateTime', () => {
-  test('writes a moment in UTC', () => {
-    expect(icsDateTime(new Date('2026-12-28T19:00:00-06:00'))).toBe('20261229T010000Z')
+describe('a series', () => {
+  // Every Tuesday at 7:00 PM in Roland from February 2027: across the change to daylight time
+  // on March 14; March 16 cancelled, March 23 moved to Wednesday March 24 at 6:30 PM.
+  const series: CommunityEvent = {
+    ...garden,
+    id: '00000000-0000-4000-8000-000000000002',
+    slug: 'council',
+    title: 'Council meeting',
+    starts_at: '2027-02-23T19:00:00-06:00',
+    ends_at: '2027-02-23T20:00:00-06:00',
+    rrule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20270406T050000Z',
+    exdates: ['2027-03-16T19:00:00-05:00'],
+  }
+  const moved: CommunityEvent = {
+    ...series,
+    id: '00000000-0000-4000-8000-000000000003',
+    slug: 'council-moved',
+    rrule: null,
+    exdates: [],
+    series_id: series.id,
+    recurrence_id: '2027-03-23T19:00:00-05:00',
+    starts_at: '2027-03-24T18:30:00-05:00',
+    ends_at: '2027-03-24T19:30:00-05:00',
+  }
+  const text = icsCalendar({ name: 'Roland', events: calendarEvents([series, moved], site, town), stamp, town })
+  const unfolded = text.replace(/\r\n /g, '')
+
+  test("is one VEVENT with Roland's wall-clock times, its RRULE, its EXDATE and the zone's VTIMEZONE", () => {
+    expect(unfolded).toContain('BEGIN:VTIMEZONE\r\nTZID:America/Chicago\r\n')
+    expect(unfolded).toContain('DTSTART;TZID=America/Chicago:20270223T190000\r\n')
+    expect(unfolded).toContain('RRULE:FREQ=WEEKLY;BYDAY=TU;UNTIL=20270406T050000Z\r\n')
+    expect(unfolded).toContain('EXDATE;TZID=America/Chicago:20270316T190000\r\n')
+    expect(unfolded).toContain('RECURRENCE-ID;TZID=America/Chicago:20270323T190000\r\n')
+    expect(unfolded.match(/UID:council@roland-ar\.example/g)).toHaveLength(2)
+  })
+
+  test('reads back in ical.js to the same occurrences as the expansion the site lists', () => {
+    const calendar = new ICAL.Component(ICAL.parse(text))
+    for (const zone of calendar.getAllSubcomponents('vtimezone')) ICAL.TimezoneService.register(zone)
+    const vevents = calendar.getAllSubcomponents('vevent')
+    const event = new ICAL.Event(vevents.find((v) => !v.hasProperty('recurrence-id')))
+    for (const exception of vevents.filter((v) => v.hasProperty('recurrence-id'))) {
+      event.relateException(new ICAL.Event(exception))
+    }
+    const read: string[] = []
+    const iterator = event.iterator()
+    for (let next = iterator.next(); next; next = iterator.next()) {
+      read.push(event.getOccurrenceDetails(next).startDate.toJSDate().toISOString())
+    }
+    const expanded = occurrencesOf(series, new Date('2027-01-01'), new Date('2028-01-01'), 'America/Chicago')
+      .map((o) => o.starts_at)
+      .map((start) =>
+        start === new Date(moved.recurrence_id!).toISOString() ? new Date(moved.starts_at).toISOString() : start,
+      )
+    expect(read).toEqual(expanded)
+    // 7:00 PM before and after the change: 01:00 UTC in February, 00:00 UTC in late March.
+    expect(read[0]).toBe('2027-02-24T01:00:00.000Z')
+    expect(read).toContain('2027-03-31T00:00:00.000Z')
+    expect(read).not.toContain('2027-03-17T00:00:00.000Z')
+    ICAL.TimezoneService.reset()
   })
 })
 

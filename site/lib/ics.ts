@@ -1,7 +1,18 @@
 import type { CommunityEvent, Town } from '@roland/scripts/catalog/types'
+import { TZDate } from '@date-fns/tz'
+import { getVtimezoneComponent } from '@touch4it/ical-timezones'
+import ICAL from 'ical.js'
 
 // iCalendar (RFC 5545) for the events feed (/events.ics) and each event's "Add to calendar"
-// file (/events/{slug}.ics). Times are written in UTC, so no VTIMEZONE is needed.
+// file (/events/{slug}.ics), written with ical.js. A single event's times are written in UTC; a
+// series is written on its zone's wall clock (TZID) with that zone's VTIMEZONE, so calendar apps
+// repeat it at the same local time across daylight-saving changes, with its RRULE, its cancelled
+// dates (EXDATE) and its moved dates (a VEVENT with the series' UID and a RECURRENCE-ID).
+
+// The calendar's name properties (RFC 7986's NAME, Apple's X-WR-CALNAME) are TEXT, escaped as such:
+// ical.js's design does not list them, and writes what it does not know as it is.
+const designed = ICAL.design.icalendar.property as Record<string, { defaultType?: string }>
+for (const name of ['name', 'x-wr-calname']) designed[name] ??= { defaultType: 'text' }
 
 /** What a calendar file is served as. */
 export const icsContentType = 'text/calendar; charset=utf-8'
@@ -18,44 +29,64 @@ export interface IcsEvent {
   categories: string | null
   /** Called off: calendars that subscribed show it cancelled rather than silently dropping it. */
   cancelled?: boolean
+  /** The IANA zone to write the times in (with its VTIMEZONE); UTC when absent. */
+  timeZone?: string | null
+  /** A day (or days) long: DATE values. */
+  allDay?: boolean
+  /** How it repeats (RRULE), and the starts it skips (EXDATE). */
+  rrule?: string | null
+  exdates?: readonly Date[]
+  /** For a moved occurrence: the start its series gave it (RECURRENCE-ID). */
+  recurrenceId?: Date | null
 }
 
-/** Escapes a TEXT value (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks. */
-export function escapeText(value: string): string {
-  return value.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, '\\n')
+interface Wall {
+  year: number
+  month: number
+  day: number
+  hour: number
+  minute: number
+  second: number
 }
 
-const encoder = new TextEncoder()
-
-/**
- * Folds a content line (RFC 5545 §3.1): no line longer than 75 octets, continuations starting
- * with one space, and never inside a UTF-8 character.
- */
-export function foldLine(line: string): string {
-  const lines: string[] = []
-  let current = ''
-  let octets = 0
-  for (const char of line) {
-    const size = encoder.encode(char).length
-    // The first line holds 75 octets; a continuation holds 74 after its leading space.
-    if (octets + size > (lines.length === 0 ? 75 : 74)) {
-      lines.push(current)
-      current = ''
-      octets = 0
-    }
-    current += char
-    octets += size
+const wallOf = (date: Date, zone: string): Wall => {
+  const t = new TZDate(date.getTime(), zone)
+  return {
+    year: t.getFullYear(),
+    month: t.getMonth() + 1,
+    day: t.getDate(),
+    hour: t.getHours(),
+    minute: t.getMinutes(),
+    second: t.getSeconds(),
   }
-  lines.push(current)
-  return lines.join('\r\n ')
 }
 
-/** A UTC DATE-TIME: 2099-12-29T01:00:00Z → "20991229T010000Z". */
-export function icsDateTime(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/\.\d{3}Z$/, 'Z')
-    .replace(/[-:]/g, '')
+/** A time as the event is written: a DATE, a wall-clock time of its zone, or UTC. */
+function icalTime(date: Date, event: IcsEvent, zones: Set<string>): { time: ICAL.Time; tzid: string | null } {
+  const zone = event.timeZone && zones.has(event.timeZone) ? event.timeZone : null
+  if (event.allDay) {
+    const wall = wallOf(date, event.timeZone ?? 'UTC')
+    return { time: ICAL.Time.fromData({ year: wall.year, month: wall.month, day: wall.day, isDate: true }), tzid: null }
+  }
+  if (!zone) return { time: ICAL.Time.fromJSDate(date, true), tzid: null }
+  return { time: ICAL.Time.fromData({ ...wallOf(date, zone), isDate: false }), tzid: zone }
+}
+
+function addTime(vevent: ICAL.Component, name: string, dates: readonly Date[], event: IcsEvent, zones: Set<string>) {
+  if (dates.length === 0) return
+  const times = dates.map((date) => icalTime(date, event, zones))
+  const property = new ICAL.Property(name, vevent)
+  property.resetType(event.allDay ? 'date' : 'date-time')
+  if (dates.length === 1) property.setValue(times[0]!.time)
+  else property.setValues(times.map((t) => t.time))
+  if (times[0]!.tzid) property.setParameter('tzid', times[0]!.tzid)
+  vevent.addProperty(property)
+}
+
+/** The VTIMEZONE of an IANA zone, or null when there is none for it (its times are then written in UTC). */
+function vtimezone(zone: string): ICAL.Component | null {
+  const text = getVtimezoneComponent(zone)
+  return text ? new ICAL.Component(ICAL.parse(text) as unknown[]) : null
 }
 
 /** A calendar with its events, as the text of an .ics file: CRLF line endings, folded lines. */
@@ -66,31 +97,47 @@ export function icsCalendar(options: {
   town: Pick<Town, 'name' | 'state'>
 }): string {
   const { town } = options
-  const lines = [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    `PRODID:-//${town.name} ${town.state}//Community events//EN`,
-    'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
-    `NAME:${escapeText(options.name)}`,
-    `X-WR-CALNAME:${escapeText(options.name)}`,
-    ...options.events.flatMap((event) => [
-      'BEGIN:VEVENT',
-      `UID:${event.uid}`,
-      `DTSTAMP:${icsDateTime(options.stamp)}`,
-      `DTSTART:${icsDateTime(event.start)}`,
-      ...(event.end ? [`DTEND:${icsDateTime(event.end)}`] : []),
-      `SUMMARY:${escapeText(event.summary)}`,
-      ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
-      ...(event.location ? [`LOCATION:${escapeText(event.location)}`] : []),
-      ...(event.categories ? [`CATEGORIES:${escapeText(event.categories)}`] : []),
-      `URL:${event.url}`,
-      ...(event.cancelled ? ['STATUS:CANCELLED'] : []),
-      'END:VEVENT',
-    ]),
-    'END:VCALENDAR',
-  ]
-  return lines.map(foldLine).join('\r\n') + '\r\n'
+  const calendar = new ICAL.Component('vcalendar')
+  calendar.addPropertyWithValue('version', '2.0')
+  calendar.addPropertyWithValue('prodid', `-//${town.name} ${town.state}//Community events//EN`)
+  calendar.addPropertyWithValue('calscale', 'GREGORIAN')
+  calendar.addPropertyWithValue('method', 'PUBLISH')
+  calendar.addPropertyWithValue('name', options.name)
+  calendar.addPropertyWithValue('x-wr-calname', options.name)
+  const zones = new Set<string>()
+  for (const zone of new Set(options.events.flatMap((e) => (e.timeZone && !e.allDay ? [e.timeZone] : [])))) {
+    const component = vtimezone(zone)
+    if (!component) continue
+    zones.add(zone)
+    calendar.addSubcomponent(component)
+  }
+  const stamp = ICAL.Time.fromJSDate(options.stamp, true)
+  for (const event of options.events) {
+    const vevent = new ICAL.Component('vevent', calendar)
+    vevent.addPropertyWithValue('uid', event.uid)
+    vevent.addPropertyWithValue('dtstamp', stamp)
+    if (event.recurrenceId) addTime(vevent, 'recurrence-id', [event.recurrenceId], event, zones)
+    addTime(vevent, 'dtstart', [event.start], event, zones)
+    if (event.end) addTime(vevent, 'dtend', [event.end], event, zones)
+    if (event.rrule) vevent.addPropertyWithValue('rrule', ICAL.Recur.fromString(event.rrule))
+    // One EXDATE a date: every calendar app reads that form.
+    for (const date of event.exdates ?? []) addTime(vevent, 'exdate', [date], event, zones)
+    vevent.addPropertyWithValue('summary', event.summary)
+    if (event.description) vevent.addPropertyWithValue('description', event.description)
+    if (event.location) vevent.addPropertyWithValue('location', event.location)
+    if (event.categories) vevent.addPropertyWithValue('categories', event.categories)
+    vevent.addPropertyWithValue('url', event.url)
+    if (event.cancelled) vevent.addPropertyWithValue('status', 'CANCELLED')
+    calendar.addSubcomponent(vevent)
+  }
+  // RFC 5545 §3.1 allows 75 octets a line; ical.js counts them without the continuation's space.
+  const foldLength = ICAL.foldLength
+  ICAL.foldLength = 74
+  try {
+    return calendar.toString() + '\r\n'
+  } finally {
+    ICAL.foldLength = foldLength
+  }
 }
 
 /** Where an event's own calendar file is: /events/{slug}.ics. */
@@ -100,17 +147,21 @@ export function eventIcsPath(event: Pick<CommunityEvent, 'slug'>): string {
 
 /**
  * A community event as a VEVENT. Its UID is made of its slug and the site's host, so it stays the
- * same from build to build and a calendar updates the event rather than adding it twice.
+ * same from build to build and a calendar updates the event rather than adding it twice. A series
+ * carries its rule and cancelled dates; a moved occurrence (`series` given) its series' UID and
+ * the start it replaces.
  */
-export function calendarEvent(event: CommunityEvent, site: URL, town: Town): IcsEvent {
+export function calendarEvent(event: CommunityEvent, site: URL, town: Town, series?: CommunityEvent): IcsEvent {
   // A place name ("Community Center") gets the town, state and ZIP so a maps app finds it; an
   // address that names the state or ends in a ZIP already has them.
   const state = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   const hasTown = new RegExp(`\\b(${state(town.state_code)}|${state(town.state)})\\b|\\b\\d{5}\\s*$`).test(
     event.location,
   )
+  const root = series ?? event
+  const repeats = Boolean(root.rrule)
   return {
-    uid: `${event.slug}@${site.hostname}`,
+    uid: `${root.slug}@${site.hostname}`,
     start: new Date(event.starts_at),
     end: event.ends_at ? new Date(event.ends_at) : null,
     summary: event.title,
@@ -120,10 +171,27 @@ export function calendarEvent(event: CommunityEvent, site: URL, town: Town): Ics
         ? event.location
         : `${event.location}, ${town.name}, ${town.state_code} ${town.zip}`
       : null,
-    url: new URL(`/events#${event.slug}`, site).href,
+    url: new URL(`/events#${root.slug}`, site).href,
     categories: event.event_type,
     cancelled: event.is_cancelled ?? false,
+    ...(repeats || event.all_day ? { timeZone: root.time_zone ?? town.time_zone } : {}),
+    ...(event.all_day ? { allDay: true } : {}),
+    ...(event.rrule ? { rrule: event.rrule, exdates: (event.exdates ?? []).map((d) => new Date(d)) } : {}),
+    ...(series && event.recurrence_id ? { recurrenceId: new Date(event.recurrence_id) } : {}),
   }
+}
+
+/**
+ * The VEVENTs of events: each single event and series, and each moved occurrence after its series
+ * (an occurrence whose series is not among them is left out).
+ */
+export function calendarEvents(events: readonly CommunityEvent[], site: URL, town: Town): IcsEvent[] {
+  const byId = new Map(events.map((event) => [event.id, event]))
+  return events.flatMap((event) => {
+    if (!event.series_id) return [calendarEvent(event, site, town)]
+    const series = byId.get(event.series_id)
+    return series ? [calendarEvent(event, site, town, series)] : []
+  })
 }
 
 /** Where the name and parameters of a content line end: its first colon outside a quoted parameter value. */

@@ -27,8 +27,20 @@ function categoryLink(categories: Categories, slug: string, href = `/${slug}`): 
   return category ? [{ label: category.name, href }] : []
 }
 
-/** The navigation bar of SPEC §2, labelled with the category names from the catalog and the town's name. */
-export function navigation(categories: Categories, town: Pick<Town, 'name'>): NavItem[] {
+/** Tells whether a link leads to a page the site builds (lib/pages.ts, isOnSite): unpublished pages are left out. */
+export type OnSite = (href: string) => boolean
+
+/**
+ * The navigation bar of SPEC §2, labelled with the category names from the catalog and the town's
+ * name, without the links to pages that are not on the site.
+ */
+export function navigation(categories: Categories, town: Pick<Town, 'name'>, onSite: OnSite = () => true): NavItem[] {
+  return navigationItems(categories, town)
+    .filter((item) => onSite(item.href))
+    .map((item) => (item.children ? { ...item, children: item.children.filter((child) => onSite(child.href)) } : item))
+}
+
+function navigationItems(categories: Categories, town: Pick<Town, 'name'>): NavItem[] {
   const links = (...slugs: string[]) => slugs.flatMap((slug) => categoryLink(categories, slug))
   return [
     { label: 'Home', href: '/' },
@@ -61,8 +73,14 @@ export function navigation(categories: Categories, town: Pick<Town, 'name'>): Na
   ]
 }
 
-/** The footer links of SPEC §2, in groups. */
-export function footerGroups(categories: Categories): FooterGroup[] {
+/** The footer links of SPEC §2, in groups, without the links to pages that are not on the site. */
+export function footerGroups(categories: Categories, onSite: OnSite = () => true): FooterGroup[] {
+  return footerGroupsOf(categories)
+    .map((group) => ({ ...group, links: group.links.filter((link) => onSite(link.href)) }))
+    .filter((group) => group.links.length > 0)
+}
+
+function footerGroupsOf(categories: Categories): FooterGroup[] {
   const redirectLink = (path: string, slug: string) => categoryLink(categories, slug, path)
   const businessPaths = Object.entries(siteRedirects).flatMap(([path, target]) => redirectLink(path, target.slice(1)))
   return [

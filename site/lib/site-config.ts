@@ -7,9 +7,6 @@ export const staticFigures = {
   communities: 1,
 } as const
 
-/**
- * SPEC §4's "fixed image for one named big-box store": a business slug mapped to the image
- * (and logo) the site always shows for it, whatever the database holds. Empty until an
- * operator names a store; the files belong in site/public.
- */
-export const fixedBusinessImages: Record<string, { image: string; logo?: string }> = {}
+// SPEC §4's "fixed image for one named big-box store" lives in scripts/src/content/fixed-images.ts,
+// which the freshness check reads too (a store with a fixed image has a photo). Edit it there.
+export { fixedBusinessImages } from '@roland/scripts/content/fixed-images'

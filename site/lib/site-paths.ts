@@ -3,6 +3,7 @@ import { allBusinesses, sortedCategories } from '@roland/scripts/catalog/queries
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { attractionPath } from './attractions.ts'
 import { categoryListing, categoryPages, categoryPath } from './category-page.ts'
+import { isOnSite } from './pages.ts'
 
 /** The site's pages that do not come from the catalog. */
 export const fixedPaths = [
@@ -26,7 +27,7 @@ export const fixedPaths = [
 export function sitePaths(catalog: Catalog): string[] {
   const categories = sortedCategories(catalog)
   return [
-    ...fixedPaths,
+    ...fixedPaths.filter((path) => isOnSite(catalog, path)),
     // Every page of every category: /{slug}, then /{slug}/page/2…
     ...categories.flatMap((c) =>
       categoryPages(categoryListing(catalog, c)).map((page) => categoryPath(c.slug, page.page)),

@@ -154,11 +154,12 @@ export function touristAttractionJsonLd(
 }
 
 /** An Event for the events page. */
-export function eventJsonLd(event: CommunityEvent, pageUrl: string, town: Town): JsonLd {
+export function eventJsonLd(event: CommunityEvent & { anchor?: string }, pageUrl: string, town: Town): JsonLd {
+  const anchor = event.anchor ?? event.slug
   return {
     '@context': 'https://schema.org',
     '@type': 'Event',
-    '@id': `${pageUrl}#${event.slug}`,
+    '@id': `${pageUrl}#${anchor}`,
     name: event.title,
     ...(event.description ? { description: event.description } : {}),
     startDate: event.starts_at,
@@ -167,7 +168,7 @@ export function eventJsonLd(event: CommunityEvent, pageUrl: string, town: Town):
     eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
     location: { '@type': 'Place', name: event.location, address: postalAddress(null, town) },
     organizer: { '@type': 'Person', name: town.coordinator_name },
-    url: `${pageUrl}#${event.slug}`,
+    url: `${pageUrl}#${anchor}`,
   }
 }
 

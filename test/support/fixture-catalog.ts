@@ -1,5 +1,7 @@
 import { importEntry, type ImportFields } from '@roland/scripts/migrate/job'
 import { openEmbeddedStore, type EmbeddedStore } from '@roland/scripts/store/embedded'
+import { readTown } from '@roland/scripts/content/town'
+import { nextStarts } from '@roland/scripts/events/recurrence'
 import { makePhoto, type FixturePhoto, type ProcessedPhoto } from './photo-variants.ts'
 import { gradientPng } from './png.ts'
 
@@ -297,6 +299,20 @@ export const fixtureBusinesses: FixtureBusiness[] = [
   },
 ]
 
+/**
+ * A series in the fixture (issue 40): a supper every Wednesday at 6:00 PM since January 2026, with
+ * no end. Its second coming date is cancelled and its third moved to the Thursday after, 5:30 PM,
+ * both counted from when the fixture is made (so from the build).
+ */
+export const fixtureSeries = {
+  slug: 'wednesday-supper',
+  title: 'Wednesday Supper',
+  starts_at: '2026-01-07T18:00:00-06:00',
+  ends_at: '2026-01-07T19:30:00-06:00',
+  rrule: 'FREQ=WEEKLY;BYDAY=WE',
+  location: 'Roland Fire Station',
+}
+
 /** The businesses a visitor sees: every fixture business but the inactive one. */
 export const activeFixtureBusinesses = fixtureBusinesses.filter((b) => b.slug !== 'closed-diner')
 
@@ -380,6 +396,36 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
       `insert into community_events (slug, title, description, starts_at, ends_at, location, event_type)
        values ('fall-cleanup-2020', 'Fall Roadside Cleanup', 'Neighbours picked up litter along Highway 300.',
                '2020-10-17 09:00 America/Chicago', '2020-10-17 12:00 America/Chicago', 'Highway 300 at Roland', 'Community')`,
+    )
+    const [, cancelled, moved] = nextStarts(fixtureSeries, new Date(), 3, (await readTown(store)).time_zone)
+    const {
+      rows: [series],
+    } = await store.db.query<{ id: string }>(
+      `insert into community_events (slug, title, description, starts_at, ends_at, location, event_type, rrule, exdates)
+       values ($1, $2, 'A covered-dish supper for anyone who comes; bring a dish if you can.', $3, $4, $5, 'Social', $6, $7)
+       returning id`,
+      [
+        fixtureSeries.slug,
+        fixtureSeries.title,
+        fixtureSeries.starts_at,
+        fixtureSeries.ends_at,
+        fixtureSeries.location,
+        fixtureSeries.rrule,
+        [cancelled],
+      ],
+    )
+    // Thursday at 5:30 PM: a day later, half an hour earlier.
+    const movedStart = Date.parse(moved!) + 23.5 * 3_600_000
+    await store.db.query(
+      `insert into community_events (slug, title, description, starts_at, ends_at, location, event_type, series_id, recurrence_id)
+       values ('wednesday-supper-moved', 'Wednesday Supper (on Thursday)', null, $1, $2, $3, 'Social', $4, $5)`,
+      [
+        new Date(movedStart).toISOString(),
+        new Date(movedStart + 90 * 60_000).toISOString(),
+        fixtureSeries.location,
+        series!.id,
+        moved,
+      ],
     )
   } finally {
     await store.close()

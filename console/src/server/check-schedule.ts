@@ -7,8 +7,8 @@ import type { Job } from '@roland/scripts/store/types'
 /** When checks run on their own: every `everyMs`, or never (null). */
 export interface CheckScheduleOptions {
   everyMs: number | null
-  /** The latest check job, from the history (console or CLI). */
-  lastCheck: () => Promise<Job | null>
+  /** The latest check job, from the history (console or CLI); or the latest run of another schedule (backups). */
+  lastCheck: () => Promise<Pick<Job, 'finished_at' | 'created_at'> | null>
   /** Starts a check (unless one is running) and resolves when it is over. */
   run: () => Promise<unknown>
   /** The earliest a check starts after the console does, so a restart is quick (default 1 minute). */

@@ -1,5 +1,7 @@
 import { dataDir } from '@roland/scripts/paths'
 import { z } from 'zod'
+import path from 'node:path'
+import { parseBackupEvery } from './backup-schedule.ts'
 import { parseCheckEvery } from './check-schedule.ts'
 
 /** The console's settings, from the environment (see .env.example). */
@@ -25,6 +27,10 @@ export interface ConsoleConfig {
   sessionTtlMs: number
   /** How often the console checks every listing (ROLAND_CHECK_EVERY, default weekly); null: never. */
   checkEveryMs: number | null
+  /** Where scheduled backups go (ROLAND_BACKUP_DIR), or null: no scheduled backups. */
+  backupDir: string | null
+  /** How often the console writes a checked backup there (ROLAND_BACKUP_EVERY, default daily); null: never. */
+  backupEveryMs: number | null
   /** Visitors' suggestions (issue 27): who may post them from a browser, the anti-spam check, the notification. */
   submissions: SubmissionsConfig
   env: NodeJS.ProcessEnv
@@ -130,6 +136,8 @@ const envSchema = z.object({
         return z.NEVER
       }
     }),
+  ROLAND_BACKUP_DIR: z.string().trim().optional(),
+  ROLAND_BACKUP_EVERY: z.string().optional(),
 })
 
 /** Reads the console's settings, failing with a message that names the setting and the fix. */
@@ -143,6 +151,15 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     throw new Error(`${issue.message} (check ${issue.path.join('.')} in .env or the environment).`)
   }
   const settings = parsed.data
+  const backupDir = settings.ROLAND_BACKUP_DIR ? path.resolve(settings.ROLAND_BACKUP_DIR) : null
+  let backupEveryMs: number | null
+  try {
+    backupEveryMs = parseBackupEvery(settings.ROLAND_BACKUP_EVERY, backupDir ?? undefined)
+  } catch (error) {
+    throw new Error(`${(error as Error).message} (check ROLAND_BACKUP_EVERY in .env or the environment).`, {
+      cause: error,
+    })
+  }
   return {
     host: '127.0.0.1',
     port: settings.PORT ?? 4322,
@@ -154,6 +171,8 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     allowPrivateNetwork: settings.ROLAND_ALLOW_PRIVATE_NETWORK === '1',
     sessionTtlMs: 12 * 60 * 60 * 1000,
     checkEveryMs: settings.ROLAND_CHECK_EVERY,
+    backupDir,
+    backupEveryMs,
     submissions: {
       allowedOrigins: settings.SUBMISSIONS_ALLOWED_ORIGINS ?? [...localSiteOrigins, ...siteOrigin(settings.SITE_URL)],
       turnstileSecret: settings.TURNSTILE_SECRET_KEY ?? null,

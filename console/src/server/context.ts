@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Actor } from '@roland/scripts/operators/schema'
 import type { LeasedStore } from '@roland/scripts/store/leased'
 import type { SignInLimiter, SignInLimits } from './auth.ts'
+import type { ConsoleBackups } from './backup-schedule.ts'
 import type { CheckSchedule } from './check-schedule.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { EventHub } from './events.ts'
@@ -20,6 +21,8 @@ export interface ConsoleServices {
   scheduler: RebuildScheduler
   /** The scheduled freshness check (ROLAND_CHECK_EVERY). */
   checkSchedule: CheckSchedule
+  /** The scheduled, checked backups (ROLAND_BACKUP_DIR, ROLAND_BACKUP_EVERY). */
+  backups: ConsoleBackups
   keys: FirecrawlKeyStore
   /** Wrong secrets and passwords per client. */
   limiter: SignInLimiter

@@ -19,6 +19,7 @@ import {
 } from './auth.ts'
 import { distDir } from './build-app.ts'
 import { startCheckJob } from './check-jobs.ts'
+import { ConsoleBackups } from './backup-schedule.ts'
 import { CheckSchedule } from './check-schedule.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { ConsoleServices, Route, RouteContext } from './context.ts'
@@ -143,6 +144,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     run: async () => (await startCheckJob(services)).done,
   })
   await services.checkSchedule.start()
+  services.backups = new ConsoleBackups({ store, dir: config.backupDir, everyMs: config.backupEveryMs })
+  await services.backups.start()
 
   const server = createServer((req, res) => {
     void handle(req, res, services, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
@@ -196,7 +199,7 @@ async function handle(
     if (!serveApp) throw new HttpError(404, 'This console serves only its API.')
     if (req.method !== 'GET' && req.method !== 'HEAD')
       throw new HttpError(405, 'The app is read with GET.', { headers: { allow: 'GET, HEAD' } })
-    await sendApp(res, distDir, url.pathname)
+    await sendApp(res, distDir, url.pathname, req.headers['accept-encoding'])
     return
   }
 
@@ -293,6 +296,7 @@ async function sendStorageFile(res: ServerResponse, services: ConsoleServices, p
 
 async function closeAll(server: Server, services: ConsoleServices, shutdown: AbortController): Promise<void> {
   services.checkSchedule.close()
+  services.backups.close()
   services.scheduler.close()
   services.jobs.close()
   services.hub.close()
@@ -302,6 +306,7 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   await new Promise<void>((resolve) => server.close(() => resolve()))
   await services.scheduler.idle()
   await services.jobs.idle()
+  await services.backups.idle()
   await closeBuildStandby()
   await services.submissionWebhook?.idle()
   await services.store.close()

@@ -5,8 +5,10 @@ import {
   type OperatorRole,
 } from '@roland/scripts/operators/schema'
 import { z } from 'zod'
+import { plainText } from '@roland/scripts/content/schema'
 import type { OpenFinding } from '@roland/scripts/check/job'
 import type { FindingKind } from '@roland/scripts/check/kinds'
+import type { BackupCheck } from '@roland/scripts/backup/checked'
 import type { Job } from '@roland/scripts/store/types'
 
 // The console API's inputs (validated on the server with these schemas) and outputs (types the
@@ -21,7 +23,10 @@ export const maxUploadBytes = 5 * 1024 * 1024
 
 /** Sign-in: an operator's email and password (the password rules apply when it is set, not here). */
 export const signInSchema = z.object({
-  email: z.string().trim().min(1, 'Enter your email address').max(254, 'That email address is too long'),
+  email: plainText('Your email address', 'text', 'Enter your email address')
+    .trim()
+    .min(1, 'Enter your email address')
+    .max(254, 'That email address is too long'),
   password: z.string().min(1, 'Enter your password').max(256, 'That is not your password: it is too long'),
 })
 
@@ -50,7 +55,7 @@ export const migrationSourceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('bucket') }),
   z.object({
     kind: z.literal('upload'),
-    name: z.string().min(1).max(200).describe('the uploaded file name, for the job history'),
+    name: plainText('The file name').min(1).max(200).describe('the uploaded file name, for the job history'),
     base64: z
       .string()
       .min(1, 'The uploaded file is empty: choose Roland.txt again')
@@ -96,7 +101,10 @@ export const websiteUrlSchema = z
 
 /** Crawling a website for a business's images. */
 export const crawlRequestSchema = z.object({
-  businessName: z.string().trim().min(1, 'Business name is required').max(200, 'That business name is too long'),
+  businessName: plainText('Business name', 'name', 'Business name is required')
+    .trim()
+    .min(1, 'Business name is required')
+    .max(200, 'That business name is too long'),
   websiteUrl: websiteUrlSchema,
 })
 
@@ -175,6 +183,24 @@ export interface FindingsView {
   lastCheck: Job | null
   /** When the scheduled check runs next; null when ROLAND_CHECK_EVERY=off. */
   nextCheckAt: string | null
+  /** The scheduled backups, and what about them needs attention. */
+  backup: BackupView
+}
+
+/** The scheduled, checked backups (ROLAND_BACKUP_DIR), as Today and Needs attention show them. */
+export interface BackupView {
+  /** The backup folder; null when ROLAND_BACKUP_DIR is not set (no scheduled backups). */
+  dir: string | null
+  /** When the next scheduled backup is due; null when off. */
+  nextAt: string | null
+  /** A backup is being written or checked now. */
+  running: boolean
+  /** The newest backup's check, passed or failed. */
+  last: BackupCheck | null
+  /** The newest backup whose check passed. */
+  lastGood: BackupCheck | null
+  /** What needs attention: no checked backup for two days, or a failed check; else null. */
+  problem: string | null
 }
 
 /** Today, the screen the console opens on. */
@@ -183,18 +209,30 @@ export interface TodayView {
   pendingSubmissions: number
   byKind: FindingsView['byKind']
   lastCheck: Job | null
-  /** The latest changes of the audit trail, each with who made it. */
-  recentChanges: Array<{
-    id: number
-    at: string
-    actor: string
-    table: string
-    rowId: string
-    action: 'insert' | 'update' | 'delete'
-    label: string
-  }>
+  /** The latest saves and jobs, one line each, with who made them. */
+  recentChanges: RecentChangeView[]
   unpublishedEdits: number
+  /** The last checked backup, and what about backups needs attention. */
+  backup: BackupView
   lastRebuild: Job | null
+}
+
+/** One line of Today's "Recent changes": one save or one job, in a volunteer's words. */
+export interface RecentChangeView {
+  /** The transaction (audit_log.txid). */
+  id: string
+  at: string
+  /** The operator who made it; null for a job or a change made directly in the database. */
+  who: string | null
+  /** What changed: "Imported Roland.txt: 35 businesses added", "changed Big Rock Coffee". */
+  text: string
+  /** Who ran the job ("by the console"), if a job made it. */
+  via: string | null
+  jobId: string | null
+  /** The main row it touched, for the link to its screen. */
+  table: string | null
+  rowId: string | null
+  action: 'insert' | 'update' | 'delete'
 }
 
 /** An API error body: what went wrong and how to fix it. */

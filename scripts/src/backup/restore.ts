@@ -9,7 +9,7 @@ import { extract as tarExtract } from 'tar-stream'
 import { lookup as contentTypeOf } from 'mime-types'
 import { z } from 'zod'
 import { openEmbeddedStore, type EmbeddedStore } from '../store/embedded.ts'
-import { readMigrations } from '../store/sql-files.ts'
+import { readMigrations, type Migration } from '../store/sql-files.ts'
 import { StoreError, type Store } from '../store/types.ts'
 import {
   backupFormat,
@@ -136,20 +136,28 @@ function parseJson(bytes: Buffer): unknown {
  * every stored file, exactly. Refuses a database that holds data (businesses, operators, jobs or
  * files) unless `force`, and a backup whose file is bad, before changing anything.
  */
-export async function restoreBackup(options: { dir: string; file: string; force?: boolean }): Promise<BackupSummary> {
+export async function restoreBackup(options: {
+  dir: string
+  file: string
+  force?: boolean
+  /** The schema to restore into (default: every migration of the code); the upgrade test gives an older release's. */
+  migrations?: Migration[]
+}): Promise<BackupSummary> {
   const { dir, file } = options
   await mkdir(dir, { recursive: true })
   const staging = await mkdtemp(path.join(dir, '.restore-'))
   try {
     const backup = await readBackup(file, path.join(staging, 'files'))
-    const newest = (await readMigrations()).at(-1)?.version ?? ''
+    const migrations = options.migrations ?? (await readMigrations())
+    const newest = migrations.at(-1)?.version ?? ''
     if (backup.header.schema > newest) {
       throw new StoreError(
         `${file} was made with a newer schema (migration ${backup.header.schema}; this code has up to ${newest}): ` +
           'update the Roland tools (git pull, pnpm install), then restore it. Nothing was changed.',
       )
     }
-    const store = await openEmbeddedStore({ dir })
+    // A database this creates gets no seed: every table is replaced by the backup's rows.
+    const store = await openEmbeddedStore({ dir, migrations, seed: false })
     try {
       if (!store.created && !options.force) await refuseIfHoldsData(store, dir)
       await replaceRows(store, backup)

@@ -130,6 +130,33 @@ export const communityEventSchema = z.object({
   event_type: z.string(),
   /** Called off by the coordinator: still listed, marked cancelled (optional: older fixtures lack it). */
   is_cancelled: z.boolean().optional(),
+  // A series (issue 40); optional, as older fixtures and stores lack them.
+  rrule: text.optional(),
+  exdates: z.array(z.string()).nullish(),
+  series_id: text.optional(),
+  recurrence_id: text.optional(),
+  time_zone: text.optional(),
+  all_day: z.boolean().optional(),
+})
+
+/** One entry of a list page: an emergency number, a community centre, a congregation, a nearby town. */
+export const pageItemSchema = z.object({
+  name: z.string().min(1),
+  phone: z.string().optional(),
+  address: z.string().optional(),
+  website: z.string().optional(),
+  hours: z.string().optional(),
+  note: z.string().optional(),
+})
+
+/** The words of one page of the site (a published pages row): the layout is the code's. */
+export const pageSchema = z.object({
+  path: z.string().min(1).describe("The page's URL, such as /community/emergency"),
+  title: z.string().min(1),
+  description: text,
+  intro: text,
+  body: z.string().describe('Markdown, rendered by scripts/src/content/markdown.ts'),
+  items: z.array(pageItemSchema),
 })
 
 // The town settings row (issue 39), as the build reads it: the value rules are the console's and
@@ -157,6 +184,8 @@ export const catalogSchema = z.object({
   categories: z.array(locationCategorySchema),
   attractions: z.array(attractionSchema),
   events: z.array(communityEventSchema),
+  /** The published pages' words (older stores and fixtures have none: every page shows its defaults). */
+  pages: z.array(pageSchema).default([]),
 })
 
 export type BusinessService = z.infer<typeof businessServiceSchema>
@@ -170,6 +199,8 @@ export type Attraction = z.infer<typeof attractionSchema>
 export type CommunityEvent = z.infer<typeof communityEventSchema>
 /** The town the site is about: its name, place, time zone and contacts (the town_settings row). */
 export type Town = z.infer<typeof townSchema>
+export type Page = z.infer<typeof pageSchema>
+export type PageItem = z.infer<typeof pageItemSchema>
 /** Everything a visitor may see, read once per build. */
 export type Catalog = z.infer<typeof catalogSchema>
 export type ImageType = (typeof imageTypes)[number]

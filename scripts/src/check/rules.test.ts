@@ -68,6 +68,24 @@ describe('listingFindings', () => {
       { kind: 'no-photo', detail: 'No photo and no store image' },
     ])
   })
+
+  test("adds no no-photo for a store whose image comes from the site's fixed images", () => {
+    const listing = {
+      id: 'x',
+      slug: 'big-box-store',
+      name: 'Big Box Store',
+      website: null,
+      phone: null,
+      hours: null,
+      verified_at: '2026-11-01T00:00:00Z',
+      has_image: false,
+    }
+    const fixed = { 'big-box-store': { image: '/images/big-box-store.jpg' } }
+    expect(listingFindings(listing, new Date('2026-11-26'), 'US', fixed)).toEqual([])
+    expect(listingFindings({ ...listing, slug: 'other-store' }, new Date('2026-11-26'), 'US', fixed)).toEqual([
+      { kind: 'no-photo', detail: 'No photo and no store image' },
+    ])
+  })
 })
 
 describe('registrableDomain and movedAway', () => {

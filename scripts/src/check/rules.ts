@@ -1,5 +1,6 @@
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import { getDomain } from 'tldts'
+import { fixedBusinessImages, type FixedBusinessImage } from '../content/fixed-images.ts'
 import { parseHours } from '../migrate/hours.ts'
 import type { FindingKind } from './kinds.ts'
 
@@ -46,9 +47,16 @@ export function hoursFinding(hours: string | null): Finding | null {
   return { kind: 'hours-unreadable', detail: `"${text}" cannot be read as opening hours, so "open now" is not shown` }
 }
 
-/** A listing with neither a photo nor a store image. */
-export function photoFinding(listing: Pick<ListingToCheck, 'has_image'>): Finding | null {
-  return listing.has_image ? null : { kind: 'no-photo', detail: 'No photo and no store image' }
+/**
+ * A listing with neither a photo nor a store image, in the database or in the site's fixed
+ * images (content/fixed-images.ts), which the site shows for a named store whatever the database holds.
+ */
+export function photoFinding(
+  listing: Pick<ListingToCheck, 'has_image' | 'slug'>,
+  fixed: Readonly<Record<string, FixedBusinessImage>> = fixedBusinessImages,
+): Finding | null {
+  if (listing.has_image || Object.hasOwn(fixed, listing.slug)) return null
+  return { kind: 'no-photo', detail: 'No photo and no store image' }
 }
 
 /** A listing no operator has confirmed in the last 365 days. */
@@ -63,11 +71,16 @@ export function verifiedFinding(verifiedAt: string | null, now: Date): Finding |
 }
 
 /** The findings of a listing that need no fetch: phone (by the town's country), hours, photo, verification. */
-export function listingFindings(listing: ListingToCheck, now: Date, country: CountryCode): Finding[] {
+export function listingFindings(
+  listing: ListingToCheck,
+  now: Date,
+  country: CountryCode,
+  fixed: Readonly<Record<string, FixedBusinessImage>> = fixedBusinessImages,
+): Finding[] {
   return [
     phoneFinding(listing.phone, country),
     hoursFinding(listing.hours),
-    photoFinding(listing),
+    photoFinding(listing, fixed),
     verifiedFinding(listing.verified_at, now),
   ].filter((finding) => finding !== null)
 }

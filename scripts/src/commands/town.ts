@@ -33,12 +33,12 @@ export function register(program: Command): void {
       // A store made by this command holds only the seed's sample content, which a new town replaces.
       const store = await openStore()
       try {
-        const { removed } = await initTown(store, settings, {
+        const { removed, pages } = await initTown(store, settings, {
           force: flags.force === true || (store as { created?: boolean }).created === true,
         })
         const gone = removed.businesses + removed.attractions + removed.events
         process.stdout.write(
-          `Started ${settings.name}, ${settings.state} in ${store.location}` +
+          `Started ${settings.name}, ${settings.state} in ${store.location} with ${pages} starter pages` +
             (gone
               ? ` (removed ${removed.businesses} businesses, ${removed.attractions} attractions, ${removed.events} events)`
               : '') +

@@ -11,7 +11,13 @@ export type { Actor } from '../operators/schema.ts'
 
 /** The content tables an operator edits. */
 export type ContentTable =
-  'businesses' | 'business_images' | 'attractions' | 'community_events' | 'town_settings' | 'location_categories'
+  | 'businesses'
+  | 'business_images'
+  | 'attractions'
+  | 'community_events'
+  | 'pages'
+  | 'town_settings'
+  | 'location_categories'
 
 /** A content row as the SQL functions return it: its columns, `updated_at` as exact text. */
 export type ContentRow = Record<string, unknown> & { id: string; updated_at: string }
@@ -97,8 +103,9 @@ export function contentRow(store: Store, table: ContentTable, id: string): Promi
   return store.call<ContentRow | null>('content_row', { target: table, row_id: id })
 }
 
-/** Reads every row of a content table, businesses with their services and photos. */
+/** Reads every row of a content table, businesses with their services and photos, pages by path. */
 export async function contentRows(store: Store, table: ContentTable): Promise<ContentRow[]> {
+  if (table === 'pages') return (await store.call<ContentRow[] | null>('page_rows', {})) ?? []
   return (await store.call<ContentRow[] | null>('content_rows', { target: table })) ?? []
 }
 

@@ -1,6 +1,7 @@
 import type { AuditEntry } from './edit.ts'
 import { isSupportedCountry, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js'
 import { z } from 'zod'
+import { ruleProblem } from '../events/recurrence.ts'
 
 // The content an operator edits (issue 18): one set of schemas, used by the console's forms to
 // show a mistake beside its field and by the API to refuse it with 400. Field names are the SQL
@@ -22,18 +23,72 @@ export const eventTypes = ['Planning', 'Social', 'Business', 'Community', 'Recre
 /** The attraction categories of the recreation pages. */
 export const attractionCategories = ['Natural Attractions', 'Sports & Recreation', 'Premium Destinations'] as const
 
-// Optional text: blank means none (null), so clearing a field in a form clears the column.
-const optionalText = (label: string, max: number) =>
+// The characters a text field takes, in one place (issue 43): everything a person types, but not
+// the invisible control characters, which no page can show and Postgres refuses (NUL) or keeps
+// as traps for whoever reads the text next. Tab and newline are text. A carriage return ends a
+// line: a textarea sends CRLF, an old Mac file a lone CR, and both become a newline. In names and
+// titles the bidirectional overrides and isolates are refused too: they make a name read on the
+// page as something other than what it is (a listing called "Bank" that reads "knaB").
+// Every text field of these schemas goes through plainText; the visitor's route repeats the rule
+// in SQL (public.text_character_problem, 20261128000700_bad_characters.sql), where submit_suggestion checks what anon sends.
+
+/** Control characters a text field refuses: C0 but tab (U+0009) and newline (U+000A), DEL, and C1. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const controlCharacter = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/
+/** Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), refused in names and titles. */
+const bidiControl = /[\u202A-\u202E\u2066-\u2069]/
+
+/** Line breaks as newlines: CRLF and a lone CR become LF. */
+export const normalizeLineBreaks = (value: string): string => value.replace(/\r\n?/g, '\n')
+
+/** A character as U+XXXX. */
+const codePoint = (char: string) => `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+
+/** Whether a text is free text (a description, an address) or a name or title, which refuses bidi controls too. */
+export type TextKind = 'text' | 'name'
+
+/**
+ * What is wrong with a text's characters, as a message naming the field (label) and the
+ * character, or null when nothing is: a control character but tab and newline (normalise line
+ * breaks first), and in a name or title a bidirectional override or isolate.
+ */
+export function textCharacterProblem(label: string, value: string, kind: TextKind = 'text'): string | null {
+  const control = controlCharacter.exec(value)?.[0]
+  if (control !== undefined) {
+    return `${label} contains an invisible control character (${codePoint(control)}): remove it (only tabs and line breaks may be in a text)`
+  }
+  const bidi = kind === 'name' ? bidiControl.exec(value)?.[0] : undefined
+  if (bidi !== undefined) {
+    return `${label} contains a bidirectional control character (${codePoint(bidi)}), which makes it read differently from what it is: remove it`
+  }
+  return null
+}
+
+/**
+ * A string as a person types it, the one rule every text field uses: line breaks as newlines, no
+ * control character (textCharacterProblem), and in a name or title no bidirectional control.
+ */
+export const plainText = (label: string, kind: TextKind = 'text', notText = `${label} must be text`) =>
   z
-    .string(`${label} must be text`)
+    .string(notText)
+    .overwrite(normalizeLineBreaks)
+    .check((ctx) => {
+      const problem = textCharacterProblem(label, ctx.value, kind)
+      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value })
+    })
+
+// Optional text: blank means none (null), so clearing a field in a form clears the column.
+/** Optional text of at most max characters; blank is null. */
+export const optionalText = (label: string, max: number, kind: TextKind = 'text') =>
+  plainText(label, kind)
     .trim()
     .max(max, `${label} is too long: at most ${max} characters`)
     .nullable()
     .transform((value) => (value ? value : null))
 
-const requiredText = (label: string, max: number) =>
-  z
-    .string(`${label} is required`)
+/** Required text of at most max characters. */
+export const requiredText = (label: string, max: number, kind: TextKind = 'text') =>
+  plainText(label, kind, `${label} is required`)
     .trim()
     .min(1, `${label} is required`)
     .max(max, `${label} is too long: at most ${max} characters`)
@@ -80,13 +135,13 @@ export const updatedAtSchema = z
 
 /** One service of a business ("Services & Features"); the first is featured. */
 export const serviceSchema = z.object({
-  service_name: requiredText('Service name', 200),
+  service_name: requiredText('Service name', 200, 'name'),
   description: optionalText('Service description', 1000).optional(),
 })
 
 /** Every field of a business the site shows, as an operator sets them. */
 export const businessFieldsSchema = z.object({
-  name: requiredText('Name', 200),
+  name: requiredText('Name', 200, 'name'),
   category: requiredText('Category', 100),
   short_description: optionalText('Short description', 300),
   full_description: optionalText('Description', 5000),
@@ -148,13 +203,26 @@ const instant = (label: string) =>
 
 /** A community event's fields; times are ISO 8601 instants (the console sends them from the town's time zone). */
 export const eventFieldsSchema = z.object({
-  title: requiredText('Title', 200),
+  title: requiredText('Title', 200, 'name'),
   description: optionalText('Description', 5000),
   starts_at: instant('Start'),
   ends_at: instant('End').nullable(),
   location: requiredText('Location', 300),
   event_type: z.enum(eventTypes, `Type must be one of ${eventTypes.join(', ')}`),
   is_cancelled: z.boolean('Cancelled must be true or false'),
+  /** How it repeats: an RFC 5545 RRULE value (issue 40), or null for a single event. */
+  rrule: z
+    .string('Repeat must be an iCalendar RRULE value, such as FREQ=MONTHLY;BYDAY=2TU')
+    .trim()
+    .max(500, 'Repeat must be at most 500 characters')
+    .nullable()
+    .superRefine((rule, context) => {
+      const problem = rule === null ? null : ruleProblem(rule)
+      if (problem) context.addIssue({ code: 'custom', message: problem })
+    })
+    .transform((rule) => (rule ? rule.toUpperCase() : null)),
+  /** The starts of the occurrences of the series that are cancelled (EXDATE). */
+  exdates: z.array(instant('A cancelled date')).max(1000, 'At most 1,000 cancelled dates'),
 })
 
 const endsAfterStart = (event: { starts_at?: string | undefined; ends_at?: string | null | undefined }) =>
@@ -163,8 +231,17 @@ const endsAfterStartIssue = { message: 'The end must not be before the start', p
 
 /** POST /api/events. */
 export const eventCreateSchema = eventFieldsSchema
-  .partial({ description: true, ends_at: true, is_cancelled: true })
+  .partial({ description: true, ends_at: true, is_cancelled: true, rrule: true, exdates: true })
+  .extend({
+    /** A moved or changed occurrence (an exception): its series, and the start it had there. */
+    series_id: z.uuid('The series is named by its event id').optional(),
+    recurrence_id: instant('The occurrence it replaces').optional(),
+  })
   .strict()
+  .refine((event) => !event.series_id === !event.recurrence_id, {
+    message: 'An occurrence of a series names both its series and the date it replaces',
+    path: ['recurrence_id'],
+  })
   .refine(endsAfterStart, endsAfterStartIssue)
 
 /** PATCH /api/events/{id}. */
@@ -244,7 +321,7 @@ export const submissionPayloadSchemas = {
 /** Who sent it, if they say: both optional, never shown on the site, deleted 90 days after the decision. */
 export const submissionContactSchema = z
   .object({
-    name: optionalText('Your name', 100).optional(),
+    name: optionalText('Your name', 100, 'name').optional(),
     email: emailAddress('Your email', 'you@example.com').optional(),
   })
   .strict()
@@ -272,7 +349,7 @@ export type Submission = z.input<typeof submissionSchema>
 
 /** An attraction's fields (the recreation pages and /attraction/{id}). */
 export const attractionFieldsSchema = z.object({
-  name: requiredText('Name', 200),
+  name: requiredText('Name', 200, 'name'),
   category: z.enum(attractionCategories, `Category must be one of ${attractionCategories.join(', ')}`),
   description: requiredText('Description', 5000),
   badge: optionalText('Badge', 60),
@@ -322,7 +399,7 @@ export const townFieldsSchema = z.object({
   tagline: requiredText('Tagline', 200),
   time_zone: requiredText('Time zone', 64).refine(
     isKnownTimeZone,
-    'Time zone must be an IANA time zone name, such as America/Chicago or America/Denver',
+    'Time zone must be an IANA time zone name, such as America/New_York or Europe/Berlin',
   ),
   country: z
     .string('Country must be a two-letter ISO 3166 code, such as US')
@@ -354,7 +431,7 @@ function townCountryRules(town: Partial<TownFields>, context: z.RefinementCtx): 
     context.addIssue({
       code: 'custom',
       path: ['zip'],
-      message: 'ZIP must be a US ZIP code, such as 72135 or 72135-1234',
+      message: 'ZIP must be a US ZIP code, such as 12345 or 12345-6789',
     })
   }
   if (town.contact_phone) {
@@ -422,6 +499,94 @@ export interface CategoryRow {
   updated_at: string
 }
 
+/** The pages the site cannot do without: always published (the SQL constraint pages_always_published says the same). */
+export const alwaysPublishedPaths = ['/', '/businesses', '/events', '/contact', '/404'] as const
+
+/** The most Markdown a page's body may hold: 100 KB, counted in UTF-8 bytes (the SQL check says the same). */
+export const pageBodyMaxBytes = 100 * 1024
+
+/** A number a visitor can dial from a list entry: 911, 811, 1-800-222-1222 or (501) 340-6600. */
+const dialableNumber = (label: string) =>
+  optionalText(label, 40).refine(
+    (value) => value === null || /^\+?[0-9(][0-9 ().-]*[0-9]$/.test(value),
+    `${label} must be a number to dial, such as (501) 555-0123, 1-800-222-1222 or 911`,
+  )
+
+/** One entry of a list page (an emergency number, a community centre, a congregation, a nearby town). */
+export const pageItemSchema = z
+  .object({
+    name: requiredText('Entry name', 200, 'name'),
+    phone: dialableNumber('Entry phone').optional(),
+    address: optionalText('Entry address', 300).optional(),
+    website: optionalText('Entry website', 2000)
+      .refine(
+        (value) => value === null || /^\/(?!\/)/.test(value) || webAddress('Entry website').safeParse(value).success,
+        'Entry website must be an http:// or https:// address, such as https://example.com, or a page of the site, such as /contact',
+      )
+      .optional(),
+    hours: optionalText('Entry hours', 200).optional(),
+    note: optionalText('Entry note', 2000).optional(),
+  })
+  .strict()
+  // Stored without the blank fields, so a list reads as what was typed.
+  .transform(
+    (item) => Object.fromEntries(Object.entries(item).filter(([, value]) => value != null)) as unknown as PageItem,
+  )
+
+/** A list page's entry as stored and shown: a name, and whichever details it has. */
+export interface PageItem {
+  name: string
+  phone?: string
+  address?: string
+  website?: string
+  hours?: string
+  note?: string
+}
+
+/** The fields of a page an operator sets. */
+export const pageFieldsSchema = z.object({
+  title: requiredText('Title', 200, 'name'),
+  description: optionalText('Description', 300),
+  intro: optionalText('Intro', 1000),
+  body: plainText('Body', 'text', 'Body must be Markdown text').refine(
+    (value) => new TextEncoder().encode(value).length <= pageBodyMaxBytes,
+    `Body is too long: at most 100 KB (${pageBodyMaxBytes.toLocaleString('en-US')} bytes) of Markdown`,
+  ),
+  items: z.array(pageItemSchema, 'Items must be a list of entries, each with a name').max(200, 'At most 200 entries'),
+  is_published: z.boolean('Published must be true or false'),
+})
+
+/** PATCH /api/pages/{id}: any subset of the fields, and the updated_at the operator loaded. */
+export const pagePatchSchema = pageFieldsSchema.partial().extend({ updated_at: updatedAtSchema.optional() }).strict()
+
+/** A new page (`roland town init`, the seed): its URL and its fields. */
+export const pageCreateSchema = pageFieldsSchema
+  .partial()
+  .extend({
+    path: z
+      .string("Path is the page's URL, such as /community/emergency")
+      .regex(
+        /^\/([a-z0-9]+(-[a-z0-9]+)*(\/[a-z0-9]+(-[a-z0-9]+)*)*)?$/,
+        "Path is the page's URL, such as /community/emergency: lowercase letters, digits and dashes after a /",
+      ),
+    title: pageFieldsSchema.shape.title,
+  })
+  .strict()
+export type PageCreate = z.input<typeof pageCreateSchema>
+
+/** A page as GET /api/pages answers it (the pages row). */
+export interface PageRow {
+  id: string
+  path: string
+  title: string
+  description: string | null
+  intro: string | null
+  body: string
+  items: PageItem[]
+  is_published: boolean
+  updated_at: string
+}
+
 /** A service of a business as the API answers it. */
 export interface ServiceRow {
   service_name: string
@@ -479,6 +644,12 @@ export interface EventRow {
   event_type: (typeof eventTypes)[number]
   is_active: boolean
   is_cancelled: boolean
+  rrule: string | null
+  exdates: string[]
+  series_id: string | null
+  recurrence_id: string | null
+  time_zone: string | null
+  all_day: boolean
   updated_at: string
 }
 

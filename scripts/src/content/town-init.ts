@@ -3,8 +3,10 @@ import type { Actor } from '../operators/schema.ts'
 import type { Store } from '../store/types.ts'
 import { townSettingsSchema, type TownSettings } from './schema.ts'
 import { starterContent } from './starter.ts'
+import { replacePages, starterPages } from './starter-pages.ts'
 
-// `roland town init` (issue 39): a store for a new town, in one call of public.init_town.
+// `roland town init` (issue 39): a store for a new town, in one call of public.init_town, then its
+// starter pages (public.replace_pages, one audited change of its own).
 
 /** Raised when a town file or an init cannot be used; the message says what to fix. */
 export class TownInitError extends Error {
@@ -48,15 +50,15 @@ const outcomeSchema = z.discriminatedUnion('status', [
 ])
 
 /**
- * Starts the store for a town: its settings, the starter content written around its name, and no
- * businesses, attractions or events. Refuses a store that holds any unless `force`; answers what
- * was removed.
+ * Starts the store for a town: its settings, the starter content and pages written around its name,
+ * and no businesses, attractions or events. Refuses a store that holds any unless `force`; answers
+ * what was removed and how many pages the town starts with.
  */
 export async function initTown(
   store: Store,
   settings: TownSettings,
   options: { force: boolean; actor?: Actor | undefined },
-): Promise<{ removed: HeldContent }> {
+): Promise<{ removed: HeldContent; pages: number }> {
   const outcome = outcomeSchema.parse(
     await store.call('init_town', {
       settings,
@@ -73,5 +75,7 @@ export async function initTown(
     )
   }
   if (outcome.status === 'invalid') throw new TownInitError(`The town settings were refused: ${outcome.message}`)
-  return { removed: outcome.removed }
+  // The pages after the settings: a refused init changes no page.
+  const pages = await replacePages(store, starterPages(settings), options.actor ?? null)
+  return { removed: outcome.removed, pages }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { formatTownTime, fromTownInput, toTownInput } from './town-time.ts'
+import { formatTownDate, formatTownTime, fromTownInput, toTownInput } from './town-time.ts'
 
 const zone = 'America/Chicago'
 
@@ -50,5 +50,11 @@ describe('toTownInput', () => {
 describe('formatTownTime', () => {
   test('says the time in Roland, not in the viewer’s zone', () => {
     expect(formatTownTime('2027-07-05T02:00:00Z', zone)).toBe('Sun, Jul 4, 2027, 9:00 PM')
+  })
+})
+
+describe('formatTownDate', () => {
+  test("says the town's day, not UTC's: 03:00 UTC is still the evening before in Roland", () => {
+    expect(formatTownDate('2027-07-05T03:00:00Z', zone)).toBe('Jul 4, 2027')
   })
 })

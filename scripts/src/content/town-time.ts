@@ -4,6 +4,7 @@ import { TZDate } from '@date-fns/tz'
 // the town settings), whatever the time zone of their computer, and the database keeps the instant
 // (UTC). The console's event editor and Inbox and the site's event form read and show times with
 // these, given the town's zone.
+// Every time the console shows goes through formatTownTime or formatTownDate: never the browser's zone.
 
 /** Shows an instant as the town's wall-clock time, in the form a datetime-local input takes (YYYY-MM-DDTHH:mm). */
 export function toTownInput(iso: string, timeZone: string): string {
@@ -37,5 +38,15 @@ export function formatTownTime(iso: string, timeZone: string): string {
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
+  }).format(new Date(iso))
+}
+
+/** Says the day of an instant in the town's time: "Jul 4, 2027" (the town's day, not the browser's). */
+export function formatTownDate(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
   }).format(new Date(iso))
 }

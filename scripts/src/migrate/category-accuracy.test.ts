@@ -22,20 +22,18 @@ function sampleCases(): Case[] {
   }))
 }
 
-/** The businesses of the fixture lists in a folder, each with the category a person gave it. */
-function fixtureCases(folder: URL): Case[] {
-  return readdirSync(folder)
-    .filter((file) => file.endsWith('.txt'))
-    .flatMap((file) => {
-      const parsed = parseRolandText(readFileSync(new URL(file, folder), 'utf8'))
-      const expected = JSON.parse(readFileSync(new URL(file.replace(/\.txt$/, '.expected.json'), folder), 'utf8')) as {
-        businesses: { name: string; category: BusinessCategory }[]
-      }
-      return expected.businesses.flatMap(({ name, category }) => {
-        const business = parsed.find((candidate) => candidate.name === name)
-        return business === undefined ? [] : [{ business, want: category }]
-      })
+/** The businesses of the fixture lists in a folder (or the files named), each with the category a person gave it. */
+function fixtureCases(folder: URL, files?: string[]): Case[] {
+  return (files ?? readdirSync(folder).filter((file) => file.endsWith('.txt'))).flatMap((file) => {
+    const parsed = parseRolandText(readFileSync(new URL(file, folder), 'utf8'))
+    const expected = JSON.parse(readFileSync(new URL(file.replace(/\.txt$/, '.expected.json'), folder), 'utf8')) as {
+      businesses: { name: string; category: BusinessCategory }[]
+    }
+    return expected.businesses.flatMap(({ name, category }) => {
+      const business = parsed.find((candidate) => candidate.name === name)
+      return business === undefined ? [] : [{ business, want: category }]
     })
+  })
 }
 
 function right(cases: Case[], guess: (name: string, description: string) => BusinessCategory): number {
@@ -48,7 +46,8 @@ function right(cases: Case[], guess: (name: string, description: string) => Busi
 const lists = {
   'the sample Roland.txt': sampleCases(),
   'the towns': fixtureCases(new URL('../../test/fixtures/towns/', import.meta.url)),
-  'the unseen list': fixtureCases(new URL('../../test/fixtures/unseen/', import.meta.url)),
+  'the unseen list': fixtureCases(new URL('../../test/fixtures/unseen/', import.meta.url), ['beaver-fork.txt']),
+  'the newsletter list': fixtureCases(new URL('../../test/fixtures/unseen/', import.meta.url), ['hickory-flat.txt']),
 }
 
 describe('category guessing on hand-typed lists', () => {
@@ -62,9 +61,15 @@ describe('category guessing on hand-typed lists', () => {
     expect(right(cases, guessCategory)).toBe(cases.length)
   })
 
-  test('is right for every business of the unseen list, where the keywords alone miss two', () => {
+  // The keywords alone missed two before issue 42 taught them guides; they still miss one.
+  test('is right for every business of the unseen list, where the keywords alone miss one', () => {
     const cases = lists['the unseen list']
     expect(right(cases, guessCategory)).toBe(cases.length)
-    expect(right(cases, guessCategoryByKeywords)).toBe(cases.length - 2)
+    expect(right(cases, guessCategoryByKeywords)).toBe(cases.length - 1)
+  })
+
+  test('is right for every business of the newsletter list: guides, tours and a laundromat’s drop-off service', () => {
+    const cases = lists['the newsletter list']
+    expect(right(cases, guessCategory)).toBe(cases.length)
   })
 })

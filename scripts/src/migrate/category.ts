@@ -27,6 +27,7 @@ const KEYWORDS: Record<GuessableCategory, Record<string, number>> = {
     burger: 2, burgers: 2, taco: 2, tacos: 2, taqueria: 2, deli: 2, catering: 2, bistro: 2, eatery: 2,
     steakhouse: 2, smokehouse: 2, sandwich: 2, sandwiches: 2, brewery: 2, winery: 2, tavern: 2,
     pub: 2, smoothie: 2, smoothies: 2, dessert: 2, desserts: 2, cupcakes: 2, pies: 2, catfish: 2,
+    'tasting room': 3, tasting: 2, tastings: 2, vineyard: 2, distillery: 2,
     breakfast: 1, lunch: 1, dinner: 1, food: 1, kitchen: 1, drinks: 1, menu: 1, meals: 1,
   },
   'Shopping & Convenience': {
@@ -53,7 +54,7 @@ const KEYWORDS: Record<GuessableCategory, Record<string, number>> = {
     bank: 2, banking: 2, notary: 2, consulting: 2, photography: 2, photographer: 2, printing: 2,
     cleaning: 2, landscaping: 2, lawn: 2, towing: 2, welding: 2, daycare: 2, counseling: 2,
     therapy: 2, financial: 2, mortgage: 2, engineering: 2, storage: 2, kennel: 2, boarding: 1,
-    services: 1, service: 1, office: 1, appointment: 1, appointments: 1,
+    services: 1, service: 1, office: 1, appointment: 1, appointments: 1, company: 1, agency: 1,
   },
   Recreation: {
     'state park': 3, 'rv park': 3, 'boat rental': 3, 'boat rentals': 3, 'boat launch': 3,
@@ -63,11 +64,19 @@ const KEYWORDS: Record<GuessableCategory, Record<string, number>> = {
     canoes: 2, paddleboard: 2, paddleboards: 2, campground: 2, camping: 2, campsites: 2,
     fishing: 2, stables: 2, horseback: 2, trail: 2, trails: 2, hiking: 2, boating: 2, yoga: 2,
     bowling: 2, swimming: 2, outfitters: 2, outfitter: 2, tennis: 2, recreation: 2, hunting: 2,
-    archery: 2, lake: 1, bait: 1, tackle: 1, outdoors: 1, rentals: 1,
+    archery: 2, lake: 1, bait: 1, tackle: 1, outdoors: 1,
+    // What the business does for a visitor: it takes them out, shows them round, rents them the boat.
+    'guide service': 3, 'float trip': 3, 'float trips': 3, 'guided tours': 3, 'canoe rental': 3,
+    'kayak rental': 3, 'kayak rentals': 3, 'canoe rentals': 3, 'tube rentals': 3,
+    guide: 2, guides: 2, guided: 2, tour: 2, tours: 2, rental: 2, rentals: 2, climbing: 2,
+    canyoneering: 2, rafting: 2, floats: 2, zipline: 2, trips: 1,
   },
 }
 
 const NAME_WEIGHT = 3
+
+// The weight of the generic words of KEYWORDS ('shop', 'service'), which decide only when nothing else does.
+const GENERIC_WEIGHT = 1
 
 type Matcher = { category: GuessableCategory; phrase: string; weight: number; pattern: RegExp }
 
@@ -85,7 +94,7 @@ const MATCHERS: Matcher[] = Object.entries(KEYWORDS)
   .sort((a, b) => b.phrase.length - a.phrase.length)
 
 /** Scores each category by the keywords found in a text, each keyword counted once. */
-export function scoreText(text: string): Record<GuessableCategory, number> {
+export function scoreText(text: string, generic = true): Record<GuessableCategory, number> {
   const scores = emptyScores()
   // Same folding as slugs, so 'Café' finds 'cafe' and '&' finds the 'and' phrases.
   const folded = text
@@ -103,7 +112,7 @@ export function scoreText(text: string): Record<GuessableCategory, number> {
       const end = start + match[0].length
       if (claimed.slice(start, end).some(Boolean)) continue
       claimed.fill(true, start, end)
-      if (!counted) scores[matcher.category] += matcher.weight
+      if (!counted && (generic || matcher.weight > GENERIC_WEIGHT)) scores[matcher.category] += matcher.weight
       counted = true
     }
   }
@@ -111,9 +120,9 @@ export function scoreText(text: string): Record<GuessableCategory, number> {
 }
 
 /** Scores each category for a business: keywords in its name count three times those in its description. */
-export function scoreCategories(name: string, description: string): Record<GuessableCategory, number> {
-  const fromName = scoreText(name)
-  const fromDescription = scoreText(description)
+export function scoreCategories(name: string, description: string, generic = true): Record<GuessableCategory, number> {
+  const fromName = scoreText(name, generic)
+  const fromDescription = scoreText(description, generic)
   const scores = emptyScores()
   for (const category of BUSINESS_CATEGORIES) {
     scores[category] = NAME_WEIGHT * fromName[category] + fromDescription[category]
@@ -122,17 +131,26 @@ export function scoreCategories(name: string, description: string): Record<Guess
 }
 
 /**
- * Guesses a business's category from its name and description: by our keywords, and where they
- * find nothing or tie, by OpenStreetMap's vocabulary; 'Business' when neither has a leader.
+ * Guesses a business's category from its name and description: by our keywords that say what the
+ * business is or does for a visitor ('guides', 'tours', 'tastings', 'rentals'); where they find
+ * nothing or tie, by OpenStreetMap's vocabulary; only then by the generic words that many kinds of
+ * business use ('service', 'company', 'shop'); 'Business' when none has a leader. So a laundromat's
+ * 'drop-off service' does not make it a professional service, nor a 'Guide Service' one.
  */
 export function guessCategory(name: string, description = ''): BusinessCategory {
-  const byKeywords = guessCategoryByKeywords(name, description)
-  return byKeywords === DEFAULT_CATEGORY ? guessCategoryByVocabulary(name, description) : byKeywords
+  const bySpecificWords = guessCategoryByKeywords(name, description, { generic: false })
+  if (bySpecificWords !== DEFAULT_CATEGORY) return bySpecificWords
+  // The vocabulary may name the default outright: a laundromat is a 'Business', not a service.
+  return vocabularyLeader(name, description) ?? guessCategoryByKeywords(name, description)
 }
 
-/** Guesses a category from our own keyword list only; 'Business' when no category leads. */
-export function guessCategoryByKeywords(name: string, description = ''): BusinessCategory {
-  const scores = scoreCategories(name, description)
+/** Guesses a category from our own keyword list only (without its generic words when told); 'Business' when no category leads. */
+export function guessCategoryByKeywords(
+  name: string,
+  description = '',
+  { generic = true }: { generic?: boolean } = {},
+): BusinessCategory {
+  const scores = scoreCategories(name, description, generic)
   const best = Math.max(...Object.values(scores))
   const leaders = BUSINESS_CATEGORIES.filter((category) => scores[category] === best)
   // A tie is a real ambiguity (a 'Grill & Gas' with no description): the default is honest, a pick is not.
@@ -209,6 +227,11 @@ const OVERRIDES: Record<string, number[]> = {
 
 /** Guesses a category from OpenStreetMap's vocabulary only, the name weighing three times the description. */
 export function guessCategoryByVocabulary(name: string, description = ''): BusinessCategory {
+  return vocabularyLeader(name, description) ?? DEFAULT_CATEGORY
+}
+
+/** The category OpenStreetMap's vocabulary puts ahead of the others (the default among them), or null when none leads. */
+function vocabularyLeader(name: string, description: string): BusinessCategory | null {
   const fromName = scoreOsmText(name)
   const fromDescription = scoreOsmText(description)
   const scores = VOCABULARY_COLUMNS.map((category) => ({
@@ -216,6 +239,6 @@ export function guessCategoryByVocabulary(name: string, description = ''): Busin
     score: NAME_WEIGHT * fromName[category] + fromDescription[category],
   })).sort((a, b) => b.score - a.score)
   const [first, second] = scores
-  if (first === undefined || first.score === 0 || first.score === second?.score) return DEFAULT_CATEGORY
+  if (first === undefined || first.score === 0 || first.score === second?.score) return null
   return first.category
 }

@@ -173,7 +173,7 @@ const MORE_SCHEDULE_WORDS = new Set([
 export function readHoursLine(line: string): HoursReading | null {
   const text = line.trim()
   const labelled = stripHoursLabel(text)
-  if (labelled !== null) return { value: labelled, labelled: true, score: 1 }
+  if (labelled !== null) return { value: capitalise(withoutOpen(labelled)), labelled: true, score: 1 }
   const label = ANY_LABEL.exec(text)
   // 'Monday - Thursday: 8:00 AM - 5:00 PM' starts with days, not a label.
   if (label && !new RegExp(`\\b${DAY_WORD}\\b`, 'i').test(label[1] ?? '')) {
@@ -183,7 +183,7 @@ export function readHoursLine(line: string): HoursReading | null {
     if (score < 0.5 && !(/\bhours\b/i.test(label[1] ?? '') && score > 0)) return null
     const season = SEASON.exec(label[1] ?? '')?.[1]
     return {
-      value: capitalise(rest),
+      value: capitalise(withoutOpen(rest)),
       labelled: true,
       score,
       ...(season ? { season: capitalise(season.toLowerCase()) } : {}),
@@ -195,8 +195,30 @@ export function readHoursLine(line: string): HoursReading | null {
     const score = hoursScore(rest)
     if (score >= 0.5) return { value: capitalise(rest), labelled: false, score }
   }
+  // A label without its colon ('Kitchen 6 a.m. to 2 p.m. Tue thru Sat'): only before nothing but hours.
+  const bareLabel = BARE_LABEL.exec(text)
+  if (bareLabel && !NOT_A_LABEL.test(bareLabel[1] ?? '')) {
+    const rest = text.slice(bareLabel[0].length)
+    if (hoursScore(rest) === 1) return { value: capitalise(withoutOpen(rest)), labelled: true, score: 0.9 }
+  }
   const score = hoursScore(text)
-  return score >= 0.5 ? { value: text, labelled: false, score } : null
+  return score >= 0.5 ? { value: capitalise(text), labelled: false, score } : null
+}
+
+// One or two words in front of the hours, with no colon: 'Kitchen', 'Lobby', 'Gate access'.
+const BARE_LABEL = /^([a-z][a-z'&]*(?:\s+[a-z'&]+)?)\s+(?=\d|noon\b|midnight\b|24)/i
+// Words that begin hours themselves, so they are not a label in front of them.
+const NOT_A_LABEL = new RegExp(
+  `\\b(?:${DAY_WORD}|open|opens|daily|every|weekdays?|weekends?|from|closed|hours|hrs)\\b`,
+  'i',
+)
+
+/** The hours without an 'Open' in front of the days ('Open daily 6am-2pm' gives 'daily 6am-2pm'). */
+function withoutOpen(text: string): string {
+  const open = OPEN_BEFORE_DAYS.exec(text)
+  if (!open) return text
+  const rest = text.slice(open[0].length)
+  return hoursScore(rest) >= 0.5 ? rest : text
 }
 
 /** Scores from 0 to 1 how surely a line, without its label, gives opening hours. */
@@ -227,7 +249,34 @@ export function hoursScore(line: string): number {
     (word) => !SCHEDULE_WORDS.has(word) && !MORE_SCHEDULE_WORDS.has(word) && !(word in DAY_NAMES),
   )
   // A sentence about the business that names a day ('Sunday brunch from 10am is a local favorite…').
-  return otherWords.length === 0 ? 0.9 : otherWords.length < 3 ? 0.7 : 0.2
+  const byWords = otherWords.length === 0 ? 0.9 : otherWords.length < 3 ? 0.7 : 0.2
+  return Math.max(byWords, clausesScore(source))
+}
+
+/**
+ * Scores hours of several clauses joined by ';' or ',': the first reads as hours by itself, each other
+ * one gives a time, a day or 'closed' behind at most three words ('Mon-Fri 9am-5pm; gate access
+ * 6am-10pm daily; pool noon-8pm weekends'). 0 when the line has one clause or another is a sentence.
+ */
+function clausesScore(source: string): number {
+  const [first, ...others] = source.split(/\s*[;,]\s*/).filter((clause) => clause !== '')
+  if (first === undefined || others.length === 0 || hoursScore(first) < 0.9) return 0
+  const isClause = (clause: string) => {
+    const words = clause.match(/[a-z]{3,}/gi) ?? []
+    const scheduleWords = words.filter(
+      (word) =>
+        SCHEDULE_WORDS.has(word.toLowerCase()) ||
+        MORE_SCHEDULE_WORDS.has(word.toLowerCase()) ||
+        word.toLowerCase() in DAY_NAMES,
+    )
+    const said =
+      TIME_RANGE.test(clause) ||
+      MENTIONS_CLOSED_OR_ALL_DAY.test(clause) ||
+      MENTIONS_DAYS.test(clause) ||
+      APPOINTMENT.test(clause)
+    return said && words.length - scheduleWords.length <= 3
+  }
+  return others.every(isClause) ? 0.9 : 0
 }
 
 function capitalise(text: string): string {

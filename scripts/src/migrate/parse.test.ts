@@ -821,6 +821,40 @@ describe('decodeRolandFile', () => {
   })
 })
 
+describe('bad characters in Roland.txt (issue 43)', () => {
+  const file = (middle: string) => `Joe's Diner\n(501) 555-0101\n12 Main St\n\n${middle}\n(501) 555-0102\nGood pies.\n`
+
+  test('a control character refuses the whole file, naming the line and showing where it is', () => {
+    const error = thrown(() => parseRolandText(file('Pie\u0007 Shop')))
+    expect(error).toMatchObject({ name: 'RolandFileError', problem: 'bad-character' })
+    expect((error as Error).message).toBe(
+      'Roland.txt line 5 contains an invisible control character (U+0007): remove it (only tabs and line breaks may be in a text). The line, with it shown as \uFFFD: "Pie\uFFFD Shop". Nothing was imported: fix the line in a text editor and import the file again.',
+    )
+  })
+
+  test.each(['\u0001', '\u001B', '\u007F', '\u0085'])('refuses %j in a description line too', (char) => {
+    expect(() => parseRolandText(file(`Pie Shop\nFresh${char} pies daily.`))).toThrow(
+      /^Roland\.txt line 6 contains an invisible control character/,
+    )
+  })
+
+  test('a bidirectional override in a name is refused; in a description it is kept', () => {
+    expect(() => parseRolandText(file('\u202Epohs eiP'))).toThrow(
+      /^Roland\.txt: the name of the business on line 5 contains a bidirectional control character \(U\+202E\)/,
+    )
+    const [, shop] = parseRolandText(file('Pie Shop\nMenu in \u2067עברית\u2069.'))
+    expect(shop!.full_description).toContain('\u2067עברית\u2069')
+  })
+
+  test('takes Windows and old Mac line endings, and reads Word’s line and page breaks as spaces', () => {
+    for (const lineEnd of ['\r\n', '\r']) {
+      const businesses = parseRolandText(file('Pie Shop\nFresh\vpies\fdaily.').replace(/\n/g, lineEnd))
+      expect(businesses.map((b) => b.name)).toEqual(["Joe's Diner", 'Pie Shop'])
+      expect(businesses[1]!.full_description).toBe('Fresh pies daily.')
+    }
+  })
+})
+
 describe('supabase/Roland.txt', () => {
   const bytes = readFileSync(new URL('../../../supabase/Roland.txt', import.meta.url))
   const businesses = parseRolandText(decodeRolandFile(bytes))

@@ -1,3 +1,5 @@
+import { textCharacterProblem } from '../content/schema.ts'
+import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js'
 import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCategory } from './category.ts'
 import { MAX_HOURS_LENGTH, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
 import { SMALL_WORDS } from './small-words.ts'
@@ -51,7 +53,7 @@ export interface RolandParseReport {
 }
 
 /** What is wrong with a Roland.txt file as a whole. */
-export type RolandFileProblem = 'empty' | 'too-large' | 'binary' | 'no-businesses'
+export type RolandFileProblem = 'empty' | 'too-large' | 'binary' | 'bad-character' | 'no-businesses'
 
 /** Raised when Roland.txt cannot be read as a business list; the message says how to fix the file. */
 export class RolandFileError extends Error {
@@ -111,19 +113,27 @@ export function decodeRolandFile(bytes: Uint8Array): string {
   return text
 }
 
+/** How to read a list. */
+export interface ParseOptions {
+  /** The country the list's phone numbers are dialled in (the town's, ISO 3166 code); 'US' by default. */
+  country?: CountryCode
+}
+
 /** Parses the text of Roland.txt into businesses; throws RolandFileError when none can be found. */
-export function parseRolandText(text: string): ParsedBusiness[] {
-  return parseRolandTextReport(text).businesses
+export function parseRolandText(text: string, options: ParseOptions = {}): ParsedBusiness[] {
+  return parseRolandTextReport(text, options).businesses
 }
 
 /** Parses the text of Roland.txt into businesses and the skipped blocks, for a job's summary. */
-export function parseRolandTextReport(text: string): RolandParseReport {
+export function parseRolandTextReport(text: string, { country = 'US' }: ParseOptions = {}): RolandParseReport {
+  refuseBadCharacters(text)
+  const phones = phoneFinder(country)
   const drafts: Draft[] = []
   const skipped: SkippedBlock[] = []
-  for (const { lines: block, joined } of splitBlocks(text).flatMap(splitEntries)) {
+  for (const { lines: block, joined } of splitBlocks(text, phones).flatMap((block) => splitEntries(block, phones))) {
     const first = block[0]
     if (first === undefined) continue
-    const result = readBlock(block)
+    const result = readBlock(block, phones)
     if (result.kind === 'business') {
       const previous = drafts.at(-1)
       // The operator checks these in the dry run: a name-like line inside a description could be mistaken.
@@ -155,31 +165,61 @@ export function parseRolandTextReport(text: string): RolandParseReport {
   return { businesses: drafts.map((draft, index) => finish(draft, index, takenSlugs)), skipped }
 }
 
-type Line = { text: string; line: number }
+/** A line of the file, its blanks made plain; tab is where a tab between words was (a spreadsheet's column). */
+type Line = { text: string; line: number; tab?: number }
+
+/**
+ * Refuses a file with an invisible control character (issue 43): the text fields' own rule
+ * (textCharacterProblem), so what the editors refuse never comes in by the import either. The
+ * whole file is refused, naming the line, rather than the character dropped: nothing is imported
+ * that the operator has not seen, and a stray character often means a damaged or mis-saved file.
+ * A vertical tab or form feed (Word's line and page breaks, pasted) is read as a space, as tabs are.
+ */
+function refuseBadCharacters(text: string): void {
+  const lines = text.split(/\r\n|\r|\n/)
+  for (const [index, raw] of lines.entries()) {
+    const problem = textCharacterProblem(`line ${index + 1}`, raw.replace(/[\v\f]/g, ' '))
+    if (problem === null) continue
+    // eslint-disable-next-line no-control-regex -- showing where the control character is
+    const shown = raw.replace(/[\u0000-\u001F\u007F-\u009F]/g, '\uFFFD').trim()
+    throw new RolandFileError(
+      'bad-character',
+      `Roland.txt ${problem}. The line, with it shown as \uFFFD: "${shown.length > 80 ? `${shown.slice(0, 77)}...` : shown}". Nothing was imported: fix the line in a text editor and import the file again.`,
+    )
+  }
+}
 
 // Lines made only of dashes, equals signs, stars and the like separate entries just as a blank line does.
 const SEPARATOR = /^[-=_*~#.•·+\s]{3,}$/
 
-function splitBlocks(text: string): Line[][] {
+/** Reads one line of the file: tabs, non-breaking spaces and trailing blanks are how copied text differs from typed text. */
+function readLine(raw: string, line: number): Line {
+  const columns = raw
+    .split(/\t+/)
+    .map((column) =>
+      column
+        .replace(/[\u00a0\u2000-\u200b\u202f\u3000]/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((column) => column !== '')
+  const text = columns.join(' ')
+  return columns.length > 1 ? { text, line, tab: columns[0]?.length ?? 0 } : { text, line }
+}
+
+function splitBlocks(text: string, phones: PhoneFinder): Line[][] {
   const lines = text
     .replace(/^\uFEFF/, '')
     .replace(/\r\n?/g, '\n')
     .split('\n')
-    // Tabs, non-breaking spaces and trailing blanks are how copied text differs from typed text.
-    .map((raw, i) => ({
-      text: raw
-        .replace(/[\t\u00a0\u2000-\u200b\u202f\u3000]/g, ' ')
-        .replace(/\s+/g, ' ')
-        .trim(),
-      line: i + 1,
-    }))
+    .map((raw, i) => readLine(raw, i + 1))
   const blocks: Line[][] = []
   let current: Line[] = []
   for (const [i, line] of lines.entries()) {
     // A rule right under a lone first line underlines a name ('Big Rock Coffee' / '-----') rather than ending it.
     // A title ruled off above the first business is not an underline: a name line followed by fields comes next.
     const next = lines[i + 1]?.text ?? ''
-    const nextStartsEntry = classify(next).kind === 'description' && looksLikeName(next)
+    const nextStartsEntry = classify(next, phones).kind === 'description' && looksLikeName(next, lines[i + 1]?.tab)
     const underline = current.length === 1 && current[0]?.line === line.line - 1 && next !== '' && !nextStartsEntry
     if (SEPARATOR.test(line.text) && underline) continue
     if (line.text === '' || SEPARATOR.test(line.text)) {
@@ -200,12 +240,12 @@ type Entry = { lines: Line[]; joined: boolean }
  * Splits a block into entries where a volunteer left out the blank line: a name line followed by
  * its fields, after an entry that already has its own, starts the next business.
  */
-function splitEntries(block: Line[]): Entry[] {
-  const kinds = block.map((line) => classify(line.text))
+function splitEntries(block: Line[], phones: PhoneFinder): Entry[] {
+  const kinds = block.map((line) => classify(line.text, phones))
   const entries: Entry[] = []
   let start = 0
   for (let i = 1; i < block.length; i += 1) {
-    if (!startsEntry(block, kinds, start, i)) continue
+    if (!startsEntry(block, kinds, start, i, phones)) continue
     entries.push({ lines: block.slice(start, i), joined: entries.length > 0 })
     start = i
   }
@@ -244,12 +284,12 @@ const BOUNDARY = {
  * Tells whether line i starts a new business inside a block with no blank line before it: only
  * when that is more likely than not, weighing the line's shape and the fields around it.
  */
-function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number): boolean {
-  return boundaryScore(block, kinds, start, i) > 0.5
+function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number, phones: PhoneFinder): boolean {
+  return boundaryScore(block, kinds, start, i, phones) > 0.5
 }
 
 /** Scores from 0 to 1 how likely line i of a block is the name line of the next business. */
-function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: number): number {
+function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: number, phones: PhoneFinder): number {
   const kind = kinds[i]
   const text = block[i]?.text ?? ''
   if (kind?.kind !== 'description' || kind.bullet) return 0
@@ -276,8 +316,9 @@ function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: numbe
   const repeated = [...below].some((field) => above.has(field))
   const next = kinds[i + 1]
   const nextRepeats = isContact(next) && above.has(next.kind)
-  const [namePart, tagline] = splitNameLine(text)
-  const nameShaped = looksLikeName(text)
+  const tab = block[i]?.tab
+  const [namePart, tagline] = splitNameLine(text, tab)
+  const nameShaped = looksLikeName(text, tab)
   // Plain lines under an empty 'Features:' label are items; only a repeated field right below ends the list.
   if (inFeatureList(kinds, start, i) && !(repeated && nextRepeats && looksLikeShortName(text))) return 0
   let score = nameShaped ? BOUNDARY.nameShaped : looksLikeShortName(text) ? BOUNDARY.shortLine : 0
@@ -289,7 +330,7 @@ function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: numbe
   if (below.size >= 2) score += BOUNDARY.twoFieldsBelow
   if (isShouted(namePart) && !isSectionHeading(text)) score += BOUNDARY.shouted
   if (
-    findPhones(namePart).length > 0 ||
+    phones(namePart).length > 0 ||
     findUrl(namePart) !== null ||
     findDomain(namePart) !== null ||
     /\S:\s/.test(namePart)
@@ -326,8 +367,8 @@ function inFeatureList(kinds: LineKind[], start: number, i: number): boolean {
 }
 
 /** Tells whether a line reads like a business name: short, every main word capitalised, no sentence. */
-function looksLikeName(text: string): boolean {
-  const [namePart] = splitNameLine(text)
+function looksLikeName(text: string, tab?: number): boolean {
+  const [namePart] = splitNameLine(text, tab)
   const name = cleanName(namePart)
   if (!looksLikeShortName(name, 60)) return false
   const words = name.split(/\s+/).filter((word) => /[\p{L}\d]/u.test(word) && !SMALL_WORDS.has(word.toLowerCase()))
@@ -368,12 +409,14 @@ type Draft = {
 type BlockResult =
   { kind: 'business'; draft: Draft } | { kind: 'paragraph'; text: string } | { kind: 'skip'; reason: string }
 
-const PHONE = /(?<![\d])(?:\+?1[\s.-]*)?\(?([2-9]\d{2})\)?[\s.-]*([2-9]\d{2})[\s.-]*(\d{4})(?!\d)/g
 const EMAIL = /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g
 const SCHEME_URL = /\bhttps?:\/\/[^\s<>"'()]+/i
 const WWW_URL = /(?<![@\w.-])www\.[^\s<>"'()]+/i
 const BARE_DOMAIN = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}(?::\d{1,5})?(?:[/?#]\S*)?$/i
-const BULLET = /^(?:[-*•·◦‣▪–]|\d{1,2}[.)])\s+/
+// A list's bullet or number in front of a line: '- ', '• ', '▪ ', '> ', '1. ', '12) ', '(3) ', '#4 ' (never
+// an area code: '(501) 555-0123')
+// (and the Symbol-font bullets a word processor leaves in pasted text).
+const BULLET = /^(?:[-*•·◦‣▪▫►▸▹→⁃∙○●■□–—+>\uf0a7\uf0b7\uf0d8\uf076]|\d{1,2}[.)]|\(\d{1,2}\)|#\d{1,2}[.):]?)\s+/
 
 const NAME_LABEL = /^(?:business\s+)?name\s*:\s*/i
 const FAX_LABEL = /^fax\b/i
@@ -413,11 +456,11 @@ type LineKind =
   | { kind: 'description'; value: string; bullet: boolean }
   | { kind: 'ignored' }
 
-function readBlock(block: Line[]): BlockResult {
+function readBlock(block: Line[], phones: PhoneFinder): BlockResult {
   const [first, ...rest] = block
   if (first === undefined) return { kind: 'skip', reason: 'empty block' }
-  const [nameText, tagline] = splitNameLine(first.text)
-  const nameKind = classify(nameText)
+  const [nameText, tagline] = splitNameLine(first.text, first.tab)
+  const nameKind = classify(nameText, phones)
   // An unlabelled line that merely looks like an address or hours is still a name: '24/7 Fitness'.
   const labelled = ADDRESS_LABEL.test(nameText) || stripHoursLabel(nameText) !== null
   if (nameKind.kind !== 'description' && ((nameKind.kind !== 'address' && nameKind.kind !== 'hours') || labelled)) {
@@ -426,7 +469,7 @@ function readBlock(block: Line[]): BlockResult {
   // A paragraph on its own (a blank line inside a long description) carries on the business above it.
   if (
     looksLikeProse(nameText, first.text) &&
-    rest.every((line) => ['description', 'ignored'].includes(classify(line.text).kind))
+    rest.every((line) => ['description', 'ignored'].includes(classify(line.text, phones).kind))
   ) {
     return { kind: 'paragraph', text: block.map((line) => line.text).join(' ') }
   }
@@ -453,7 +496,7 @@ function readBlock(block: Line[]): BlockResult {
     ...(tagline === null ? [] : [{ text: tagline, tagline: true }]),
     ...rest.map((line) => ({ text: line.text, tagline: false })),
   ]
-  const fields = readLines(lines, draft)
+  const fields = readLines(lines, draft, phones)
 
   const bare = fields === 0 && draft.services.length === 0
   // A title block often carries the town's own address ('Roland, AR 72135'), but never a phone or website.
@@ -467,7 +510,7 @@ function readBlock(block: Line[]): BlockResult {
 }
 
 /** Reads the lines below the name into the draft; returns how many contact or hours fields were found. */
-function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): number {
+function readLines(lines: { text: string; tagline: boolean }[], draft: Draft, phones: PhoneFinder): number {
   let fields = 0
   let paragraph: string[] = []
   let previous: LineKind['kind'] | null = null
@@ -484,12 +527,12 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
   for (const [i, { text, tagline }] of lines.entries()) {
     const bare = text.replace(BULLET, '')
     if (!FAX_LABEL.test(bare) && !EMAIL_LABEL.test(bare)) {
-      for (const phone of findPhones(text)) {
+      for (const { phone } of phones(text)) {
         if (draft.phone === null) draft.phone = phone
         else if (phone !== draft.phone && !draft.extraPhones.includes(phone)) draft.extraPhones.push(phone)
       }
     }
-    const kind = classify(text)
+    const kind = classify(text, phones)
 
     if (inFeatures !== null && kind.kind === 'description') {
       const plainItem =
@@ -529,8 +572,7 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
               ? `${kind.value}, ${next}`
               : kind.value
           // A phone typed on the address line is not part of the address.
-          draft.address = joined
-            .replace(PHONE, ' ')
+          draft.address = withoutPhones(joined, phones)
             .replace(/\s*[,.;·|•-]*\s*$/, '')
             .replace(/\s+/g, ' ')
             .trim()
@@ -586,7 +628,8 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft): n
           const last = paragraph.at(-1)
           if (last !== undefined && last.length < 50 && !endsSentence(last) && /^\p{Lu}/u.test(kind.value))
             paragraph[paragraph.length - 1] = `${last}.`
-          paragraph.push(kind.value)
+          // A tagline typed in lower case after the name's separator still starts the description.
+          paragraph.push(tagline ? kind.value.charAt(0).toUpperCase() + kind.value.slice(1) : kind.value)
           if (tagline) endParagraph()
           previous = 'description'
           continue
@@ -610,10 +653,10 @@ const PLAIN_ADDRESS = 0.6
 const DESCRIPTION = 0.3
 
 /** Reads one line of an entry as the kind of field it most likely is, weighing every reading. */
-function classify(text: string): LineKind {
+function classify(text: string, phones: PhoneFinder): LineKind {
   const bullet = BULLET.exec(text)
   const bare = bullet ? text.slice(bullet[0].length).trim() : text
-  const readings = scoreLine(bare)
+  const readings = scoreLine(bare, phones)
   const best = readings.reduce((top, reading) => (reading.score > top.score ? reading : top), {
     kind: { kind: 'description', value: bare, bullet: bullet !== null },
     score: DESCRIPTION,
@@ -622,7 +665,7 @@ function classify(text: string): LineKind {
 }
 
 /** Every way a line could be read, each with how sure that reading is (0 to 1). */
-function scoreLine(bare: string): { kind: LineKind; score: number }[] {
+function scoreLine(bare: string, phones: PhoneFinder): { kind: LineKind; score: number }[] {
   const readings: { kind: LineKind; score: number }[] = []
   const add = (kind: LineKind, score: number) => readings.push({ kind, score })
   // Labels say outright what a line is.
@@ -643,8 +686,11 @@ function scoreLine(bare: string): { kind: LineKind; score: number }[] {
   }
   const address = ADDRESS_LABEL.exec(bare)
   if (address) return [{ kind: { kind: 'address', value: bare.slice(address[0].length).trim() }, score: SURE }]
-  const hasPhone = findPhones(bare).length > 0
-  if (PHONE_LABEL.test(bare)) return [{ kind: hasPhone ? { kind: 'phone' } : { kind: 'ignored' }, score: SURE }]
+  const found = phones(bare)
+  const hasPhone = found.length > 0
+  // 'Office:' names a phone as often as the office's hours ('Office: Mon-Fri 9am-5pm').
+  if (PHONE_LABEL.test(bare) && (hasPhone || hours === null))
+    return [{ kind: hasPhone ? { kind: 'phone' } : { kind: 'ignored' }, score: SURE }]
   const description = DESCRIPTION_LABEL.exec(bare)
   if (description)
     return [
@@ -656,9 +702,9 @@ function scoreLine(bare: string): { kind: LineKind; score: number }[] {
     add({ kind: 'hours', value: hours.value, season: hours.season }, hours.labelled ? LIKELY : hours.score * 0.85)
   const shouted = isShouted(bare) && !endsSentence(bare)
   if (hasPhone) {
-    const rest = leftover(bare, PHONE).length
-    // 'CALL AHEAD: 870-555-0184 AFTER HOURS': a shouted note around a phone is a phone line too.
-    add({ kind: 'phone' }, rest <= 12 ? LIKELY : shouted ? 0.7 : 0.1)
+    // 'CALL AHEAD: 870-555-0184 AFTER HOURS': a shouted note around a phone is a phone line too, and
+    // so is one in the words people put around a number ('Call or text …', 'Text Carla at …').
+    add({ kind: 'phone' }, phoneLineScore(bare, found, shouted))
   }
   const url = findUrl(bare)
   const domain = url ?? findDomain(bare)
@@ -709,19 +755,47 @@ function describeKind(kind: LineKind): string {
   }
 }
 
-// SPEC §5: the name is the text before the hyphen; a hyphen inside a word ('Stop-N-Go') is part
-// of the name, so only a dash with spaces around it separates the name from its tagline.
-function splitNameLine(text: string): [string, string | null] {
-  const withoutLabel = text.replace(NAME_LABEL, '')
-  const dash = /\s+(?:--?|[–—])\s+/.exec(withoutLabel)
-  if (!dash) return [withoutLabel, null]
-  const tagline = withoutLabel.slice(dash.index + dash[0].length).trim()
-  return [withoutLabel.slice(0, dash.index), tagline === '' ? null : tagline]
+// What people and spreadsheets put between a name and its tagline. SPEC §5: the name is the text
+// before the hyphen; a hyphen inside a word ('Stop-N-Go') is part of the name, so a dash separates
+// only with spaces around it, as a bar, tilde, middle dot, bullet, slash or double colon does. An em
+// dash or a double hyphen separates even between two words ('Bluff City Realty—Farms and land').
+const NAME_SEPARATOR = /\s+(?:-{1,2}|[–—~|·•/]|::)\s+|(?<=[\p{L}\d.'’)])(?:—|--)(?=[\p{L}\d"“(])/u
+
+/**
+ * Splits a name line into the name and its tagline, at the first separator: a dash or other mark
+ * (NAME_SEPARATOR), a spreadsheet's tab, or a colon after a name of two words or more ('Crooked
+ * Vine Winery: tasting room'), never a label's colon ('Phone:', 'Tasting room: Thu-Sat noon-6').
+ */
+function splitNameLine(text: string, tab?: number): [string, string | null] {
+  const bullet = BULLET.exec(text)
+  const bare = bullet ? text.slice(bullet[0].length) : text
+  const label = NAME_LABEL.exec(bare)
+  const withoutLabel = label ? bare.slice(label[0].length) : bare
+  const skipped = text.length - withoutLabel.length
+  const cuts: { at: number; length: number }[] = []
+  const mark = NAME_SEPARATOR.exec(withoutLabel)
+  if (mark) cuts.push({ at: mark.index, length: mark[0].length })
+  if (tab !== undefined && tab > skipped) cuts.push({ at: tab - skipped, length: 0 })
+  const colon = /:\s+/.exec(withoutLabel)
+  if (colon && colonEndsName(withoutLabel.slice(0, colon.index), withoutLabel))
+    cuts.push({ at: colon.index, length: colon[0].length })
+  const cut = cuts.sort((a, b) => a.at - b.at)[0]
+  if (cut === undefined) return [withoutLabel, null]
+  const tagline = withoutLabel.slice(cut.at + cut.length).trim()
+  return [withoutLabel.slice(0, cut.at), tagline === '' ? null : tagline]
+}
+
+/** Tells whether a colon ends a name ('Suds & Duds Laundromat: coin laundry'), not a label before a field. */
+function colonEndsName(before: string, line: string): boolean {
+  const words = before.split(/\s+/).filter((word) => /[\p{L}\d]/u.test(word))
+  if (words.length < 2 || readHoursLine(line) !== null) return false
+  const main = words.filter((word) => !SMALL_WORDS.has(word.toLowerCase()))
+  return main.length > 0 && main.every((word) => /^["“'(]?[\p{Lu}\d]/u.test(word))
 }
 
 function cleanName(text: string): string {
   const name = text
-    .replace(/^\s*(?:\d{1,3}[.)]\s+|[-*•·]\s+)/, '')
+    .replace(BULLET, '')
     // Decorations a volunteer puts around a name: '== Name ==', '**Name**', '# Name', 'Name:'.
     .replace(/^[\s=#*_~>•·]+|[\s=#*_~<:•·]+$/g, '')
     .trim()
@@ -750,8 +824,121 @@ function endsSentence(text: string): boolean {
   return /[.!?:]["”')]?$/.test(text)
 }
 
-function findPhones(text: string): string[] {
-  return [...text.matchAll(PHONE)].map(([, area, exchange, number]) => `(${area}) ${exchange}-${number}`)
+/** A phone number found in a line: as the site shows it, and where it was typed. */
+type FoundPhone = { phone: string; start: number; end: number }
+
+/** Finds the phone numbers of a line, in the order typed. */
+type PhoneFinder = (text: string) => FoundPhone[]
+
+/**
+ * Finds phone numbers with libphonenumber-js, as they are dialled in the country: every way people
+ * type them (slashes, dots, spaces, run together, '+1' or '1-', an extension). A number of the country
+ * reads as '(501) 555-0123' (with ' ext. 2' when it has one); another country's in international form.
+ * Each line is read once per list, however often the parser asks.
+ */
+function phoneFinder(country: CountryCode): PhoneFinder {
+  const seen = new Map<string, FoundPhone[]>()
+  return (text) => {
+    let found = seen.get(text)
+    if (found === undefined) {
+      // Only a line with enough digits can hold a number; most lines are spared the search.
+      found =
+        (text.match(/\d/g)?.length ?? 0) < 7
+          ? []
+          : findPhoneNumbersInText(text, country).map(({ number, startsAt, endsAt }) => ({
+              phone: number.country === country ? number.formatNational() : number.formatInternational(),
+              start: startsAt,
+              end: endsAt,
+            }))
+      seen.set(text, found)
+    }
+    return found
+  }
+}
+
+// Words people put around a phone number on its own line: 'Call or text', 'cell', 'after hours'.
+const PHONE_WORDS = new Set([
+  'call',
+  'text',
+  'txt',
+  'or',
+  'and',
+  'cell',
+  'mobile',
+  'office',
+  'home',
+  'shop',
+  'store',
+  'main',
+  'line',
+  'phone',
+  'ph',
+  'tel',
+  'us',
+  'me',
+  'at',
+  'for',
+  'to',
+  'the',
+  'a',
+  'ahead',
+  'after',
+  'hours',
+  'anytime',
+  'any',
+  'time',
+  'day',
+  'night',
+  'evenings',
+  'weekends',
+  'orders',
+  'order',
+  'carry',
+  'out',
+  'carryout',
+  'pickup',
+  'pick',
+  'up',
+  'takeout',
+  'reservations',
+  'appointments',
+  'bookings',
+  'book',
+  'info',
+  'toll',
+  'free',
+  'local',
+  'direct',
+  'emergency',
+  'emergencies',
+  'please',
+  'only',
+  'ext',
+  'extension',
+  'voice',
+  'leave',
+  'message',
+  'number',
+  'no',
+])
+
+/** Scores how surely a line with a phone number in it is a phone line rather than a sentence. */
+function phoneLineScore(text: string, found: FoundPhone[], shouted: boolean): number {
+  let rest = text
+  for (const { start, end } of [...found].reverse()) rest = `${rest.slice(0, start)} ${rest.slice(end)}`
+  const words = rest.toLowerCase().match(/\p{L}+/gu) ?? []
+  if (words.join('').length <= 12) return LIKELY
+  if (shouted) return 0.7
+  // The words around the number say how to call it, with at most a name among them ('Text Carla at').
+  const others = words.filter((word) => !PHONE_WORDS.has(word))
+  return others.length <= 1 && words.length <= 10 ? 0.8 : 0.1
+}
+
+/** The text without its phone numbers (an address line with the phone typed after it). */
+function withoutPhones(text: string, phones: PhoneFinder): string {
+  let rest = text
+  for (const { start, end } of [...phones(text)].reverse()) rest = `${rest.slice(0, start)} ${rest.slice(end)}`
+  return rest
 }
 
 function findUrl(text: string): string | null {
@@ -838,6 +1025,11 @@ function finish(draft: Draft, index: number, takenSlugs: Set<string>): ParsedBus
     category = guessCategory(draft.name, [...paragraphs, ...draft.services].join(' '))
     if (category === DEFAULT_CATEGORY)
       warnings.push(`no category could be told from the name or description: set to ${DEFAULT_CATEGORY}`)
+  }
+
+  const badName = textCharacterProblem(`the name of the business on line ${draft.line}`, draft.name, 'name')
+  if (badName !== null) {
+    throw new RolandFileError('bad-character', `Roland.txt: ${badName}. Nothing was imported.`)
   }
 
   let base = slugify(draft.name)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { plainText } from '../content/schema.ts'
 
 // The shapes of an operator account, shared by the CLI, the console's API and its screens.
 // The table (supabase/migrations/20261125000200_operators.sql) enforces the same email and role rules.
@@ -11,8 +12,7 @@ export type OperatorRole = z.infer<typeof operatorRoleSchema>
 export const minPasswordLength = 12
 
 /** An operator's email: trimmed and lower-cased, so one person has one account. */
-export const operatorEmailSchema = z
-  .string()
+export const operatorEmailSchema = plainText('The email address', 'text', 'Enter an email address')
   .trim()
   .toLowerCase()
   .min(1, 'Enter an email address')

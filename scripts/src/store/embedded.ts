@@ -7,7 +7,7 @@ import path from 'node:path'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import { acquireLockFile } from '../lock-file.ts'
 import { folderStorage, sweepAfterCrash } from './folder-storage.ts'
-import { readMigrations, readSeed } from './sql-files.ts'
+import { readMigrations, readSeed, type Migration } from './sql-files.ts'
 import {
   SqlError,
   StoreError,
@@ -38,6 +38,14 @@ export interface EmbeddedOptions {
    * is what tests that want a fresh database for each case need.
    */
   copyOf?: Blob
+  /**
+   * The migrations the database should have (default: every file of supabase/migrations). Tests
+   * give an older list to make a store as an earlier release did (the upgrade test), or a list
+   * with a broken one.
+   */
+  migrations?: Migration[]
+  /** Whether a database this open creates gets seed.sql (default true; a restore replaces every row anyway). */
+  seed?: boolean
 }
 
 /** The embedded store, with what only it can do. */
@@ -74,8 +82,8 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
     )
   }
   try {
-    await applyMigrations(db)
-    if (created) await db.exec(await readSeed())
+    await applyMigrations(db, options.migrations ?? (await readMigrations()))
+    if (created && options.seed !== false) await db.exec(await readSeed())
     if (options.dir) await sweepAfterCrash(filesDir(options.dir), journalDir(options.dir), () => storedImagePaths(db))
   } catch (error) {
     await db.close()
@@ -86,44 +94,102 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
   return makeStore(db, options.dir, created, release)
 }
 
-/**
- * Applies the shim (what Supabase has and a bare Postgres lacks), then the migrations the database
- * has not had yet. The shim is recorded among the migrations by a hash of its text, so it runs again
- * only when it changes (running it on every open cost a tenth of a second).
- */
-async function applyMigrations(db: PGlite): Promise<void> {
+/** Which migrations a database has had and which it has not had yet. */
+export interface MigrationStatus {
+  /** Applied, in the order they were, with when. */
+  applied: Array<{ version: string; name: string; appliedAt: string }>
+  /** The code's migrations this database lacks, in the order they would run. */
+  pending: Migration[]
+}
+
+/** Reads which migrations a database has had, and which of `migrations` it lacks. */
+async function migrationStatusOf(db: PGlite, migrations: Migration[]): Promise<MigrationStatus> {
   const { rows } = await db.query<{ ready: boolean }>(
     `select to_regclass('roland.schema_migrations') is not null as ready`,
   )
-  const applied = new Set<string>()
+  const applied: MigrationStatus['applied'] = []
   if (rows[0]?.ready) {
-    const done = await db.query<{ version: string }>('select version from roland.schema_migrations')
-    for (const { version } of done.rows) applied.add(version)
+    const done = await db.query<{ version: string; name: string; applied_at: string }>(
+      `select version, name, to_json(applied_at) #>> '{}' as applied_at from roland.schema_migrations
+        where version not like 'shim %' order by applied_at, version`,
+    )
+    for (const row of done.rows) applied.push({ version: row.version, name: row.name, appliedAt: row.applied_at })
   }
+  const versions = new Set(applied.map((migration) => migration.version))
+  return { applied, pending: migrations.filter((migration) => !versions.has(migration.version)) }
+}
+
+/**
+ * Says which migrations the embedded database in a data folder has had and which are pending,
+ * without applying any (`roland db status`); null when the folder holds no database yet.
+ */
+export async function embeddedMigrationStatus(options: {
+  dir: string
+  migrations?: Migration[]
+  lockTimeoutMs?: number
+}): Promise<MigrationStatus | null> {
+  const dbDir = path.join(options.dir, 'db')
+  if (!existsSync(path.join(dbDir, 'PG_VERSION'))) return null
+  const release = await takeLock(path.join(options.dir, 'db.lock'), options.lockTimeoutMs ?? 30_000)
+  try {
+    const db = await PGlite.create({ dataDir: dbDir })
+    try {
+      return await migrationStatusOf(db, options.migrations ?? (await readMigrations()))
+    } finally {
+      await db.close()
+    }
+  } finally {
+    await release()
+  }
+}
+
+/**
+ * Applies the shim (what Supabase has and a bare Postgres lacks), then the migrations the database
+ * has not had yet, all in one transaction: a migration that fails leaves the database as it was,
+ * none of the pending ones applied, and the error names it. The shim is recorded among the
+ * migrations by a hash of its text, so it runs again only when it changes (running it on every
+ * open cost a tenth of a second).
+ */
+async function applyMigrations(db: PGlite, migrations: Migration[]): Promise<void> {
+  const { pending } = await migrationStatusOf(db, migrations)
+  const { rows } = await db.query<{ ready: boolean }>(
+    `select to_regclass('roland.schema_migrations') is not null as ready`,
+  )
   const shim = await readFile(shimUrl, 'utf8')
   const shimVersion = `shim ${createHash('sha256').update(shim).digest('hex').slice(0, 16)}`
-  if (!applied.has(shimVersion)) {
+  const shimApplied =
+    rows[0]?.ready &&
+    (await db.query('select 1 from roland.schema_migrations where version = $1', [shimVersion])).rows.length > 0
+  if (shimApplied && pending.length === 0) return
+  let current = 'embedded-shim.sql'
+  try {
     await db.transaction(async (tx) => {
-      await tx.exec(shim)
-      await tx.query('insert into roland.schema_migrations (version, name) values ($1, $2)', [
-        shimVersion,
-        'embedded-shim.sql',
-      ])
-    })
-  }
-  for (const migration of await readMigrations()) {
-    if (applied.has(migration.version)) continue
-    try {
-      await db.transaction(async (tx) => {
+      if (!shimApplied) {
+        await tx.exec(shim)
+        await tx.query('insert into roland.schema_migrations (version, name) values ($1, $2)', [
+          shimVersion,
+          'embedded-shim.sql',
+        ])
+      }
+      for (const migration of pending) {
+        current = migration.name
         await tx.exec(migration.sql)
         await tx.query('insert into roland.schema_migrations (version, name) values ($1, $2)', [
           migration.version,
           migration.name,
         ])
-      })
-    } catch (error) {
-      throw new StoreError(`Migration ${migration.name} failed: ${(error as Error).message}`)
-    }
+      }
+    })
+  } catch (error) {
+    const where = (error as { position?: string }).position
+    throw new StoreError(
+      `Migration ${current} failed: ${(error as Error).message}` +
+        (where ? ` (at character ${where} of its SQL)` : '') +
+        `. The database was left as it was: none of the ${pending.length} pending migrations` +
+        (pending.length <= 5 ? ` (${pending.map((migration) => migration.name).join(', ')})` : '') +
+        ' was applied. ' +
+        'Fix that migration (or update the code: git pull, pnpm install), then open the store again.',
+    )
   }
 }
 
@@ -258,7 +324,7 @@ async function listedAll(tx: Transaction): Promise<Map<string, string>> {
   return businesses
 }
 
-/** The rest of the catalog (as the anon role): categories, attractions and events. */
+/** The rest of the catalog (as the anon role): categories, attractions, events and pages. */
 async function catalogRest(tx: Transaction): Promise<object> {
   const { rows } = await tx.query<{ rest: string }>(catalogRestSql)
   return JSON.parse(rows[0]!.rest) as object
@@ -296,7 +362,10 @@ const catalogRestSql = `
     'town', (select to_json(t) from public.town_settings t where t.id = 1),
     'categories', coalesce((select json_agg(c order by c.sort_order, c.name) from public.location_categories c), '[]'),
     'attractions', coalesce((select json_agg(a order by a.sort_order, a.name) from public.attractions a where a.is_active), '[]'),
-    'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]')
+    'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]'),
+    'pages', coalesce((select json_agg(json_build_object('path', p.path, 'title', p.title, 'description', p.description,
+                 'intro', p.intro, 'body', p.body, 'items', p.items) order by p.path)
+               from public.pages p where p.is_published), '[]')
   )::text as rest`
 
 function makeStore(db: PGlite, dir: string | undefined, created: boolean, release: () => Promise<void>): EmbeddedStore {

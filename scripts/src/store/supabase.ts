@@ -168,14 +168,19 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     kind: 'supabase',
     location,
     async loadCatalog(): Promise<Catalog> {
-      const [town, businesses, categories, attractions, events] = await Promise.all([
+      const [town, businesses, categories, attractions, events, pages] = await Promise.all([
         publicClient.from('town_settings').select('*').eq('id', 1).maybeSingle(),
         publicClient.from('businesses').select(catalogSelect).eq('is_active', true).order('name'),
         publicClient.from('location_categories').select('*').order('sort_order'),
         publicClient.from('attractions').select('*').eq('is_active', true).order('sort_order'),
         publicClient.from('community_events').select('*').eq('is_active', true).order('starts_at'),
+        publicClient
+          .from('pages')
+          .select('path, title, description, intro, body, items')
+          .eq('is_published', true)
+          .order('path'),
       ])
-      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events, town })) {
+      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events, pages, town })) {
         if (answer.error) fail(`read ${what}`, answer.error)
       }
       return parseCatalog(
@@ -185,6 +190,7 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
           categories: categories.data,
           attractions: attractions.data,
           events: events.data,
+          pages: pages.data,
         },
         location,
       )

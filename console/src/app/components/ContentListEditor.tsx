@@ -1,4 +1,12 @@
-import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useState,
+  type Dispatch,
+  type FormEvent,
+  type ReactNode,
+  type SetStateAction,
+} from 'react'
 import type { z } from 'zod'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { draftOfRow, FormFields, type FieldDef, type FormDraft } from './forms.tsx'
@@ -46,6 +54,14 @@ export interface ContentKind<Row extends ContentRow, Draft extends FormDraft> {
   savedMessage: (saved: Row, added: boolean) => string
   /** Buttons beside Close for an open row (they save through `send`). */
   actions?: (row: Row, send: SendChange<Row>) => ReactNode
+  /** More of the form under its fields (an event's repeat rule), with the open row when there is one. */
+  extra?: (form: {
+    draft: Draft
+    setDraft: Dispatch<SetStateAction<Draft>>
+    errors: Record<string, string>
+    row: Row | undefined
+    send: SendChange<Row> | undefined
+  }) => ReactNode
 }
 
 /** A list of rows with an editor under the one being edited (or a new one), its history and its deletion. */
@@ -210,6 +226,13 @@ function ContentForm<Row extends ContentRow, Draft extends FormDraft>({
       ) : null}
       <form className="mt-4 grid gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
         <FormFields prefix={kind.one} fields={kind.fields} draft={draft} setDraft={setDraft} errors={errors} />
+        {kind.extra?.({
+          draft,
+          setDraft,
+          errors,
+          row,
+          send: row ? (changes, done) => send(versioned(changes), done) : undefined,
+        })}
         <div className="flex flex-wrap gap-2 md:col-span-2">
           <Button type="submit">{row ? 'Save changes' : `Add ${kind.one}`}</Button>
           <Button variant="secondary" onClick={() => onDone(null)}>

@@ -1,8 +1,7 @@
 import { useState } from 'react'
 import type { RebuildStateView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
-import { durationOf, isActive, useLive } from '../live.tsx'
-import { useTicker } from '../screens/Jobs.tsx'
+import { durationOf, isActive, useLive, useTicker } from '../live.tsx'
 import { useToast } from './Toaster.tsx'
 import { Button, StatusBadge } from './ui.tsx'
 

@@ -74,7 +74,7 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone: (id: number) => vo
         <button
           type="button"
           onClick={() => onDone(toast.id)}
-          className={`rounded px-1 text-sm ${destructive ? 'text-red-100 hover:text-white' : 'text-slate-400 hover:text-slate-700'}`}
+          className={`rounded px-1 text-sm ${destructive ? 'text-red-100 hover:text-white' : 'text-slate-500 hover:text-slate-700'}`}
           aria-label="Dismiss"
         >
           ×

@@ -26,8 +26,8 @@ export function Card({
 
 const buttonStyles = {
   primary: 'bg-brand-600 text-white hover:bg-brand-700 disabled:bg-slate-300 disabled:text-slate-600',
-  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400',
-  danger: 'border border-red-300 bg-white text-red-700 hover:bg-red-50 disabled:text-slate-400',
+  secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-500',
+  danger: 'border border-red-300 bg-white text-red-700 hover:bg-red-50 disabled:text-slate-500',
 } as const
 
 /** A button in one of three looks. */
@@ -117,7 +117,7 @@ export function SafeImage({ src, alt, className = '' }: { src: string | null; al
         role="img"
         aria-label={`${alt} (image unavailable)`}
         data-placeholder="true"
-        className={`flex items-center justify-center bg-slate-100 text-slate-400 ${className}`}
+        className={`flex items-center justify-center bg-slate-100 text-slate-500 ${className}`}
       >
         <svg
           viewBox="0 0 24 24"

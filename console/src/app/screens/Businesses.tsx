@@ -259,7 +259,7 @@ function BusinessItem({
             {business.website}
           </a>
         ) : (
-          <span className="text-xs text-slate-400">no website</span>
+          <span className="text-xs text-slate-500">no website</span>
         )}
         <div className="ml-auto flex gap-2">
           <Button className="px-3 py-1" onClick={onEdit}>

@@ -8,6 +8,13 @@ import {
 } from '@roland/scripts/content/schema'
 import { formatTownTime, fromTownInput, toTownInput } from '@roland/scripts/content/town-time'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
+import {
+  emptyRepeatDraft,
+  EventRepeat,
+  repeatDraftOf,
+  ruleOfDraft,
+  type RepeatDraft,
+} from '../components/EventRepeat.tsx'
 import type { FieldDef } from '../components/forms.tsx'
 import { Badge, Button } from '../components/ui.tsx'
 import { useTown } from '../town.tsx'
@@ -46,7 +53,17 @@ export function eventBody(draft: EventDraft, timeZone: string): Record<string, u
   }
 }
 
-const eventsKind = (town: TownRow): ContentKind<EventRow, EventDraft> => ({
+/** The event editor's form: the event's fields and how it repeats. */
+type SeriesDraft = EventDraft & RepeatDraft
+
+/** The body the event editor sends: the fields, and the rule its repeat controls say, in the town's zone. */
+function seriesBody(draft: SeriesDraft, timeZone: string): Record<string, unknown> {
+  const { title, description, starts_at, ends_at, location, event_type } = draft
+  const body = eventBody({ title, description, starts_at, ends_at, location, event_type }, timeZone)
+  return { ...body, rrule: ruleOfDraft(draft, fromTownInput(starts_at, timeZone), timeZone) }
+}
+
+const eventsKind = (town: TownRow): ContentKind<EventRow, SeriesDraft> => ({
   one: 'event',
   many: 'events',
   table: 'community_events',
@@ -59,7 +76,10 @@ const eventsKind = (town: TownRow): ContentKind<EventRow, EventDraft> => ({
       <h2 className="font-semibold">{event.title}</h2>
       <Badge>{event.event_type}</Badge>
       {event.is_cancelled ? <Badge tone="error">cancelled</Badge> : null}
-      {Date.parse(event.ends_at ?? event.starts_at) < loadedAt ? <Badge tone="pending">past</Badge> : null}
+      {event.rrule ? <Badge>repeats</Badge> : null}
+      {!event.rrule && Date.parse(event.ends_at ?? event.starts_at) < loadedAt ? (
+        <Badge tone="pending">past</Badge>
+      ) : null}
       <span className="text-xs text-slate-600">
         {formatTownTime(event.starts_at, town.time_zone)} · {event.location}
       </span>
@@ -67,13 +87,23 @@ const eventsKind = (town: TownRow): ContentKind<EventRow, EventDraft> => ({
   ),
   createSchema: eventCreateSchema,
   patchSchema: eventPatchSchema,
-  emptyDraft: { title: '', description: '', starts_at: '', ends_at: '', location: '', event_type: 'Community' },
+  emptyDraft: {
+    title: '',
+    description: '',
+    starts_at: '',
+    ends_at: '',
+    location: '',
+    event_type: 'Community',
+    ...emptyRepeatDraft,
+  },
   draftOf: (event) => ({
     starts_at: toTownInput(event.starts_at, town.time_zone),
     ends_at: event.ends_at ? toTownInput(event.ends_at, town.time_zone) : '',
+    ...repeatDraftOf(event, town.time_zone),
   }),
-  bodyOf: (draft) => eventBody(draft, town.time_zone),
-  fields: eventFields(town),
+  bodyOf: (draft) => seriesBody(draft, town.time_zone),
+  fields: eventFields(town) as FieldDef<SeriesDraft>[],
+  extra: (form) => <EventRepeat {...form} />,
   savedMessage: (event, added) => `${added ? 'Added' : 'Saved'} ${event.title}`,
   actions: (event, send) => (
     <Button

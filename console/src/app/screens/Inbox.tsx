@@ -56,14 +56,23 @@ function shown(field: string, value: unknown, timeZone: string): string {
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
 
-/** A suggested edit beside the listing: every public field, what changes and what stays. */
-function Comparison({ entry }: { entry: SubmissionEntry }) {
-  const { town } = useTown()
-  const target: Record<string, unknown> = entry.target ?? {}
-  const closed = entry.payload.closed === true
+interface ComparedField {
+  field: string
+  label: string
+  now: string
+  suggested: string | null
+  changes: boolean
+}
+
+// A cell, a row and the table of a comparison: a table from 640 px on; on a phone each field a
+// block, its values stacked under its name, each said with what it is (Chromium and Firefox keep
+// a table's semantics whatever its display).
+const cellClass = 'block py-0.5 align-top break-words sm:table-cell sm:py-1 sm:pr-3'
+
+function ComparedRows({ rows }: { rows: ComparedField[] }) {
   return (
-    <table className="w-full text-left text-sm" data-testid="comparison">
-      <thead className="text-xs text-slate-500">
+    <table className="block w-full text-left text-sm sm:table">
+      <thead className="hidden text-xs text-slate-500 sm:table-header-group">
         <tr>
           <th className="py-1 pr-3 font-medium">Field</th>
           <th className="py-1 pr-3 font-medium">Listed now</th>
@@ -73,44 +82,80 @@ function Comparison({ entry }: { entry: SubmissionEntry }) {
           </th>
         </tr>
       </thead>
-      <tbody>
-        {closed ? (
-          <tr data-field="is_active" data-changes="true" className="bg-amber-50">
-            <th className="py-1 pr-3 align-top font-medium">Listed</th>
-            <td className="py-1 pr-3 align-top">{target.is_active === false ? 'no' : 'yes'}</td>
-            <td className="py-1 pr-3 align-top">no: closed or moved</td>
-            <td className="py-1 align-top">
-              <Badge tone="pending">changes</Badge>
+      <tbody className="block sm:table-row-group">
+        {rows.map((row) => (
+          <tr
+            key={row.field}
+
+            data-field={row.field}
+            data-changes={row.changes ? 'true' : 'false'}
+            className={`block border-t border-slate-100 py-2 sm:table-row sm:border-0 sm:py-0 ${row.changes ? 'bg-amber-50' : ''}`}
+          >
+            <th scope="row" className={`${cellClass} font-medium`}>
+              {row.label}
+            </th>
+            <td className={cellClass}>
+              <span className="text-xs text-slate-500 sm:hidden">Listed now: </span>
+              {row.now}
+            </td>
+            <td className={cellClass}>
+              <span className="text-xs text-slate-500 sm:hidden">Suggested: </span>
+              {row.suggested ?? <span className="text-slate-500">(same)</span>}
+            </td>
+            <td className="block py-0.5 align-top sm:table-cell sm:py-1">
+              {row.changes ? <Badge tone="pending">changes</Badge> : <Badge>stays</Badge>}
             </td>
           </tr>
-        ) : null}
-        {businessFields.map(([field, label]) => {
-          const suggested = field in entry.payload
-          const changes = suggested && !same(entry.payload[field], target[field])
-          return (
-            <tr
-              key={field}
-              data-field={field}
-              data-changes={changes ? 'true' : 'false'}
-              className={changes ? 'bg-amber-50' : ''}
-            >
-              <th className="py-1 pr-3 align-top font-medium">{label}</th>
-              <td className="py-1 pr-3 align-top break-words">{shown(field, target[field], town.time_zone)}</td>
-              <td className="py-1 pr-3 align-top break-words">
-                {suggested ? (
-                  shown(field, entry.payload[field], town.time_zone)
-                ) : (
-                  <span className="text-slate-400">(same)</span>
-                )}
-              </td>
-              <td className="py-1 align-top">
-                {changes ? <Badge tone="pending">changes</Badge> : <Badge>stays</Badge>}
-              </td>
-            </tr>
-          )
-        })}
+        ))}
       </tbody>
     </table>
+  )
+}
+
+/** A suggested edit beside the listing: the fields it changes first, the ones that stay folded under them. */
+function Comparison({ entry }: { entry: SubmissionEntry }) {
+  const { town } = useTown()
+  const target: Record<string, unknown> = entry.target ?? {}
+  const closed = entry.payload.closed === true
+  const rows: ComparedField[] = businessFields.map(([field, label]) => {
+    const suggested = field in entry.payload
+    return {
+      field,
+      label,
+      now: shown(field, target[field], town.time_zone),
+      suggested: suggested ? shown(field, entry.payload[field], town.time_zone) : null,
+      changes: suggested && !same(entry.payload[field], target[field]),
+    }
+  })
+  if (closed) {
+    rows.unshift({
+      field: 'is_active',
+      label: 'Listed',
+      now: target.is_active === false ? 'no' : 'yes',
+      suggested: 'no: closed or moved',
+      changes: true,
+    })
+  }
+  const changed = rows.filter((row) => row.changes)
+  const staying = rows.filter((row) => !row.changes)
+  return (
+    <div data-testid="comparison" className="flex flex-col gap-2">
+      {changed.length ? (
+        <ComparedRows rows={changed} />
+      ) : (
+        <p className="text-sm text-slate-600">It changes nothing the listing does not already say.</p>
+      )}
+      {staying.length ? (
+        <details data-testid="unchanged-fields" className="text-sm">
+          <summary className="cursor-pointer text-slate-600">
+            {staying.length} {staying.length === 1 ? 'field stays' : 'fields stay'} as listed
+          </summary>
+          <div className="mt-1">
+            <ComparedRows rows={staying} />
+          </div>
+        </details>
+      ) : null}
+    </div>
   )
 }
 

@@ -1,20 +1,11 @@
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
+import { formatTownTime } from '@roland/scripts/content/town-time'
 import type { Job } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
 import { Badge, Button, Card, Progress, StatusBadge } from '../components/ui.tsx'
-import { durationOf, isActive, percentOf, useLive } from '../live.tsx'
-
-/** Re-renders every second while something runs, so durations count up. */
-export function useTicker(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now())
-  useEffect(() => {
-    if (!active) return
-    const timer = setInterval(() => setNow(Date.now()), 1000)
-    return () => clearInterval(timer)
-  }, [active])
-  return now
-}
+import { durationOf, isActive, percentOf, useLive, useTicker } from '../live.tsx'
+import { useTown } from '../town.tsx'
 
 /** Says who started a job: the console, the CLI, or the first setup. */
 export function starterOf(job: Job): string {
@@ -149,6 +140,7 @@ export function Jobs() {
 
 /** One job: kind, status, progress, duration, result or error, and its log. */
 export function JobCard({ job, now }: { job: Job; now: number }) {
+  const { town } = useTown()
   const summary = summaryOf(job)
   return (
     <article
@@ -163,7 +155,7 @@ export function JobCard({ job, now }: { job: Job; now: number }) {
         <Badge>{starterOf(job)}</Badge>
         <span className="truncate text-sm text-slate-600">{subjectOf(job)}</span>
         <span className="ml-auto text-xs text-slate-500">
-          {new Date(job.created_at).toLocaleString()}
+          {formatTownTime(job.created_at, town.time_zone)}
           {durationOf(job, now) ? ` · ${durationOf(job, now)}` : ''}
         </span>
       </div>

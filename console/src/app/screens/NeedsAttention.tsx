@@ -1,11 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { findingKinds, findingLabels, type FindingsView, type FindingView, type Job } from '../../shared/api.ts'
+import { findingKinds, findingLabels } from '@roland/scripts/check/kinds'
+import { formatTownDate, formatTownTime } from '@roland/scripts/content/town-time'
+import type { FindingsView, FindingView, Job } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { useToast } from '../components/Toaster.tsx'
 import { Badge, Button, Card } from '../components/ui.tsx'
-import { isActive, useLive } from '../live.tsx'
+import { isActive, useLive, useTicker } from '../live.tsx'
 import { follow } from '../navigate.ts'
-import { JobCard, useTicker } from './Jobs.tsx'
+import { JobCard } from './Jobs.tsx'
+import { useTown } from '../town.tsx'
 
 // Needs attention (issue 28): what the freshness check found, grouped by kind, each finding with
 // its one-click actions. Deactivating is an ordinary, audited edit, so its Undo is the audit trail's.
@@ -16,6 +19,7 @@ interface AuditAnswer {
 
 /** The open findings by kind, 'Check listings' with its live progress, and an action per finding. */
 export function NeedsAttention() {
+  const { town } = useTown()
   const toast = useToast()
   const live = useLive()
   const [view, setView] = useState<FindingsView | null>(null)
@@ -91,8 +95,16 @@ export function NeedsAttention() {
       await load()
     })
 
+  const restore = (finding: FindingView) =>
+    act(`restore:${finding.id}`, async () => {
+      await api(`/api/findings/${finding.id}/restore`, { method: 'POST' })
+      toast.success(`${finding.name}: "${findingLabels[finding.kind]}" shows again`)
+      await load()
+    })
+
   const open = (view?.findings ?? []).filter((finding) => finding.dismissed_at === null)
-  const dismissedCount = (view?.findings.length ?? 0) - open.length
+  const dismissed = (view?.findings ?? []).filter((finding) => finding.dismissed_at !== null)
+  const dismissedCount = dismissed.length
   const total = open.length
   return (
     <div className="flex flex-col gap-6">
@@ -104,7 +116,7 @@ export function NeedsAttention() {
               ? 'Loading findings...'
               : `${total} finding(s) from the listing checks` +
                 (view.nextCheckAt
-                  ? `; the next scheduled check is ${new Date(view.nextCheckAt).toLocaleString()}`
+                  ? `; the next scheduled check is ${formatTownTime(view.nextCheckAt, town.time_zone)}`
                   : '; scheduled checks are off (ROLAND_CHECK_EVERY=off)')}
             {dismissedCount ? `. ${dismissedCount} dismissed as false positives.` : ''}
           </p>
@@ -125,7 +137,21 @@ export function NeedsAttention() {
             ))}
         </nav>
       ) : null}
-      {view && total === 0 ? <Card description="Nothing needs attention." /> : null}
+      {view?.backup.problem ? (
+        <section id="backups" aria-labelledby="backups-heading" data-kind="backups">
+          <h2 id="backups-heading" className="mb-2 text-lg font-semibold">
+            Backups
+          </h2>
+          <Card>
+            <p className="text-sm text-red-700">{view.backup.problem}</p>
+            <p className="mt-2 text-sm text-slate-600">
+              Write and check one now from Today (&ldquo;Back up now&rdquo;), or run{' '}
+              <code>pnpm roland db backup --dir {view.backup.dir ?? 'FOLDER'}</code> on the console&rsquo;s machine.
+            </p>
+          </Card>
+        </section>
+      ) : null}
+      {view && total === 0 && !view.backup.problem ? <Card description="Nothing needs attention." /> : null}
       {findingKinds.map((kind) => {
         const ofKind = open.filter((finding) => finding.kind === kind)
         if (ofKind.length === 0) return null
@@ -151,8 +177,8 @@ export function NeedsAttention() {
                     </div>
                     <p className="mt-1 break-words text-slate-700">{finding.detail}</p>
                     <p className="mt-1 text-xs text-slate-500">
-                      First seen {new Date(finding.first_seen_at).toLocaleDateString()}, last seen{' '}
-                      {new Date(finding.last_seen_at).toLocaleDateString()}
+                      First seen {formatTownDate(finding.first_seen_at, town.time_zone)}, last seen{' '}
+                      {formatTownDate(finding.last_seen_at, town.time_zone)}
                     </p>
                     <div className="mt-2 flex flex-wrap gap-2">
                       <a
@@ -205,6 +231,38 @@ export function NeedsAttention() {
           </section>
         )
       })}
+      {dismissed.length > 0 ? (
+        <details className="rounded-lg border border-slate-200 bg-white p-3 text-sm" data-testid="dismissed">
+          <summary className="cursor-pointer font-semibold">Dismissed as false positives ({dismissed.length})</summary>
+          <ul className="mt-2 flex flex-col gap-2">
+            {dismissed.map((finding) => (
+              <li key={finding.id} data-finding={finding.id} className="border-t border-slate-100 pt-2">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-semibold">{finding.name}</span>
+                  <Badge>{findingLabels[finding.kind]}</Badge>
+                </div>
+                <p className="mt-1 break-words text-slate-700">{finding.detail}</p>
+                <p className="mt-1 text-xs text-slate-500">
+                  Dismissed by {finding.dismissed_by ?? 'an operator'}
+                  {finding.dismissed_at ? ` on ${formatTownDate(finding.dismissed_at, town.time_zone)}` : ''}
+                </p>
+                <Button
+                  variant="secondary"
+                  className="mt-2 px-3 py-1"
+                  disabled={busy !== null}
+                  onClick={() => void restore(finding)}
+                >
+                  Restore
+                  <span className="sr-only">
+                    {' '}
+                    {finding.name}: {findingLabels[finding.kind]}
+                  </span>
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
     </div>
   )
 }

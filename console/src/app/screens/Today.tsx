@@ -1,10 +1,14 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { findingKinds, findingLabels, type TodayView } from '../../shared/api.ts'
+import { findingKinds, findingLabels } from '@roland/scripts/check/kinds'
+import { formatTownDate, formatTownTime } from '@roland/scripts/content/town-time'
+import type { TodayView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
+import { BackupCard } from '../components/BackupCard.tsx'
 import { useToast } from '../components/Toaster.tsx'
 import { Card, StatusBadge } from '../components/ui.tsx'
 import { useLive } from '../live.tsx'
 import { follow } from '../navigate.ts'
+import { useTown } from '../town.tsx'
 
 // Today (issue 28): the screen the console opens on. What needs doing now, each line a link to
 // the screen where it is done.
@@ -18,8 +22,6 @@ const tableScreens: Record<string, string> = {
   attractions: '/attractions',
 }
 
-const actionWords = { insert: 'added', update: 'changed', delete: 'deleted' } as const
-
 function Line({ to, children }: { to: string; children: ReactNode }) {
   return (
     <li>
@@ -32,6 +34,7 @@ function Line({ to, children }: { to: string; children: ReactNode }) {
 
 /** The overview: submissions waiting, findings by kind, recent changes and who made them, edits waiting and the last build. */
 export function Today() {
+  const { town } = useTown()
   const toast = useToast()
   const { rebuild, jobs, pendingSubmissions } = useLive()
   const [today, setToday] = useState<TodayView | null>(null)
@@ -67,10 +70,15 @@ export function Today() {
 
       <Card title="Needs attention">
         <ul className="text-sm" aria-label="Findings by kind">
-          {kinds.length === 0 ? (
+          {today.backup.problem ? (
+            <Line to="/attention#backups">
+              <span className="font-semibold">Backups:</span> {today.backup.problem}
+            </Line>
+          ) : null}
+          {kinds.length === 0 && !today.backup.problem ? (
             <Line to="/attention">
               Nothing needs attention
-              {today.lastCheck ? ` (last check ${new Date(today.lastCheck.created_at).toLocaleDateString()})` : ''}
+              {today.lastCheck ? ` (last check ${formatTownDate(today.lastCheck.created_at, town.time_zone)})` : ''}
             </Line>
           ) : (
             kinds.map((kind) => (
@@ -86,19 +94,25 @@ export function Today() {
         <ul className="text-sm" aria-label="Recent changes">
           {today.recentChanges.length === 0 ? <li className="px-2 text-slate-500">No changes yet.</li> : null}
           {today.recentChanges.map((change) => {
-            const screen = tableScreens[change.table] ?? '/jobs'
+            // A job's line leads to the job history; a save, to the row it changed.
+            const screen = change.jobId ? '/jobs' : ((change.table && tableScreens[change.table]) ?? '/jobs')
             const to =
-              change.table === 'businesses' && change.action !== 'delete' ? `${screen}?edit=${change.rowId}` : screen
+              !change.jobId && change.table === 'businesses' && change.rowId && change.action !== 'delete'
+                ? `${screen}?edit=${change.rowId}`
+                : screen
             return (
               <Line key={change.id} to={to}>
-                <span className="font-semibold">{change.actor}</span> {actionWords[change.action]}{' '}
-                {change.label || change.table.replace('_', ' ')}
-                <span className="ml-2 text-xs text-slate-500">{new Date(change.at).toLocaleString()}</span>
+                {change.who ? <span className="font-semibold">{change.who} </span> : null}
+                {change.text}
+                {change.via ? <span className="text-slate-500"> ({change.via})</span> : null}
+                <span className="ml-2 text-xs text-slate-500">{formatTownTime(change.at, town.time_zone)}</span>
               </Line>
             )
           })}
         </ul>
       </Card>
+
+      <BackupCard key={today.backup.last?.checkedAt ?? 'none'} initial={today.backup} />
 
       <Card title="The site">
         <ul className="text-sm" aria-label="The site">
@@ -109,7 +123,7 @@ export function Today() {
             {lastBuild ? (
               <>
                 Last build <StatusBadge status={lastBuild.status} />{' '}
-                {new Date(lastBuild.finished_at ?? lastBuild.created_at).toLocaleString()}
+                {formatTownTime(lastBuild.finished_at ?? lastBuild.created_at, town.time_zone)}
                 {lastBuild.error ? `: ${lastBuild.error}` : ''}
               </>
             ) : (

@@ -1,12 +1,13 @@
 import { openFindings } from '@roland/scripts/check/job'
 import { findingKinds } from '@roland/scripts/check/kinds'
-import { auditEntries, type ContentRow } from '@roland/scripts/content/edit'
+import type { ContentRow } from '@roland/scripts/content/edit'
 import { pendingSubmissionCount } from '@roland/scripts/content/submissions'
 import { z } from 'zod'
 import type { FindingsView, TodayView } from '../../shared/api.ts'
 import { startCheckJob } from '../check-jobs.ts'
 import type { ConsoleServices, Route } from '../context.ts'
 import { HttpError, sendJson } from '../http.ts'
+import { recentChanges } from '../recent-changes.ts'
 import { rebuildState } from './rebuild.ts'
 
 // The freshness watch in the console (issue 28): "Check listings", "Needs attention" with its
@@ -21,7 +22,11 @@ function uuidParam(raw: string | undefined, what: string, list: string): string 
 
 /** The open findings, with counts by kind, the last check and when the next is due. */
 async function findingsView(services: ConsoleServices): Promise<FindingsView> {
-  const [findings, jobs] = await Promise.all([openFindings(services.store), services.jobs.list(100)])
+  const [findings, jobs, backup] = await Promise.all([
+    openFindings(services.store),
+    services.jobs.list(100),
+    services.backups.view(),
+  ])
   const open = findings.filter((finding) => finding.dismissed_at === null)
   const byKind = Object.fromEntries(
     findingKinds.map((kind) => [kind, open.filter((finding) => finding.kind === kind).length]),
@@ -32,13 +37,8 @@ async function findingsView(services: ConsoleServices): Promise<FindingsView> {
     byKind,
     lastCheck: jobs.find((job) => job.kind === 'check') ?? null,
     nextCheckAt: nextAt === null ? null : new Date(nextAt).toISOString(),
+    backup,
   }
-}
-
-// What a change is about, in a line: the row's name or title.
-function changeLabel(row: Record<string, unknown> | null): string {
-  const label = row?.name ?? row?.title ?? row?.service_name ?? row?.image_url
-  return typeof label === 'string' ? label : ''
 }
 
 /** Needs attention, Check listings and Today. */
@@ -72,6 +72,22 @@ export const attentionRoutes: Route[] = [
     },
   },
   {
+    // A dismissal made by mistake: the finding shows in Needs attention again.
+    method: 'POST',
+    path: /^\/api\/findings\/(?<id>[^/]+)\/restore$/,
+    async handler({ res, params, services, actor }) {
+      const finding = uuidParam(params.id, 'finding', 'GET /api/findings')
+      const outcome = await services.store.call<{ status: 'ok' | 'not_found' }>('restore_finding', { finding, actor })
+      if (outcome.status === 'not_found') {
+        throw new HttpError(
+          404,
+          `No dismissed open finding ${finding}: it may have been restored already or resolved itself; reload the list.`,
+        )
+      }
+      sendJson(res, 200, { restored: finding })
+    },
+  },
+  {
     // 'Mark verified': the listing is current as of now, by this operator (audited like any edit).
     method: 'POST',
     path: /^\/api\/businesses\/(?<id>[^/]+)\/verify$/,
@@ -92,9 +108,9 @@ export const attentionRoutes: Route[] = [
     method: 'GET',
     path: /^\/api\/today$/,
     async handler({ res, services }) {
-      const [findings, entries, jobs, pendingSubmissions] = await Promise.all([
+      const [findings, changes, jobs, pendingSubmissions] = await Promise.all([
         findingsView(services),
-        auditEntries(services.store, { limit: 8 }),
+        recentChanges(services.store, 8),
         services.jobs.list(100),
         pendingSubmissionCount(services.store),
       ])
@@ -102,16 +118,9 @@ export const attentionRoutes: Route[] = [
         pendingSubmissions,
         byKind: findings.byKind,
         lastCheck: findings.lastCheck,
-        recentChanges: entries.map((entry) => ({
-          id: entry.id,
-          at: entry.at,
-          actor: entry.actor,
-          table: entry.table,
-          rowId: entry.row_id,
-          action: entry.action,
-          label: changeLabel(entry.after ?? entry.before),
-        })),
+        recentChanges: changes,
         unpublishedEdits: rebuildState(services).unpublishedEdits,
+        backup: findings.backup,
         lastRebuild: jobs.find((job) => job.kind === 'rebuild') ?? null,
       }
       sendJson(res, 200, today)

@@ -1,9 +1,33 @@
 import { backupFileName, writeBackup } from '@roland/scripts/backup/backup'
 import type { Route } from '../context.ts'
-import { securityHeaders } from '../http.ts'
+import { HttpError, securityHeaders, sendJson } from '../http.ts'
 
-/** The admin screen's "Download a backup": the whole store, database and files, as `roland db backup` writes it. */
+/** "Download a backup" (admins), the scheduled backups' state, and "Back up now". */
 export const backupRoutes: Route[] = [
+  {
+    // The scheduled, checked backups: the last one checked, when the next is due, what needs attention.
+    method: 'GET',
+    path: /^\/api\/backups$/,
+    async handler({ res, services }) {
+      sendJson(res, 200, await services.backups.view())
+    },
+  },
+  {
+    // "Back up now": writes and checks a backup into ROLAND_BACKUP_DIR (202; GET /api/backups follows it).
+    method: 'POST',
+    path: /^\/api\/backups$/,
+    async handler({ res, services }) {
+      if (!services.backups.dir) {
+        throw new HttpError(
+          409,
+          'No backup folder is set: set ROLAND_BACKUP_DIR in .env (see .env.example) and restart the console, ' +
+            'or download a backup from Operators.',
+        )
+      }
+      void services.backups.run()
+      sendJson(res, 202, await services.backups.view())
+    },
+  },
   {
     method: 'GET',
     path: /^\/api\/backup$/,

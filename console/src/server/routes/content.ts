@@ -29,6 +29,8 @@ import {
   categoryPatchSchema,
   patchedTown,
   townPatchSchema,
+  pagePatchSchema,
+  plainText,
   updatedAtSchema,
 } from '@roland/scripts/content/schema'
 import { editTown, readTown, toTownRow, townRowId } from '@roland/scripts/content/town'
@@ -47,6 +49,7 @@ const nouns: Record<ContentTable, { one: string; key: string; list: string }> = 
   attractions: { one: 'attraction', key: 'attraction', list: 'GET /api/attractions' },
   town_settings: { one: 'town', key: 'town', list: 'GET /api/town' },
   location_categories: { one: 'category', key: 'category', list: 'GET /api/categories' },
+  pages: { one: 'page', key: 'page', list: 'GET /api/pages' },
 }
 
 // Names the SQL gives its rules, and the field and message each stands for.
@@ -59,6 +62,11 @@ const ruleMessages: Record<string, { path: string; message: string }> = {
   attractions_pkey: { path: 'name', message: 'Another attraction already has this name: change it' },
   business_images_business_id_image_url_key: { path: 'file', message: 'This business already has this photo' },
   community_events_check: { path: 'ends_at', message: 'The end must not be before the start' },
+  pages_always_published: {
+    path: 'is_published',
+    message: 'The home page, /businesses, /events, /contact and the 404 page stay published: the site needs them',
+  },
+  pages_body_check: { path: 'body', message: 'Body is too long: at most 100 KB of Markdown' },
 }
 
 /** Turns an edit's outcome into its row, or throws the answer: 404, 409 (with the current row) or 400. */
@@ -445,6 +453,25 @@ export const contentRoutes: Route[] = [
     },
   },
   {
+    // Every page (published or not), by URL: what the Pages screen lists.
+    method: 'GET',
+    path: /^\/api\/pages$/,
+    async handler({ res, services }) {
+      sendJson(res, 200, { pages: await contentRows(services.store, 'pages') })
+    },
+  },
+  {
+    // Any of title, description, intro, body (Markdown, up to 100 KB), items, is_published.
+    method: 'PATCH',
+    path: /^\/api\/pages\/(?<id>[^/]+)$/,
+    async handler(context) {
+      const id = rowId('pages', context.params.id)
+      // Room for a body just over its 100 KB, so the answer is a 400 naming the body, not a 413.
+      const [fields, version] = withoutVersion(await readJson(context.req, pagePatchSchema, 1024 * 1024))
+      answer(context, 'pages', await editRow(context.services.store, 'pages', id, fields, version, context.actor))
+    },
+  },
+  {
     // The audit trail, newest first: ?table= and ?row= narrow it to a table or one row, ?limit= (1..1000).
     method: 'GET',
     path: /^\/api\/audit$/,
@@ -462,11 +489,12 @@ export const contentRoutes: Route[] = [
                 'community_events',
                 'location_categories',
                 'town_settings',
+                'pages',
               ],
               'table must be one of the content tables',
             )
             .optional(),
-          row: z.string().min(1).max(200).optional(),
+          row: plainText('row').min(1).max(200).optional(),
           limit: z.coerce.number().int().min(1).max(1000).default(100),
         })
         .safeParse(Object.fromEntries(url.searchParams))

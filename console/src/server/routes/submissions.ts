@@ -1,4 +1,4 @@
-import { businessCreateSchema, businessPatchSchema, eventCreateSchema } from '@roland/scripts/content/schema'
+import { businessCreateSchema, businessPatchSchema, eventCreateSchema, plainText } from '@roland/scripts/content/schema'
 import {
   acceptSubmission,
   decideSubmission,
@@ -37,8 +37,7 @@ const statusQuery = z.object({
 })
 
 const rejectSchema = z.object({
-  reason: z
-    .string('Give a reason for rejecting it')
+  reason: plainText('The reason', 'text', 'Give a reason for rejecting it')
     .trim()
     .min(1, 'Give a reason for rejecting it')
     .max(2000, 'The reason is too long: at most 2000 characters'),
