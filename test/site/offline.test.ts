@@ -182,13 +182,11 @@ describe('a site of 210 businesses: "Save for offline", and a new deploy', () =>
     await page.goto(url('/business/lakeshore-outfitter-07'))
     await expect(description(page)).resolves.toContain(newDescription)
     await page.evaluate(async () => {
-      const registration = (await navigator.serviceWorker.getRegistration())!
-      await registration.update()
-      const installing = registration.installing ?? registration.waiting
-      if (installing && installing.state !== 'activated')
-        await new Promise<void>((resolve) =>
-          installing.addEventListener('statechange', () => installing.state === 'activated' && resolve()),
-        )
+      await (await navigator.serviceWorker.getRegistration())!.update()
+    })
+    await page.waitForFunction(async () => {
+      const registration = await navigator.serviceWorker.getRegistration()
+      return !registration?.installing && !registration?.waiting && registration?.active?.state === 'activated'
     })
     await context.setOffline(true)
     // The saved page is the new one.
@@ -201,5 +199,5 @@ describe('a site of 210 businesses: "Save for offline", and a new deploy', () =>
     // A page never opened is still the offline page, not the browser's error.
     await page.goto(url('/business/harbor-kiosk-01'))
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('You are offline')
-  }, 240_000)
+  }, 420_000)
 })
