@@ -9,6 +9,7 @@ import { inlineScripts } from './site/integrations/inline-script.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
 import { submissions } from './site/integrations/submissions.ts'
 import { buildStarted } from './site/integrations/build-standby.ts'
+import { serviceWorker } from './site/integrations/service-worker.ts'
 
 // A build's process started ahead of time waits here, with Astro and the site's code loaded but
 // nothing read yet, until its rebuild starts it (site/integrations/build-standby.ts).
@@ -34,7 +35,8 @@ export default {
   // up to six of them while this one writes pages and renders the rest.
   build: { concurrency: 8 },
   // submissions(): the visitors' suggestion forms learn their endpoint (PUBLIC_SUBMISSIONS_URL) here.
-  integrations: [siteCatalog(), react(), clientDirectives(), submissions(), publishSite()],
+  // serviceWorker(): /sw.js, written after the pages and before publishSite() publishes them.
+  integrations: [siteCatalog(), react(), clientDirectives(), submissions(), serviceWorker(), publishSite()],
   vite: {
     plugins: [tailwindcss(), inlineScripts()],
   },

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
 import { dataDir } from '@roland/scripts/paths'
+import { generatedFiles } from './generated-files.ts'
 import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
 const imageTypes: Record<string, string> = {
@@ -143,6 +144,7 @@ export function publishSite(): AstroIntegration {
         const built = new Set<string>()
         for (const urls of assets.values()) for (const url of urls) built.add(path.relative(outDir, fileURLToPath(url)))
         if (existsSync(publicDir)) for (const file of filesUnder(publicDir)) built.add(file)
+        for (const file of generatedFiles()) built.add(file)
         const files = filesWithStamps(outDir)
         // A build that started from an empty folder made every file, whatever time a copy kept.
         const complete = previous === null

@@ -27,3 +27,12 @@ if (root instanceof HTMLElement && root.dataset.businessDirectory !== undefined)
   if (params.has('q') || params.has('category')) start()
   else root.addEventListener('focusin', onFocus)
 }
+
+// "Save for offline" (islands/save-offline.ts): shown where a service worker can keep the search,
+// its script fetched when the visitor first presses it (it then takes the button over).
+const saver = document.querySelector<HTMLElement>('[data-save-offline]')
+if (saver && 'serviceWorker' in navigator) {
+  saver.hidden = false
+  saver.querySelector('button')!.onclick = () =>
+    document.head.append(Object.assign(document.createElement('script'), { src: '/businesses/save-offline.js' }))
+}

@@ -4,7 +4,7 @@ import { fixtureCatalog, fixtureTown, makeBusiness } from '../../scripts/test/fi
 import { toBusinessCard } from './business-card.ts'
 import { filterBusinesses } from './business-filter.ts'
 import { buildSearchIndex, searchIndexCard, toSearchIndexEntry, type SearchIndexFiles } from './search-index.ts'
-import { parseSearchManifest, shardedSearch } from './search-shards.ts'
+import { parseSearchManifest, searchFileNames, shardedSearch } from './search-shards.ts'
 
 const town = fixtureTown()
 
@@ -155,6 +155,15 @@ describe('the search index', () => {
     const large = buildSearchIndex(entries, renderCard, { ...split, inlineLimit: entries.length - 1 })
     expect(large.manifest.docs).toBeUndefined()
     expect(large.cardFiles.size).toBe(Math.ceil(entries.length / 3))
+  })
+
+  test('lists every file it has from its manifest and n/ files, for "Save for offline", and nothing else', async () => {
+    const index = buildSearchIndex(entries, renderCard, split)
+    const names = await searchFileNames(index.manifest, async (name) => JSON.parse(index.files.get(name)!))
+    expect(new Set(names).size).toBe(names.length)
+    expect(names.sort()).toEqual([...index.files.keys(), ...index.cardFiles.keys()].sort())
+    const small = buildSearchIndex(entries, renderCard, { ...split, inlineLimit: 1000 })
+    await expect(searchFileNames(small.manifest, () => Promise.reject(new Error('no file')))).resolves.toEqual([])
   })
 
   test('numbers its files anew (v) when a business is added or removed, not when a text changes', () => {

@@ -279,3 +279,37 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
     },
   }
 }
+
+/**
+ * Every file of an index, worked out from its manifest and its n/ files (fetched with `load`), so
+ * that "Save for offline" (islands/save-offline.ts) can fetch them all with no list of its own: the
+ * category files, then for each character its n/ file and the g/, t/ and p/ files it names, then
+ * the text and card files. A manifest that holds the whole index has no other file.
+ */
+export async function searchFileNames(
+  manifest: SearchManifest,
+  load: (name: string) => Promise<unknown>,
+): Promise<string[]> {
+  if (manifest.docs) return []
+  const names = manifest.categories.map((_, index) => `c/${index}.json`)
+  // Characters one UTF-16 unit at a time, as the index names its files.
+  const units = (text: string) => text.split('')
+  const chars = units(manifest.chars)
+  const nexts = await Promise.all(
+    chars.map(async (char) => {
+      const name = `n/${fileKey(char)}.json`
+      return { char, name, next: (await load(name)) as NextChars }
+    }),
+  )
+  for (const { char, name, next } of nexts) {
+    names.push(name, `g/${fileKey(char)}.json`)
+    for (const second of units(next.g)) names.push(`g/${fileKey(char + second)}.json`)
+    for (const [second, thirds] of Object.entries(next.t))
+      for (const third of units(thirds)) names.push(`t/${fileKey(char + second + third)}.json`)
+    for (const after of units(next.p)) names.push(`p/${fileKey(`${char} ${after}`)}.json`)
+  }
+  const files = (per: number) => Math.ceil(manifest.count / per)
+  for (let i = 0; i < files(manifest.textsPerFile); i++) names.push(`x/${i}.json`)
+  for (let i = 0; i < files(manifest.cardsPerFile); i++) names.push(`d/${i}.json`)
+  return names
+}

@@ -3,6 +3,7 @@ import { allBusinesses, sortedCategories } from '@roland/scripts/catalog/queries
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { attractionPath } from './attractions.ts'
 import { categoryListing, categoryPages, categoryPath } from './category-page.ts'
+import { directoryIsSplit, directoryPages, directorySections } from './directory.ts'
 import { isOnSite } from './pages.ts'
 
 /** The site's pages that do not come from the catalog. */
@@ -21,6 +22,7 @@ export const fixedPaths = [
   '/events',
   '/contact',
   '/nearby',
+  '/directory',
 ] as const
 
 /** Lists every page of the site (redirects and the 404 page aside), for the sitemap. */
@@ -36,5 +38,12 @@ export function sitePaths(catalog: Catalog): string[] {
     ...catalog.attractions.map((a) => attractionPath(a, catalog.attractions)),
     ...laterBusinessListPaths(allBusinesses(catalog).length),
     ...allBusinesses(catalog).map((b) => `/business/${b.slug}`),
+    ...directoryPaths(catalog),
   ]
+}
+
+/** The printable directory's pages by category, when it is too long for one (lib/directory.ts). */
+function directoryPaths(catalog: Catalog): string[] {
+  const sections = directorySections(catalog)
+  return directoryIsSplit(sections) ? directoryPages(sections).map((page) => `/directory/${page.path}`) : []
 }

@@ -50,9 +50,10 @@ describe('accessibility', () => {
     expect(found).toEqual([])
   }, 240_000)
 
-  test('the 404 page, a filtered businesses list and the phone menu pass an axe audit', async () => {
+  test('the 404 page, the offline page, a filtered businesses list and the phone menu pass an axe audit', async () => {
     expect([
       ...(await audit('/no-such-page')),
+      ...(await audit('/offline')),
       ...(await audit('/businesses?q=zzz')),
       ...(await audit('/', phone)),
     ]).toEqual([])

@@ -70,7 +70,12 @@ beforeAll(async () => {
         .trim(),
     })),
   )
-  indexable = pages.filter((p) => !p.redirect && p.path !== '/404' && p.canonical === url(p.path))
+  // A page marked noindex (the 404 page, the offline page the service worker answers with) is
+  // for visitors only: no search engine should list it.
+  indexable = pages.filter(
+    (p) =>
+      !p.redirect && p.path !== '/404' && !p.meta.get('robots')?.includes('noindex') && p.canonical === url(p.path),
+  )
   const xml = await (await fetch(url('/sitemap.xml'))).text()
   sitemap = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]!)
 })

@@ -72,7 +72,8 @@ afterEach(async () => {
  * send within seconds of opening), collecting its errors and its posts to the endpoint.
  */
 async function visit(url: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Visit> {
-  const context = await browser.newContext({ viewport: desktop, ...options })
+  // Without the service worker, so the routes below see every request (offline.test.ts tests it).
+  const context = await browser.newContext({ viewport: desktop, serviceWorkers: 'block', ...options })
   contexts.push(context)
   const page = await context.newPage()
   page.setDefaultTimeout(30_000)
@@ -406,7 +407,7 @@ describe('with Cloudflare Turnstile', () => {
   })()`
 
   test('loads the widget only when a form opens, and sends its token with the suggestion', async () => {
-    const context = await browser.newContext({ viewport: desktop })
+    const context = await browser.newContext({ viewport: desktop, serviceWorkers: 'block' })
     contexts.push(context)
     const page = await context.newPage()
     page.setDefaultTimeout(30_000)

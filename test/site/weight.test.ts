@@ -1,7 +1,15 @@
+import { readFile } from 'node:fs/promises'
 import { describe, expect, inject, test } from 'vitest'
 import type { Page, Response } from 'playwright-core'
 import { builtPages, sitePathOf } from '../support/build-site.ts'
-import { firstRoundTrip, firstRoundTripBudget, gzipped, scrollToEnd, weighResponses } from '../support/page-weight.ts'
+import {
+  firstRoundTrip,
+  firstRoundTripBudget,
+  gzipped,
+  printStylesheets,
+  scrollToEnd,
+  weighResponses,
+} from '../support/page-weight.ts'
 import { desktop, phone, useSite } from '../support/site-session.ts'
 
 // The weight budgets of issues 8 and 17, measured in Chromium on the built fixture site: what a
@@ -45,6 +53,12 @@ async function load(path: string, viewport: { width: number; height: number }): 
 
 const ofType = (loaded: Loaded, type: string) => loaded.responses.filter((r) => r.request().resourceType() === type)
 
+/** The stylesheets a page paints with: those it links for print only (print.css) aside. */
+const screenStylesheets = (loaded: Loaded) => {
+  const forPrint = printStylesheets(loaded.html)
+  return ofType(loaded, 'stylesheet').filter((r) => !forPrint.has(new URL(r.url()).pathname))
+}
+
 /** The gzip bytes of the scripts a page ran, Astro's island loader aside: those in its HTML and those it fetched. */
 async function scriptBytes(loaded: Loaded): Promise<number> {
   const fetched = await Promise.all(ofType(loaded, 'script').map(async (r) => gzipped(await r.body())))
@@ -75,7 +89,7 @@ async function totalBytes(loaded: Loaded): Promise<{ total: number; images: Map<
 
 /** The gzip bytes of the page's HTML (its inline scripts, Astro's island loader among them) and of its CSS. */
 async function htmlAndCssBytes(loaded: Loaded): Promise<number> {
-  const css = await Promise.all(ofType(loaded, 'stylesheet').map(async (r) => gzipped(await r.body())))
+  const css = await Promise.all(screenStylesheets(loaded).map(async (r) => gzipped(await r.body())))
   return gzipped(loaded.html) + css.reduce((sum, bytes) => sum + bytes, 0)
 }
 
@@ -91,7 +105,7 @@ describe('a business page at desktop width', () => {
 
   test("fits its HTML, CSS and inline scripts in the first round trip, Astro's island loader included: 14.6 KB gzip", async () => {
     const loaded = await load('/business/roland-coffee-house', desktop)
-    expect(ofType(loaded, 'stylesheet')).toHaveLength(1)
+    expect(screenStylesheets(loaded)).toHaveLength(1)
     expect(await htmlAndCssBytes(loaded)).toBeLessThanOrEqual(firstRoundTripBudget)
   })
 })
@@ -163,6 +177,27 @@ describe('pages with photos processed into derivatives, on a phone', () => {
 })
 
 describe('every page of the built site', () => {
+  test("carries the service worker's registration and the web app manifest's link in at most 300 bytes gzip", async () => {
+    const siteDir = inject('siteDir')
+    const pages = await builtPages(siteDir)
+    let most = 0
+    for (const file of pages) {
+      const html = await readFile(file, 'utf8')
+      // Astro's redirect pages (/businesses/dining…) are no pages of the site's layout.
+      if (!html.includes('<main')) continue
+      const registration = html.match(
+        /;addEventListener\('load',\(\)=>navigator\.serviceWorker\?\.register\('\/sw\.js'\)\)/,
+      )
+      const manifestLink = html.match(/<link rel="manifest" href="\/manifest\.webmanifest">/)
+      expect(registration, sitePathOf(siteDir, file)).not.toBeNull()
+      expect(manifestLink, sitePathOf(siteDir, file)).not.toBeNull()
+      const without = html.replace(registration![0], '').replace(manifestLink![0], '')
+      most = Math.max(most, gzipped(Buffer.from(html)) - gzipped(Buffer.from(without)))
+    }
+    expect(most).toBeGreaterThan(0)
+    expect(most).toBeLessThanOrEqual(300)
+  })
+
   test("fits its HTML, CSS and inline scripts in the first round trip, Astro's island loader included: 14.6 KB gzip", async () => {
     const siteDir = inject('siteDir')
     const cssCache = new Map<string, number>()

@@ -116,8 +116,23 @@ export interface FirstRoundTrip {
 }
 
 /**
+ * The stylesheets a page links for print only (media="print"): the browser fetches them last, at
+ * the lowest priority, and paints without them, so they are no part of the first round trip.
+ */
+export function printStylesheets(html: string): Set<string> {
+  const hrefs = new Set<string>()
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+    if (!/\brel="?stylesheet"?/.test(tag) || !/\bmedia="?print"?[\s>/]/.test(tag)) continue
+    const href = tag.match(/\bhref="?([^"\s>]+)/)?.[1]
+    if (href) hrefs.add(href)
+  }
+  return hrefs
+}
+
+/**
  * Weighs a built page's first round trip from the files of the built site: its HTML file gzipped,
- * and each stylesheet it links (read from outDir; `cssCache` keeps each one's gzip size across pages).
+ * and each stylesheet it links for the screen (read from outDir; `cssCache` keeps each one's gzip
+ * size across pages).
  */
 export async function firstRoundTrip(
   outDir: string,
@@ -129,7 +144,7 @@ export async function firstRoundTrip(
   for (const [tag] of html.toString('utf8').matchAll(/<link\b[^>]*>/g)) {
     if (!/\brel="?stylesheet"?/.test(tag)) continue
     const href = tag.match(/\bhref="?([^"\s>]+)/)?.[1]
-    if (!href) continue
+    if (!href || printStylesheets(tag).has(href)) continue
     let bytes = cssCache.get(href)
     if (bytes === undefined) {
       bytes = gzipped(await readFile(path.join(outDir, new URL(href, 'http://site.invalid').pathname)))

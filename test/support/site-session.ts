@@ -31,7 +31,7 @@ export interface SitePage {
  * to about:blank). The HTTP cache is off, so each load fetches what a new visitor's would. A test
  * that adds an init script disposes of it (see recordLayoutShifts), unless every test of its file
  * wants it (accessibility.test.ts loads axe); a test that closes the page or its context gets a new
- * one next time.
+ * one next time. Service workers are blocked (offline.test.ts has its own contexts).
  */
 export function useSite() {
   const base = inject('siteUrl')
@@ -44,7 +44,10 @@ export function useSite() {
     `${viewport.width}x${viewport.height}${javaScriptEnabled ? '' : ' no-js'}`
 
   async function newPage(options: Required<OpenOptions>): Promise<Page> {
-    const context = await browser.newContext(options)
+    // The service worker stays out (test/site/offline.test.ts drives it in contexts of its own): each
+    // test sees what a first visit gets, and its routes see every request the page makes, which they
+    // would not once a worker answered them.
+    const context = await browser.newContext({ ...options, serviceWorkers: 'block' })
     const page = await context.newPage()
     // As DevTools' "Disable cache": the setting holds only while the session's Network domain is on.
     const devtools = await context.newCDPSession(page)

@@ -211,12 +211,15 @@ export function storeImageSvg(input: StorefrontInput): string {
   return parts.join('\n')
 }
 
-/** Draws the store image of a business as a 1024×1024 PNG; the same input gives the same bytes. */
-export function renderStoreImage(input: StorefrontInput): Uint8Array {
+/**
+ * Draws the store image of a business as a square PNG, 1024×1024 unless `size` says otherwise (the
+ * site's app icons are drawn at 192 and 512); the same input gives the same bytes.
+ */
+export function renderStoreImage(input: StorefrontInput, size: number = storeImageSize): Uint8Array {
   const resvg = new Resvg(storeImageSvg(input), {
     // Only the bundled Inter: the machine's fonts would make the bytes differ between machines.
     font: { loadSystemFonts: false, fontFiles: storeFont().files, defaultFontFamily: storeFontFamily },
-    fitTo: { mode: 'original' },
+    fitTo: size === storeImageSize ? { mode: 'original' } : { mode: 'width', value: size },
     logLevel: 'error',
   })
   return new Uint8Array(resvg.render().asPng())

@@ -292,7 +292,10 @@ function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number,
 function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: number, phones: PhoneFinder): number {
   const kind = kinds[i]
   const text = block[i]?.text ?? ''
-  if (kind?.kind !== 'description' || kind.bullet) return 0
+  if (kind?.kind !== 'description') return 0
+  // A bulleted name ('- Lost Creek Coffee House') may start an entry; an item of a bullet list may not.
+  const lineAbove = kinds[i - 1]
+  if (kind.bullet && (lineAbove?.kind !== 'description' || lineAbove.bullet)) return 0
   const below = contactsBelow(block, kinds, i)
   if (below.size === 0) return 0
   // 'Name:' opens every entry of a labelled list, so a second one is the next business.

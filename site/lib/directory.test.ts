@@ -1,0 +1,61 @@
+import { describe, expect, test } from 'vitest'
+import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
+import { compactHours, directoryIsSplit, directoryPages, directorySections } from './directory.ts'
+
+const day = (day_of_week: number, opens_at: string | null, closes_at: string | null, is_closed = false) => ({
+  day_of_week,
+  opens_at,
+  closes_at,
+  is_closed,
+})
+
+describe('compactHours', () => {
+  test('runs the days with the same hours together, Monday first', () => {
+    const week = [1, 2, 3, 4, 5].map((d) => day(d, '07:00:00', '18:00:00'))
+    week.push(day(6, '08:00:00', '14:00:00'), day(0, null, null, true))
+    expect(compactHours({ hours: null, hours_detail: week })).toBe(
+      'Mon–Fri 7:00 AM – 6:00 PM; Sat 8:00 AM – 2:00 PM; Sun Closed',
+    )
+  })
+
+  test('leaves out the days it knows nothing of, and falls back to the hours line, then to "Hours not listed"', () => {
+    expect(compactHours({ hours: null, hours_detail: [day(3, '09:00', '12:00')] })).toBe('Wed 9:00 AM – 12:00 PM')
+    expect(compactHours({ hours: ' Mon-Sat 6am-2pm ', hours_detail: [] })).toBe('Mon-Sat 6am-2pm')
+    expect(compactHours({ hours: null, hours_detail: [] })).toBe('Hours not listed')
+  })
+})
+
+describe('directorySections', () => {
+  const catalog = {
+    businesses: [
+      makeBusiness({ name: 'Zed Diner', category: 'Dining & Refreshments', phone: '(501) 555-0101' }),
+      makeBusiness({ name: 'Able Cafe', category: 'Dining & Refreshments', address: '1 Main St' }),
+      makeBusiness({ name: 'Closed Shop', category: 'Shopping', is_active: false }),
+      makeBusiness({ name: 'Bolt Hardware', category: 'Shopping' }),
+      makeBusiness({ name: 'Food Hut', category: 'Dining and Refreshments' }),
+    ],
+  }
+
+  test('groups the active businesses by category, each by name, with a slug a page can take', () => {
+    const sections = directorySections(catalog)
+    expect(sections.map((s) => [s.category, s.slug, s.entries.map((e) => e.name)])).toEqual([
+      ['Dining & Refreshments', 'dining-and-refreshments', ['Able Cafe', 'Zed Diner']],
+      ['Dining and Refreshments', 'dining-and-refreshments-2', ['Food Hut']],
+      ['Shopping', 'shopping', ['Bolt Hardware']],
+    ])
+    expect(sections[0]!.entries[1]).toMatchObject({ phone: '(501) 555-0101', address: null })
+  })
+
+  test('is one page up to the limit, and past it a page per category, a long one in parts', () => {
+    const sections = directorySections(catalog)
+    expect(directoryIsSplit(sections, 4)).toBe(false)
+    expect(directoryIsSplit(sections, 3)).toBe(true)
+    const pages = directoryPages(sections, 1)
+    expect(pages.map((p) => [p.path, p.part, p.parts, p.section.entries.map((e) => e.name)])).toEqual([
+      ['dining-and-refreshments', 1, 2, ['Able Cafe']],
+      ['dining-and-refreshments/2', 2, 2, ['Zed Diner']],
+      ['dining-and-refreshments-2', 1, 1, ['Food Hut']],
+      ['shopping', 1, 1, ['Bolt Hardware']],
+    ])
+  })
+})
