@@ -53,9 +53,15 @@ export function serviceWorker(): AstroIntegration {
         // The app's icons, drawn here rather than by a page: the renderer's native module (resvg) is
         // loaded by Node, never bundled.
         const { renderAppIcon } = await import('../lib/app-icon.ts')
+        // The town's name on the sign, as this build's web app manifest (a page of the build) says it.
+        const installed = JSON.parse(await readFile(path.join(outDir, 'manifest.webmanifest'), 'utf8')) as {
+          name: string
+          short_name: string
+        }
+        const town = { name: installed.short_name, place: installed.name }
         for (const size of appIconSizes) {
           const file = appIconPath(size).slice(1)
-          await writeFile(path.join(outDir, file), renderAppIcon(size))
+          await writeFile(path.join(outDir, file), renderAppIcon(size, town))
           keepGeneratedFile(file)
         }
         const manifest = JSON.parse(await readFile(path.join(outDir, 'businesses/search-index.json'), 'utf8')) as {

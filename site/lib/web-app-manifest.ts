@@ -1,4 +1,4 @@
-import { town } from './site-config.ts'
+import type { Town } from '@roland/scripts/catalog/types'
 
 /** The site's theme colour: the browser's bar (BaseLayout's theme-color) and the installed app's. */
 export const themeColor = '#23633b'
@@ -16,7 +16,10 @@ export const appIconPath = (size: number) => `/app-icon-${size}.png`
 export const webAppManifestPath = '/manifest.webmanifest'
 
 /** The web app manifest: the town's name, the theme colour and the icons, so phones offer "Add to Home Screen". */
-export function webAppManifest(icons: ReadonlyArray<{ src: string; size: number }>) {
+export function webAppManifest(
+  icons: ReadonlyArray<{ src: string; size: number }>,
+  town: Pick<Town, 'name' | 'state' | 'tagline'>,
+) {
   return {
     name: `${town.name}, ${town.state}`,
     short_name: town.name,

@@ -224,9 +224,12 @@ export function defineRlsProbe(database: () => ProbeDatabase): void {
       longitude, coordinator_name, coordinator_email) values (1, 'X', 'X', 'X', '00000', 'X', 'X', 'UTC', 0, 0, 'X', 'x@example.org')`
     const remove = 'delete from town_settings'
 
-    test.each(['anon', 'stranger', 'editor', 'admin', 'service_role'] as const)('%s reads the one row', async (role) => {
-      expect(await attempt(role, 'select * from town_settings')).toEqual({ rows: 1 })
-    })
+    test.each(['anon', 'stranger', 'editor', 'admin', 'service_role'] as const)(
+      '%s reads the one row',
+      async (role) => {
+        expect(await attempt(role, 'select * from town_settings')).toEqual({ rows: 1 })
+      },
+    )
 
     test.each(['anon', 'stranger', 'editor'] as const)('%s cannot change, add or remove it', async (role) => {
       for (const sql of [change, add, remove]) {

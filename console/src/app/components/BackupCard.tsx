@@ -46,8 +46,9 @@ export function BackupCard({ initial }: { initial: BackupView }) {
       <div className="flex flex-col gap-2 text-sm" data-testid="backup-status">
         {lastGood ? (
           <p>
-            Last checked backup: <span className="font-semibold">{formatTownTime(lastGood.createdAt, town.time_zone)}</span>, restored
-            and checked: {lastGood.rows} rows in {lastGood.tables} tables and {lastGood.files} files (
+            Last checked backup:{' '}
+            <span className="font-semibold">{formatTownTime(lastGood.createdAt, town.time_zone)}</span>, restored and
+            checked: {lastGood.rows} rows in {lastGood.tables} tables and {lastGood.files} files (
             {megabytes(lastGood.bytes)}) came back as written.
           </p>
         ) : (
