@@ -41,6 +41,7 @@ async function start(extra: Partial<Parameters<typeof startSupabaseStandIn>[0]> 
         },
       ],
       community_events: [],
+      pages: [],
       jobs: [],
     },
     ...extra,
