@@ -42,6 +42,7 @@ async function start(extra: Partial<Parameters<typeof startSupabaseStandIn>[0]> 
         },
       ],
       community_events: [],
+      pages: [],
       jobs: [],
     },
     ...extra,
