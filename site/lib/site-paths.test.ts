@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import type { Attraction } from '@roland/scripts/catalog/types'
 import { fixtureCatalog, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
+import { textPagePaths } from './pages.ts'
 import { sitePaths } from './site-paths.ts'
 
 describe('sitePaths', () => {
@@ -8,7 +9,9 @@ describe('sitePaths', () => {
     { id: 'pinnacle-mountain-state-park', is_featured: true },
     { id: 'lake-maumelle', is_featured: false },
   ] as Attraction[]
-  const paths = sitePaths({ ...fixtureCatalog(), attractions })
+  // Every text page published, as the seed has them (a text page without its row is not built).
+  const pages = textPagePaths.map((path) => ({ path, title: path, description: '', intro: '', body: '', items: [] }))
+  const paths = sitePaths({ ...fixtureCatalog(), attractions, pages })
 
   test('lists the fixed pages, every category page and the recreation guides', () => {
     expect(paths).toEqual(
