@@ -82,6 +82,8 @@ describe('the Inbox, in Chromium', () => {
       const change = page.locator(`li[data-submission="${changeId}"]`)
       await change.waitFor()
       const event = page.locator(`li[data-submission="${eventId}"]`)
+      // The count and the list are drawn apart: the count may say 2 before the second item shows.
+      await event.waitFor()
       expect(
         await page
           .locator('li[data-submission]')

@@ -252,6 +252,7 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
       location_categories: catalog.categories,
       attractions: catalog.attractions.map((attraction) => ({ ...attraction, is_active: true })),
       community_events: catalog.events.map((event) => ({ ...event, is_active: true })),
+      pages: catalog.pages.map((page) => ({ ...page, is_published: true })),
     })
   }
 
