@@ -170,7 +170,8 @@ describe('editing in the console, in Chromium', () => {
     })
     expect(created.status).toBe(201)
     const { id, slug } = created.json.event as { id: string; slug: string }
-    await page.getByRole('link', { name: 'Attractions' }).click()
+    // The event was added behind the console's back: a reload shows it.
+    await page.reload()
     await page.getByRole('link', { name: 'Events' }).click()
     const item = page.locator(`article[data-event="${slug}"]`)
     await item.getByRole('button', { name: 'Edit' }).click()
