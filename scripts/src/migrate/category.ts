@@ -78,7 +78,7 @@ const NAME_WEIGHT = 3
 // The weight of the generic words of KEYWORDS ('shop', 'service'), which decide only when nothing else does.
 const GENERIC_WEIGHT = 1
 
-type Matcher = { category: GuessableCategory; phrase: string; weight: number; pattern: RegExp }
+type Matcher = { category: GuessableCategory; phrase: string; words: string[]; weight: number; pattern: RegExp }
 
 // Longest phrases first, so a phrase claims its words before a single word can ('auto parts'
 // is a store, and its 'auto' must not also count for the repair shops).
@@ -87,6 +87,7 @@ const MATCHERS: Matcher[] = Object.entries(KEYWORDS)
     Object.entries(words).map(([phrase, weight]) => ({
       category: category as GuessableCategory,
       phrase,
+      words: phrase.split(' '),
       weight,
       pattern: new RegExp(`\\b${phrase.replace(/ /g, '\\s+')}\\b`, 'g'),
     })),
@@ -96,6 +97,23 @@ const MATCHERS: Matcher[] = Object.entries(KEYWORDS)
 /** Scores each category by the keywords found in a text, each keyword counted once. */
 export function scoreText(text: string, generic = true): Record<GuessableCategory, number> {
   const scores = emptyScores()
+  for (const matcher of keywordsIn(text)) {
+    if (generic || matcher.weight > GENERIC_WEIGHT) scores[matcher.category] += matcher.weight
+  }
+  return scores
+}
+
+// The keywords of the texts read last: a business's name and description are scored twice (without
+// the generic words, then with them), and a list is read line by line; kept small, for any list.
+const keywordCache = new Map<string, Matcher[]>()
+
+/** The keywords a text contains, each once, longest phrases claiming their words first. */
+function keywordsIn(text: string): Matcher[] {
+  const cached = keywordCache.get(text)
+  if (cached !== undefined) return cached
+  if (keywordCache.size >= 64) keywordCache.clear()
+  const found: Matcher[] = []
+  keywordCache.set(text, found)
   // Same folding as slugs, so 'Café' finds 'cafe' and '&' finds the 'and' phrases.
   const folded = text
     .normalize('NFKD')
@@ -104,19 +122,23 @@ export function scoreText(text: string, generic = true): Record<GuessableCategor
     .replace(/&/g, ' and ')
     .replace(/[-‐‑–—/]+/g, ' ')
     .replace(/[’']/g, '')
-  const claimed = new Array<boolean>(folded.length).fill(false)
+  // A phrase matches whole words only, so one with a word the text lacks need not be searched for.
+  const words = new Set(folded.match(/\w+/g))
+  let claimed: boolean[] | null = null
   for (const matcher of MATCHERS) {
+    if (!matcher.words.every((word) => words.has(word))) continue
+    claimed ??= new Array<boolean>(folded.length).fill(false)
     let counted = false
     for (const match of folded.matchAll(matcher.pattern)) {
       const start = match.index
       const end = start + match[0].length
       if (claimed.slice(start, end).some(Boolean)) continue
       claimed.fill(true, start, end)
-      if (!counted && (generic || matcher.weight > GENERIC_WEIGHT)) scores[matcher.category] += matcher.weight
+      if (!counted) found.push(matcher)
       counted = true
     }
   }
-  return scores
+  return found
 }
 
 /** Scores each category for a business: keywords in its name count three times those in its description. */

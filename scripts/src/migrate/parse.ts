@@ -655,8 +655,20 @@ const LIKELY = 0.9
 const PLAIN_ADDRESS = 0.6
 const DESCRIPTION = 0.3
 
+// What each line of a list was read as: a line is looked at again and again, whether it ends an
+// entry, starts one or carries a field; it is read once per list (the readings depend on its country).
+const readings = new WeakMap<PhoneFinder, Map<string, LineKind>>()
+
 /** Reads one line of an entry as the kind of field it most likely is, weighing every reading. */
 function classify(text: string, phones: PhoneFinder): LineKind {
+  let seen = readings.get(phones)
+  if (seen === undefined) readings.set(phones, (seen = new Map<string, LineKind>()))
+  let kind = seen.get(text)
+  if (kind === undefined) seen.set(text, (kind = classifyLine(text, phones)))
+  return kind
+}
+
+function classifyLine(text: string, phones: PhoneFinder): LineKind {
   const bullet = BULLET.exec(text)
   const bare = bullet ? text.slice(bullet[0].length).trim() : text
   const readings = scoreLine(bare, phones)
@@ -673,7 +685,8 @@ function scoreLine(bare: string, phones: PhoneFinder): { kind: LineKind; score: 
   const add = (kind: LineKind, score: number) => readings.push({ kind, score })
   // Labels say outright what a line is.
   if (FAX_LABEL.test(bare) || EMAIL_LABEL.test(bare)) return [{ kind: { kind: 'ignored' }, score: SURE }]
-  if (bare.search(EMAIL) !== -1 && leftover(bare, EMAIL).length <= 12) add({ kind: 'ignored' }, LIKELY)
+  if (bare.includes('@') && bare.search(EMAIL) !== -1 && leftover(bare, EMAIL).length <= 12)
+    add({ kind: 'ignored' }, LIKELY)
   const category = CATEGORY_LABEL.exec(bare)
   if (category) return [{ kind: { kind: 'category', value: bare.slice(category[0].length).trim() }, score: SURE }]
   const features = FEATURES_LABEL.exec(bare)
@@ -726,7 +739,7 @@ function scoreLine(bare: string, phones: PhoneFinder): { kind: LineKind; score: 
 
 /** The first bare domain of a line ('BUFFALOCLIMB.EXAMPLE', 'facebook.com/page'), or null. */
 function findDomain(text: string): string | null {
-  for (const word of text.replace(EMAIL, ' ').split(/\s+/)) {
+  for (const word of withoutEmails(text).split(/\s+/)) {
     const candidate = stripTrailing(word.replace(/^[("'“]+/, ''))
     // 'st.louis' or 'ST.LOUIS' could be a domain; 'St.Louis', typed in mixed case, is a place.
     const host = candidate.split(/[/?#]/)[0] ?? ''
@@ -945,11 +958,16 @@ function withoutPhones(text: string, phones: PhoneFinder): string {
 }
 
 function findUrl(text: string): string | null {
-  const withoutEmails = text.replace(EMAIL, ' ')
-  const scheme = SCHEME_URL.exec(withoutEmails)
-  const www = WWW_URL.exec(withoutEmails)
+  const rest = withoutEmails(text)
+  const scheme = SCHEME_URL.exec(rest)
+  const www = WWW_URL.exec(rest)
   const found = [scheme, www].filter((match) => match !== null).sort((a, b) => a.index - b.index)[0]
   return found ? stripTrailing(found[0]) : null
+}
+
+/** The text with its e-mail addresses blanked out (the search skipped on the lines without an '@'). */
+function withoutEmails(text: string): string {
+  return text.includes('@') ? text.replace(EMAIL, ' ') : text
 }
 
 function stripTrailing(text: string): string {
