@@ -238,3 +238,37 @@ describe('the bucket source', () => {
     await store.files.remove('Roland.txt')
   })
 })
+
+describe("the town's country", () => {
+  const list = 'Thames Tea Room\n020 7946 0018\n1 High Street\nTea and cakes by the river.\n'
+  const setCountry = (country: string) => store.db.query(`update town_settings set country = $1`, [country])
+
+  test("reads the list's phones as they are dialled in the town's country (town_settings)", async () => {
+    // In the United States '020 7946 0018' is no phone number: it stays in the description.
+    const american = await migrate(list, { dryRun: true })
+    expect(american.businesses[0]).toMatchObject({ name: 'Thames Tea Room', phone: null })
+    await setCountry('GB')
+    try {
+      const british = await migrate(list, { dryRun: true })
+      expect(british.businesses[0]).toMatchObject({
+        name: 'Thames Tea Room',
+        phone: '020 7946 0018',
+        full_description: 'Tea and cakes by the river.',
+      })
+    } finally {
+      await setCountry('US')
+    }
+  })
+
+  test('refuses, changing nothing, when the country has no phone rules', async () => {
+    await migrate(text)
+    const before = await snapshot()
+    await setCountry('ZZ')
+    try {
+      await expect(migrate(text)).rejects.toThrow(/the town's country "ZZ" has no phone rules.*Town screen/)
+    } finally {
+      await setCountry('US')
+    }
+    expect(await snapshot()).toEqual(before)
+  })
+})
