@@ -24,6 +24,14 @@ describe('telUrl', () => {
     expect(telUrl('1-501-555-0101')).toBe('tel:+15015550101')
   })
 
+  test('gives an extension as RFC 3966 ;ext=, however it is typed', () => {
+    // The import writes an extension as ' ext. 12' (parse.ts); people type 'x12' or 'extension 12' too.
+    expect(telUrl('(501) 555-0100 ext. 12')).toBe('tel:+15015550100;ext=12')
+    expect(telUrl('501-555-0100 x12')).toBe('tel:+15015550100;ext=12')
+    expect(telUrl('1-501-555-0100 extension 12')).toBe('tel:+15015550100;ext=12')
+    expect(telUrl('+44 20 7946 0000 ext 305')).toBe('tel:+442079460000;ext=305')
+  })
+
   test('keeps other numbers as digits and refuses text without digits', () => {
     expect(telUrl('911')).toBe('tel:911')
     expect(telUrl('+44 20 7946 0000')).toBe('tel:+442079460000')

@@ -10,12 +10,22 @@ export function mapsSearchUrl(address: string, town: Pick<Town, 'name' | 'state_
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`
 }
 
-/** A tel: link for a phone number as people write it, in E.164 for US numbers; null without digits. */
+// An extension after the number, as the import writes it ('ext. 12') and as people type it ('x12', 'ext 12').
+const EXTENSION = /\s*[,;]?\s*(?:ext\.?|extension|x|#)\s*(\d{1,7})\s*$/i
+
+/**
+ * A tel: link (RFC 3966) for a phone number as people write it, in E.164 for US numbers, with its
+ * extension as ';ext=' ('(501) 555-0100 ext. 12' → 'tel:+15015550100;ext=12'); null without digits.
+ */
 export function telUrl(phone: string): string | null {
-  const digits = phone.replace(/\D/g, '')
-  if (digits.length === 10) return `tel:+1${digits}`
-  if (digits.length === 11 && digits.startsWith('1')) return `tel:+${digits}`
-  return digits.length > 0 ? `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}` : null
+  const extension = EXTENSION.exec(phone)
+  const number = extension ? phone.slice(0, extension.index) : phone
+  const digits = number.replace(/\D/g, '')
+  if (digits.length === 0) return null
+  const ext = extension ? `;ext=${extension[1]}` : ''
+  if (digits.length === 10) return `tel:+1${digits}${ext}`
+  if (digits.length === 11 && digits.startsWith('1')) return `tel:+${digits}${ext}`
+  return `tel:${number.trim().startsWith('+') ? '+' : ''}${digits}${ext}`
 }
 
 /** The host of a website, for showing it: "https://www.coffee.example/menu" → "coffee.example". */
