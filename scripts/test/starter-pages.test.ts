@@ -10,9 +10,13 @@ import { freshStore } from './support/fresh-store.ts'
 // The neutral pages a new town starts with (issue 39, `roland town init`).
 
 const town = { name: 'Juniper Flats', state: 'Colorado', county: 'Sage County' }
+/** The paths of Roland's pages (the migration that gives a store without a town Roland's words). */
 const seedPaths = async () => {
-  const seed = await readFile(new URL('../../supabase/seed.sql', import.meta.url), 'utf8')
-  const pages = seed.slice(seed.indexOf('insert into public.pages'))
+  const sql = await readFile(
+    new URL('../../supabase/migrations/20261128002000_roland_town.sql', import.meta.url),
+    'utf8',
+  )
+  const pages = sql.slice(sql.indexOf('insert into public.pages'), sql.indexOf('insert into public.town_settings'))
   return [...pages.matchAll(/^ {2}\('(\/[^']*)'/gm)].map(([, path]) => path).sort()
 }
 

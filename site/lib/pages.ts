@@ -56,7 +56,7 @@ export function linkEntries(
   )
 }
 
-/** The home page's entries, in the order its layout shows them (see supabase/seed.sql). */
+/** The home page's entries, in the order its layout shows them (see supabase/migrations/20261128002000_roland_town.sql). */
 export interface HomeSections {
   gardenTeaser: PageItem | undefined
   featuredBusinesses: PageItem | undefined

@@ -1,3 +1,4 @@
+import { withAlwaysPublishedPages } from '../content/starter-pages.ts'
 import { openStore, type OnCreate } from '../store/index.ts'
 import type { CatalogMark, CatalogRead, Store } from '../store/types.ts'
 import type { Catalog } from './types.ts'
@@ -102,5 +103,6 @@ export async function loadPublicCatalog(
         'Apply supabase/seed.sql to that database (see README, "Deploy").',
     )
   }
-  return catalog
+  // The home page, /businesses, /events, /contact and /404 are always on the site, rows or not.
+  return { ...catalog, pages: withAlwaysPublishedPages(catalog.pages, catalog.town) }
 }

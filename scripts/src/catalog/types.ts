@@ -211,7 +211,7 @@ export function parseCatalog(raw: unknown, source: string): Catalog {
   if (raw && typeof raw === 'object' && (raw as { town?: unknown }).town == null) {
     throw new Error(
       `${source} has no town settings (the town_settings row): start the town with ` +
-        '`pnpm roland town init --file town.json`, or apply supabase/seed.sql (see README, "Run it for another town").',
+        '`pnpm roland town init --file town.json` (see README, "Run it for another town").',
     )
   }
   const parsed = catalogSchema.safeParse(raw)

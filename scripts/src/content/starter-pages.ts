@@ -1,13 +1,14 @@
+import type { Page, PageItem } from '../catalog/types.ts'
 import type { Actor } from '../operators/schema.ts'
 import type { Store } from '../store/types.ts'
-import { pageCreateSchema, type PageCreate } from './schema.ts'
+import { alwaysPublishedPaths, pageCreateSchema, type PageCreate } from './schema.ts'
 
 // The pages a new town starts with (`roland town init`, issue 39): every page of the site, with
 // neutral words written around the town's name, for its editors to make their own in the console's
 // Pages screen. Nothing here names a real place: the emergency list holds only the number every
 // caller in the US knows, and the lists a town must fill (its centres, congregations, neighbours)
 // start empty or with a placeholder to replace. The entries' order on the home page is its layout's
-// (see supabase/seed.sql).
+// (see supabase/migrations/20261128002000_roland_town.sql).
 
 /** What the starter texts are written around: the town's settings (town_settings). */
 export interface StarterTown {
@@ -215,4 +216,33 @@ export async function replacePages(store: Store, pages: PageCreate[], actor: Act
   })
   const answer = await store.call<{ status: 'ok'; pages: number }>('replace_pages', { pages: checked, actor })
   return answer.pages
+}
+
+/**
+ * A build's pages with the ones the site cannot do without (the home page, /businesses, /events,
+ * /contact, /404): a store that has no row for one (its pages table empty or cut short) still gets
+ * the page, with the starting words for its town, rather than a site without a home page.
+ */
+export function withAlwaysPublishedPages(pages: readonly Page[], town: StarterTown): Page[] {
+  const held = new Set(pages.map((page) => page.path))
+  const missing = alwaysPublishedPaths.filter((path) => !held.has(path))
+  if (!missing.length) return [...pages]
+  const starters = new Map(starterPages(town).map((page) => [page.path, page] as const))
+  return [
+    ...pages,
+    ...missing.map((path): Page => {
+      const page = starters.get(path)!
+      return {
+        path,
+        title: page.title ?? path,
+        description: page.description ?? null,
+        intro: page.intro ?? null,
+        body: page.body ?? '',
+        // An entry's empty fields are left out, as the catalog reads them.
+        items: (page.items ?? []).map(
+          (item) => Object.fromEntries(Object.entries(item).filter(([, value]) => value != null)) as PageItem,
+        ),
+      }
+    }),
+  ]
 }

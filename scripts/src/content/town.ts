@@ -13,8 +13,8 @@ export class TownMissingError extends Error {
   override name = 'TownMissingError'
   constructor(location: string) {
     super(
-      `${location} has no town settings: start the town with \`pnpm roland town init --file town.json\`, ` +
-        'or apply supabase/seed.sql for Roland (see README, "Run it for another town").',
+      `${location} has no town settings: start the town with \`pnpm roland town init --file town.json\` ` +
+        '(see README, "Run it for another town").',
     )
   }
 }
