@@ -121,7 +121,18 @@ describe('roland help', () => {
     const help = await roland('--help')
     expect(help.code).toBe(0)
     const commands = [...help.stdout.split('Commands:')[1]!.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1])
-    expect(commands).toEqual(['check', 'crawl', 'db', 'images', 'migrate', 'operators', 'rebuild', 'town', 'help'])
+    expect(commands).toEqual([
+      'check',
+      'crawl',
+      'db',
+      'feeds',
+      'images',
+      'migrate',
+      'operators',
+      'rebuild',
+      'town',
+      'help',
+    ])
     const typo = await roland('dbs', 'status')
     expect(typo.code).not.toBe(0)
     expect(typo.stderr).toMatch(/unknown command 'dbs'\n\(Did you mean db\?\)/)

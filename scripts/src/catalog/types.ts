@@ -137,6 +137,8 @@ export const communityEventSchema = z.object({
   recurrence_id: text.optional(),
   time_zone: text.optional(),
   all_day: z.boolean().optional(),
+  /** The calendar feed it comes from (issue 40): the site says "From {feed_name}". */
+  feed_name: text.optional(),
 })
 
 /** One entry of a list page: an emergency number, a community centre, a congregation, a nearby town. */

@@ -684,3 +684,26 @@ export function changedFields(entry: Pick<AuditEntryView, 'before' | 'after'>): 
       JSON.stringify(entry.before?.[key] ?? null) !== JSON.stringify(entry.after?.[key] ?? null),
   )
 }
+
+// Calendar feeds (issue 40): what the console's POST /api/feeds and `roland feeds add` accept.
+/** What the console and the CLI accept as a new feed: a name and an http(s) address. */
+export const newFeedSchema = z.object({
+  name: z
+    .string({ message: 'name: give the feed a name, such as "Library"' })
+    .trim()
+    .min(1, 'name: give the feed a name, such as "Library"')
+    .max(100, 'name: at most 100 characters'),
+  url: z
+    .string({ message: "url: give the calendar's iCal address (https://…/basic.ics)" })
+    .trim()
+    .max(2000, 'url: at most 2,000 characters')
+    .refine((value) => {
+      try {
+        const url = new URL(value)
+        return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password
+      } catch {
+        return false
+      }
+    }, "url: give the calendar's full http(s) iCal address, such as https://calendar.google.com/…/basic.ics"),
+})
+export type NewFeed = z.infer<typeof newFeedSchema>

@@ -31,6 +31,8 @@ export interface SafeFetchOptions {
   method?: 'GET' | 'HEAD'
   /** The User-Agent to send (default USER_AGENT). */
   userAgent?: string
+  /** More request headers (If-None-Match, If-Modified-Since); they cannot replace the ones above. */
+  headers?: Readonly<Record<string, string>>
   signal?: AbortSignal
 }
 
@@ -179,6 +181,7 @@ interface HopLimits {
   accept: string
   method: 'GET' | 'HEAD'
   userAgent: string
+  headers: Readonly<Record<string, string>>
   signal: AbortSignal | undefined
 }
 
@@ -262,6 +265,7 @@ function fetchHop(url: URL, limits: HopLimits): Promise<Hop> {
       lookup: guardedLookup(url.href, limits.allowPrivateNetwork),
       signal,
       headers: {
+        ...limits.headers,
         'user-agent': limits.userAgent,
         accept: limits.accept,
         'accept-encoding': 'gzip, deflate, br',
@@ -339,6 +343,7 @@ export async function safeFetch(input: string | URL, options: SafeFetchOptions =
     accept: options.accept ?? '*/*',
     method: options.method ?? 'GET',
     userAgent: options.userAgent ?? USER_AGENT,
+    headers: options.headers ?? {},
     signal: options.signal,
   }
   const maxRedirects = options.maxRedirects ?? FETCH_DEFAULTS.maxRedirects
