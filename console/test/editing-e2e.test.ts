@@ -1,45 +1,30 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { Browser, Locator, Page } from 'playwright-core'
+import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchBrowser } from '../../test/support/browser.ts'
-import { ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, call, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
+import { call, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
 
 // Editing content in the console's screens (issue 18): the built app in a real Chromium, the real
 // server and embedded Postgres (with the sample Roland.txt), and a real local site build.
 
-let data: Awaited<ReturnType<typeof tempDataDir>>
-let outDir: string
 let server: ConsoleServer
-let browser: Browser
 let page: Page
+let outDir: string
+let started: BrowserConsole | undefined
 
 beforeAll(async () => {
-  await ensureAppBuilt()
-  data = await tempDataDir('roland-console-editing-')
-  outDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'roland-editing-site-')), 'dist')
-  server = await startTestConsole({ dataDir: data.dir, serveApp: true, env: { ROLAND_OUT_DIR: outDir } })
   // A volunteer with an editor's account: content, jobs and rebuilds are theirs.
-  await addTestOperator(server, 'volunteer@example.org', 'editor')
-  browser = await launchBrowser()
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
-  page.setDefaultTimeout(90_000)
-  await page.goto(`${server.url}/businesses`)
-  await page.getByLabel('Email').fill('volunteer@example.org')
-  await page.getByLabel('Password').fill(testPassword)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  started = await startBrowserConsole({
+    name: 'editing',
+    operator: { email: 'volunteer@example.org', role: 'editor' },
+    open: '/businesses',
+  })
+  ;({ server, page, outDir } = started)
   await page.getByRole('heading', { name: 'Businesses', level: 1 }).waitFor()
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await data?.remove()
-  if (outDir) await rm(path.dirname(outDir), { recursive: true, force: true })
-})
+afterAll(() => started?.close())
 
 // Chromium, the console and a local site build share the machine with other suites: generous limits, never asserted.
 const slow = { timeout: 240_000 }

@@ -1,48 +1,32 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { axeViolations, preloadAxe } from '../../test/support/axe.ts'
-import { launchBrowser } from '../../test/support/browser.ts'
-import { ensureAppBuilt } from '../src/server/build-app.ts'
+import { axeViolations } from '../../test/support/axe.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, call, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
+import { call, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
 
 // The Pages screen (issue 39) in a real Chromium, with the real server, embedded Postgres and a
 // real local site build: an editor changes the emergency numbers, the rebuilt page shows them, and
 // an undo puts them back.
 
-let data: Awaited<ReturnType<typeof tempDataDir>>
-let outDir: string
 let server: ConsoleServer
-let browser: Browser
 let page: Page
+let outDir: string
+let started: BrowserConsole | undefined
 
 beforeAll(async () => {
-  await ensureAppBuilt()
-  data = await tempDataDir('roland-console-pages-')
-  outDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'roland-pages-site-')), 'dist')
-  server = await startTestConsole({ dataDir: data.dir, serveApp: true, env: { ROLAND_OUT_DIR: outDir } })
-  await addTestOperator(server, 'volunteer@example.org', 'editor')
-  browser = await launchBrowser()
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
-  page.setDefaultTimeout(90_000)
-  // Loaded as an init script: the console's Content-Security-Policy refuses an injected one.
-  await preloadAxe(page)
-  await page.goto(`${server.url}/pages`)
-  await page.getByLabel('Email').fill('volunteer@example.org')
-  await page.getByLabel('Password').fill(testPassword)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  started = await startBrowserConsole({
+    name: 'pages',
+    operator: { email: 'volunteer@example.org', role: 'editor' },
+    open: '/pages',
+    axe: true,
+  })
+  ;({ server, page, outDir } = started)
   await page.getByRole('heading', { name: 'Pages', level: 1 }).waitFor()
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await data?.remove()
-  if (outDir) await rm(path.dirname(outDir), { recursive: true, force: true })
-})
+afterAll(() => started?.close())
 
 /** Clicks Rebuild site and waits for the rebuild job that click made to end; fails with its log if it failed. */
 async function rebuild(): Promise<void> {

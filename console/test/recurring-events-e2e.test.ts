@@ -1,46 +1,31 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { TZDate } from '@date-fns/tz'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTown } from '../../scripts/test/fixtures/catalog.ts'
-import { launchBrowser } from '../../test/support/browser.ts'
-import { ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, call, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
+import { call, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
 
 // A recurring event made in the console's event editor (issue 40), in a real Chromium, with the
 // real server, embedded Postgres and a real local site build.
 
-let data: Awaited<ReturnType<typeof tempDataDir>>
-let outDir: string
 let server: ConsoleServer
-let browser: Browser
 let page: Page
+let outDir: string
+let started: BrowserConsole | undefined
 
 beforeAll(async () => {
-  await ensureAppBuilt()
-  data = await tempDataDir('roland-console-recurring-')
-  outDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'roland-recurring-site-')), 'dist')
-  server = await startTestConsole({ dataDir: data.dir, serveApp: true, env: { ROLAND_OUT_DIR: outDir } })
-  await addTestOperator(server, 'coordinator@example.org', 'editor')
-  browser = await launchBrowser()
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
-  page.setDefaultTimeout(90_000)
-  await page.goto(`${server.url}/events`)
-  await page.getByLabel('Email').fill('coordinator@example.org')
-  await page.getByLabel('Password').fill(testPassword)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  started = await startBrowserConsole({
+    name: 'recurring',
+    operator: { email: 'coordinator@example.org', role: 'editor' },
+    open: '/events',
+  })
+  ;({ server, page, outDir } = started)
   await page.getByRole('heading', { name: 'Events', level: 1 }).waitFor()
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await data?.remove()
-  if (outDir) await rm(path.dirname(outDir), { recursive: true, force: true })
-})
+afterAll(() => started?.close())
 
 // The first meeting: two days from now at 7:00 PM, Roland time.
 // The seeded town's zone (the fixture town is the seed's).

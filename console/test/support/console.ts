@@ -8,6 +8,10 @@ import { addOperator, asServiceRole, embeddedDb } from '@roland/scripts/operator
 import { repoRoot } from '@roland/scripts/paths'
 import type { OperatorRole, OperatorView } from '@roland/scripts/operators/schema'
 import type { Job } from '@roland/scripts/store/types'
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
+import { preloadAxe } from '../../../test/support/axe.ts'
+import { launchBrowser } from '../../../test/support/browser.ts'
+import { ensureAppBuilt } from '../../src/server/build-app.ts'
 import { readConsoleConfig } from '../../src/server/config.ts'
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from '../../src/server/server.ts'
 
@@ -238,4 +242,80 @@ export function rolandText(names: string[]): string {
         `Friendly neighbours who have served the lake community for many years.`,
     )
     .join('\n\n')
+}
+
+/** A console serving its built app, and a real Chromium signed in to it: where a console e2e test starts. */
+export interface BrowserConsole {
+  server: ConsoleServer
+  /** The embedded store's data folder. */
+  dataDir: string
+  /** Where the console's rebuilds write the site (its ROLAND_OUT_DIR), in a temporary folder. */
+  outDir: string
+  browser: Browser
+  /** The signed-in tab, on the screen `open` named. */
+  page: Page
+  /** Closes the browser and the console, and removes the temporary folders. */
+  close(): Promise<void>
+}
+
+/**
+ * Builds the app if needed, starts a console on a fresh data folder with one operator, and signs
+ * in as that operator in Chromium on `open` (default /today). Waits until the signed-in console
+ * shows; a test waits for its own screen's content. `prepare` runs once the console has started
+ * and before the browser opens (more operators, rows, findings).
+ */
+export async function startBrowserConsole(options: {
+  /** A word naming the test's temporary folders. */
+  name: string
+  operator: { email: string; role: OperatorRole }
+  open?: string
+  env?: Record<string, string>
+  context?: BrowserContextOptions
+  /** Loads axe as an init script (the console's Content-Security-Policy refuses an injected one). */
+  axe?: boolean
+  /** The page's default timeout for actions and waits (generous: the machine is shared). */
+  timeoutMs?: number
+  prepare?: (server: ConsoleServer) => Promise<void>
+}): Promise<BrowserConsole> {
+  const cleanups: Array<() => Promise<unknown>> = []
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup()
+  }
+  try {
+    await ensureAppBuilt()
+    const data = await tempDataDir(`roland-console-${options.name}-`)
+    cleanups.push(() => data.remove())
+    const site = await tempDataDir(`roland-${options.name}-site-`)
+    cleanups.push(() => site.remove())
+    const outDir = path.join(site.dir, 'dist')
+    const server = await startTestConsole({
+      dataDir: data.dir,
+      serveApp: true,
+      env: { ROLAND_OUT_DIR: outDir, ...options.env },
+    })
+    cleanups.push(() => server.close())
+    await addTestOperator(server, options.operator.email, options.operator.role)
+    await options.prepare?.(server)
+    const browser = await launchBrowser()
+    cleanups.push(() => browser.close())
+    const page = await (
+      await browser.newContext(options.context ?? { viewport: { width: 1200, height: 900 } })
+    ).newPage()
+    page.setDefaultTimeout(options.timeoutMs ?? 90_000)
+    if (options.axe) await preloadAxe(page)
+    await signInInBrowser(page, `${server.url}${options.open ?? '/today'}`, options.operator.email)
+    return { server, dataDir: data.dir, outDir, browser, page, close }
+  } catch (error) {
+    await close()
+    throw error
+  }
+}
+
+/** Opens a console address in a tab, signs in there, and waits until the signed-in console shows. */
+export async function signInInBrowser(page: Page, url: string, email: string, password = testPassword): Promise<void> {
+  await page.goto(url)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByTestId('signed-in-as').waitFor()
 }
