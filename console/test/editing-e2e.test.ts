@@ -155,8 +155,10 @@ describe('editing in the console, in Chromium', () => {
     })
     expect(created.status).toBe(201)
     const { id, slug } = created.json.event as { id: string; slug: string }
-    // The event was added behind the console's back: a reload shows it.
-    await page.reload()
+    // The event was added behind the console's back, with the Events screen open. Opening another
+    // screen and coming straight back (before that one has loaded) reads the list again, without a
+    // reload.
+    await page.getByRole('link', { name: 'Attractions' }).click()
     await page.getByRole('link', { name: 'Events' }).click()
     const item = page.locator(`article[data-event="${slug}"]`)
     await item.getByRole('button', { name: 'Edit' }).click()

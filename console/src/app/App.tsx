@@ -90,15 +90,20 @@ const allScreens = [
   },
 ] as const
 
-/** Follows the address bar: each screen has its own path (a query may say more), history works. */
-function usePath(): string {
-  const [path, setPath] = useState(() => window.location.pathname)
+/**
+ * Follows the address bar: each screen has its own path (a query may say more), history works.
+ * `visit` counts the moves: the screen is keyed by it, so opening a screen always mounts it afresh
+ * and it reads its data again. (Keyed by path alone, a screen left for one still loading its chunk
+ * and opened again before that one showed would be the old, hidden instance, with its old list.)
+ */
+function useLocation(): { path: string; visit: number } {
+  const [location, setLocation] = useState(() => ({ path: window.location.pathname, visit: 0 }))
   useEffect(() => {
-    const onPop = () => setPath(window.location.pathname)
+    const onPop = () => setLocation(({ visit }) => ({ path: window.location.pathname, visit: visit + 1 }))
     window.addEventListener('popstate', onPop)
     return () => window.removeEventListener('popstate', onPop)
   }, [])
-  return path
+  return location
 }
 
 /** The console: sign-in, then the screens with the rebuild status above them. */
@@ -126,7 +131,7 @@ export function App() {
 function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => void }) {
   const isAdmin = session.role === 'admin'
   const screens = useMemo(() => allScreens.filter((screen) => !screen.adminOnly || isAdmin), [isAdmin])
-  const path = usePath()
+  const { path, visit } = useLocation()
   const toast = useToast()
   const { connected, pendingSubmissions } = useLive()
   const { town } = useTown()
@@ -214,7 +219,7 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
       </header>
       <main className="mx-auto max-w-5xl px-4 py-6">
         <Suspense fallback={<p className="text-sm text-slate-500">Loading...</p>}>
-          <current.Screen />
+          <current.Screen key={visit} />
         </Suspense>
       </main>
     </div>
