@@ -104,9 +104,26 @@ export interface BuiltFile {
   gzipBytes: number
 }
 
+/** A script chunk of the built app: what it holds and which chunks it loads with it. */
+export interface BuiltChunk {
+  /** Its path inside the output folder (assets/Events-….js). */
+  file: string
+  /** Its name: a screen's module name (Events), or index for the entry. */
+  name: string
+  /** The source module it stands for (a screen's, the entry's), or null for a chunk of shared code. */
+  facade: string | null
+  /** Whether it is the entry: what index.html loads, before the sign-in screen shows. */
+  isEntry: boolean
+  /** The chunks it imports statically (their `file`): loaded with it, before it runs. */
+  imports: string[]
+  /** The source modules with code in it (absolute paths; a package's show its node_modules path). */
+  modules: string[]
+}
+
 /** What a build made and what Vite warned about (nothing, when all is well). */
 export interface AppBuild {
   files: BuiltFile[]
+  chunks: BuiltChunk[]
   warnings: string[]
 }
 
@@ -131,13 +148,30 @@ export async function buildApp(outDir: string, log: (message: string) => void = 
   // test) it would build React's development code, twice the size. The app is always built for production.
   const nodeEnv = process.env.NODE_ENV
   process.env.NODE_ENV = 'production'
+  const chunks: BuiltChunk[] = []
   try {
-    await build({
+    const output = await build({
       configFile: path.join(consoleDir, 'vite.config.ts'),
       mode: 'production',
       build: { outDir, emptyOutDir: true },
       customLogger: logger,
     })
+    for (const result of Array.isArray(output) ? output : 'output' in output ? [output] : []) {
+      for (const item of result.output) {
+        if (item.type !== 'chunk') continue
+        chunks.push({
+          file: item.fileName,
+          name: item.name,
+          facade: item.facadeModuleId,
+          isEntry: item.isEntry,
+          imports: item.imports,
+          // A module tree-shaken away to nothing is listed with no code: it does not count.
+          modules: Object.entries(item.modules)
+            .filter(([, module]) => module.renderedLength > 0)
+            .map(([id]) => id),
+        })
+      }
+    }
   } finally {
     if (nodeEnv === undefined) delete process.env.NODE_ENV
     else process.env.NODE_ENV = nodeEnv
@@ -156,7 +190,7 @@ export async function buildApp(outDir: string, log: (message: string) => void = 
     })
   }
   files.sort((a, b) => a.bytes - b.bytes)
-  return { files, warnings }
+  return { files, chunks, warnings }
 }
 
 /** The files of a build as a table: name, size, gzip size, largest last. */

@@ -5,7 +5,7 @@ import {
   type OperatorRole,
 } from '@roland/scripts/operators/schema'
 import { z } from 'zod'
-import { plainText } from '@roland/scripts/content/schema'
+import { plainText } from '@roland/scripts/content/schema-base'
 import type { OpenFinding } from '@roland/scripts/check/job'
 import type { FindingKind } from '@roland/scripts/check/kinds'
 import type { BackupCheck } from '@roland/scripts/backup/checked'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { plainText } from '../content/schema.ts'
+import { plainText } from '../content/schema-base.ts'
 
 // The shapes of an operator account, shared by the CLI, the console's API and its screens.
 // The table (supabase/migrations/20261125000200_operators.sql) enforces the same email and role rules.

@@ -1,5 +1,5 @@
 import { useState, type Dispatch, type SetStateAction } from 'react'
-import type { EventRow } from '@roland/scripts/content/schema'
+import type { EventRow } from '@roland/scripts/content/schema-base'
 import { formatTownTime, fromTownInput } from '@roland/scripts/content/town-time'
 import {
   describeRule,

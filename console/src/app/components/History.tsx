@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react'
-import { changedFields, type AuditEntryView } from '@roland/scripts/content/schema'
+import { changedFields, type AuditEntryView } from '@roland/scripts/content/schema-base'
 import { formatTownTime } from '@roland/scripts/content/town-time'
 import { api, errorMessage } from '../api.ts'
 import { useTown } from '../town.tsx'

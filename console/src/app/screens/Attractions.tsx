@@ -3,7 +3,7 @@ import {
   attractionCreateSchema,
   attractionPatchSchema,
   type AttractionRow,
-} from '@roland/scripts/content/schema'
+} from '@roland/scripts/content/schema-base'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
 import { Badge } from '../components/ui.tsx'
 

@@ -1,11 +1,6 @@
 import { useMemo } from 'react'
-import {
-  eventCreateSchema,
-  eventPatchSchema,
-  eventTypes,
-  type EventRow,
-  type TownRow,
-} from '@roland/scripts/content/schema'
+import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '@roland/scripts/content/schema-base'
+import type { TownRow } from '@roland/scripts/content/schema'
 import { formatTownTime, fromTownInput, toTownInput } from '@roland/scripts/content/town-time'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
 import {
