@@ -211,6 +211,20 @@ describe('readHoursLine', () => {
     expect(readHoursLine('Fridays open until 9pm for games')).toBeNull()
   })
 
+  test("reads what is open named before the hours as hours, kept whole: 'Office open daily 8am-8pm'", () => {
+    // As behind 'Hours:', with or without a label of its own: the name says what the times are for.
+    expect(value('Office open daily 8am-8pm')).toBe('Office open daily 8am-8pm')
+    expect(value('Hours: Office open daily 8am-8pm')).toBe('Office open daily 8am-8pm')
+    expect(value('Pool open weekends noon-6pm')).toBe('Pool open weekends noon-6pm')
+    expect(readHoursLine('Summer: Pool open weekends noon-6pm')).toMatchObject({
+      value: 'Pool open weekends noon-6pm',
+      season: 'Summer',
+    })
+    // Not a sentence that goes on after the times, nor days before 'open'.
+    expect(readHoursLine('Kitchen open daily 8am-8pm for the whole family and friends')).toBeNull()
+    expect(readHoursLine('Fridays open until 9pm for games')).toBeNull()
+  })
+
   test("does not take 'Monday - Thursday:' for a label", () => {
     expect(value('Monday - Thursday: 8:00 AM - 5:00 PM')).toBe('Monday - Thursday: 8:00 AM - 5:00 PM')
   })

@@ -178,7 +178,7 @@ export function readHoursLine(line: string): HoursReading | null {
   // 'Monday - Thursday: 8:00 AM - 5:00 PM' starts with days, not a label.
   if (label && !new RegExp(`\\b${DAY_WORD}\\b`, 'i').test(label[1] ?? '')) {
     const rest = text.slice(label[0].length)
-    const score = hoursScore(rest)
+    const score = Math.max(hoursScore(rest), namesWhatIsOpen(rest) ? 0.9 : 0)
     // A label that says 'hours' vouches for a vaguer line ('Winter hours: by the season').
     if (score < 0.5 && !(/\bhours\b/i.test(label[1] ?? '') && score > 0)) return null
     const season = SEASON.exec(label[1] ?? '')?.[1]
@@ -201,9 +201,23 @@ export function readHoursLine(line: string): HoursReading | null {
     const rest = text.slice(bareLabel[0].length)
     if (hoursScore(rest) === 1) return { value: capitalise(withoutOpen(rest)), labelled: true, score: 0.9 }
   }
+  // What is open, named before it ('Office open daily 8am-8pm', 'Pool open weekends noon-6'): the
+  // whole line is the hours, as it is behind 'Hours:', for it says what the times are for.
+  if (namesWhatIsOpen(text)) return { value: capitalise(text), labelled: true, score: 0.9 }
   const score = hoursScore(text)
   return score >= 0.5 ? { value: capitalise(text), labelled: false, score } : null
 }
+
+/** Tells whether a line names what is open before its hours: 'Office open daily 8am-8pm'. */
+function namesWhatIsOpen(text: string): boolean {
+  const openAfter = BARE_OPEN.exec(text)
+  return (
+    openAfter !== null && !NOT_A_LABEL.test(openAfter[1] ?? '') && hoursScore(text.slice(openAfter[0].length)) === 1
+  )
+}
+
+// One or two words, then 'open' and the hours: 'Office open daily 8am-8pm'.
+const BARE_OPEN = /^([a-z][a-z'&]*(?:\s+[a-z'&]+)?)\s+open\s+/i
 
 // One or two words in front of the hours, with no colon: 'Kitchen', 'Lobby', 'Gate access'.
 const BARE_LABEL = /^([a-z][a-z'&]*(?:\s+[a-z'&]+)?)\s+(?=\d|noon\b|midnight\b|24)/i

@@ -183,6 +183,42 @@ Website: ozarkdiner.example`)
       ])
     })
 
+    test('starts a new entry at a bulleted name line right under the fields or the features of the one above', () => {
+      const businesses = parseRolandText(`- Hilltop Hardware - Tools and feed
+(479) 555-0142
+123 Main St, Ozark, AR 72949
+Features: Key cutting, paint mixing
+- Ozark Diner
+(479) 555-0150
+210 Commercial St, Ozark, AR 72949
+Features:
+- Pie case
+- Drive-thru window
+• Riverside Tire & Lube - Tires and oil changes
+(479) 555-0163
+1500 Hwy 71, Ozark, AR 72949
+12) Ozark Feed Store	Feed, seed and fencing
+Phone - 479/555-0170
+Open Mon-Sat 7am-5pm`)
+      expect(businesses.map(({ name, phone, services }) => [name, phone, services])).toEqual([
+        ['Hilltop Hardware', '(479) 555-0142', ['Key cutting', 'paint mixing']],
+        ['Ozark Diner', '(479) 555-0150', ['Pie case', 'Drive-thru window']],
+        ['Riverside Tire & Lube', '(479) 555-0163', []],
+        ['Ozark Feed Store', '(479) 555-0170', []],
+      ])
+    })
+
+    test('keeps the bullet items of a features list under their entry when no new set of fields follows', () => {
+      const business = parseOne(`Ozark Diner
+(479) 555-0150
+210 Commercial St, Ozark, AR 72949
+Features:
+- Pie Case
+- Drive-Thru Window
+(479) 555-0151`)
+      expect(business.services).toEqual(['Pie Case', 'Drive-Thru Window'])
+    })
+
     test('starts a new entry at a repeated Name: label', () => {
       const names = parseRolandText(
         'Name: Hilltop Hardware\nPhone: (479) 555-0142\nName: Ozark Diner\nPhone: (479) 555-0150',

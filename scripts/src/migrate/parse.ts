@@ -293,9 +293,17 @@ function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: numbe
   const kind = kinds[i]
   const text = block[i]?.text ?? ''
   if (kind?.kind !== 'description') return 0
-  // A bulleted name ('- Lost Creek Coffee House') may start an entry; an item of a bullet list may not.
+  // A bulleted name ('- Lost Creek Coffee House') may start an entry, after the fields of the one
+  // above as after its description. Under another bullet, a features label or a line that announces
+  // a list ('We carry:') it reads as an item of that list, unless a new set of fields comes below it
+  // (two kinds, one of them a field the entry above already has): then the list has ended and a
+  // bulleted name begins the next entry.
   const lineAbove = kinds[i - 1]
-  if (kind.bullet && (lineAbove?.kind !== 'description' || lineAbove.bullet)) return 0
+  const listItem =
+    kind.bullet &&
+    ((lineAbove?.kind === 'description' && lineAbove.bullet) ||
+      lineAbove?.kind === 'features' ||
+      /:$/.test(block[i - 1]?.text ?? ''))
   const below = contactsBelow(block, kinds, i)
   if (below.size === 0) return 0
   // 'Name:' opens every entry of a labelled list, so a second one is the next business.
@@ -305,7 +313,7 @@ function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: numbe
   if (i === start + 1) {
     const above = block[start]?.text ?? ''
     const heading = isSectionHeading(above) || (DIRECTORY_WORDS.test(above) && looksLikeShortName(above, 60))
-    return heading && looksLikeName(text) && !(below.size === 1 && below.has('address')) ? 0.9 : 0
+    return heading && looksLikeName(text, block[i]?.tab) && !(below.size === 1 && below.has('address')) ? 0.9 : 0
   }
   // A line ending in a comma or 'and' goes on in the next one: 'Tools, paint,' / 'Feed and Seed'.
   if (/(?:[,;&]|\band)$/i.test(block[i - 1]?.text ?? '')) return 0
@@ -317,6 +325,7 @@ function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: numbe
   )
   if (above.size === 0) return 0
   const repeated = [...below].some((field) => above.has(field))
+  if (listItem && !(repeated && below.size >= 2)) return 0
   const next = kinds[i + 1]
   const nextRepeats = isContact(next) && above.has(next.kind)
   const tab = block[i]?.tab
@@ -353,7 +362,7 @@ function contactsBelow(block: Line[], kinds: LineKind[], i: number): Set<Contact
   for (let j = i + 1; j < Math.min(block.length, i + 6); j += 1) {
     const kind = kinds[j]
     if (isContact(kind)) found.add(kind.kind)
-    else if (kind?.kind === 'description' && !kind.bullet && looksLikeName(block[j]?.text ?? '')) break
+    else if (kind?.kind === 'description' && !kind.bullet && looksLikeName(block[j]?.text ?? '', block[j]?.tab)) break
   }
   return found
 }
