@@ -1,14 +1,11 @@
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
-import os from 'node:os'
+import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import type { EmbeddedStore } from '@roland/scripts/store/embedded'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchBrowser } from '../../test/support/browser.ts'
 import { closedPort, startFixtureSite, type FixtureSite } from '../../scripts/test/crawl-fixture-server.ts'
-import { ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, call, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
+import { call, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
 
 // The freshness watch in the console (issue 28): an editor lands on Today, runs "Check listings"
 // on "Needs attention", marks one listing verified and deactivates one whose website is dead; after
@@ -16,57 +13,46 @@ import { addTestOperator, call, startTestConsole, tempDataDir, testPassword, wai
 // built app in a real Chromium, the real server and embedded Postgres, fixture websites on
 // 127.0.0.1, and a real local site build.
 
-let data: Awaited<ReturnType<typeof tempDataDir>>
+let started: BrowserConsole | undefined
 let outDir: string
 let server: ConsoleServer
-let browser: Browser
 let page: Page
 let healthySite: FixtureSite
 let verified: { id: string; name: string; slug: string }
 let dead: { id: string; name: string; slug: string }
 
 beforeAll(async () => {
-  await ensureAppBuilt()
   healthySite = await startFixtureSite(undefined, {
     '/': (_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<h1>Open</h1>'),
   })
-  data = await tempDataDir('roland-console-attention-')
-  outDir = path.join(await mkdtemp(path.join(os.tmpdir(), 'roland-attention-site-')), 'dist')
-  server = await startTestConsole({
-    dataDir: data.dir,
-    serveApp: true,
-    env: { ROLAND_OUT_DIR: outDir, ROLAND_ALLOW_PRIVATE_NETWORK: '1' },
+  started = await startBrowserConsole({
+    name: 'attention',
+    operator: { email: 'volunteer@example.org', role: 'editor' },
+    open: '/',
+    env: { ROLAND_ALLOW_PRIVATE_NETWORK: '1' },
+    // Two listings with websites on 127.0.0.1: one healthy, one dead; the others have none, so the check is quick.
+    prepare: async (server) => {
+      const { json } = await call(server, '/api/businesses')
+      const [first, second] = (json.businesses as Array<{ id: string; name: string; slug: string; is_active: boolean }>)
+        .filter((b) => b.is_active)
+        .slice(0, 2)
+      verified = first!
+      dead = second!
+      const deadUrl = `http://127.0.0.1:${await closedPort()}/`
+      await server.services.store.use(async (store) => {
+        const db = (store as EmbeddedStore).db
+        await db.query('update businesses set website = null')
+        await db.query('update businesses set website = $2 where id = $1', [verified.id, healthySite.url('/')])
+        await db.query('update businesses set website = $2 where id = $1', [dead.id, deadUrl])
+      })
+    },
   })
-  await addTestOperator(server, 'volunteer@example.org', 'editor')
-  // Two listings with websites on 127.0.0.1: one healthy, one dead; the others have none, so the check is quick.
-  const { json } = await call(server, '/api/businesses')
-  const [first, second] = (json.businesses as Array<{ id: string; name: string; slug: string; is_active: boolean }>)
-    .filter((b) => b.is_active)
-    .slice(0, 2)
-  verified = first!
-  dead = second!
-  const deadUrl = `http://127.0.0.1:${await closedPort()}/`
-  await server.services.store.use(async (store) => {
-    const db = (store as EmbeddedStore).db
-    await db.query('update businesses set website = null')
-    await db.query('update businesses set website = $2 where id = $1', [verified.id, healthySite.url('/')])
-    await db.query('update businesses set website = $2 where id = $1', [dead.id, deadUrl])
-  })
-  browser = await launchBrowser()
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
-  page.setDefaultTimeout(90_000)
-  await page.goto(server.url)
-  await page.getByLabel('Email').fill('volunteer@example.org')
-  await page.getByLabel('Password').fill(testPassword)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  ;({ server, page, outDir } = started)
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+  await started?.close()
   await healthySite?.close()
-  await data?.remove()
-  if (outDir) await rm(path.dirname(outDir), { recursive: true, force: true })
 })
 
 const slow = { timeout: 240_000 }

@@ -1,13 +1,11 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { listBackups, verifyAndRecord } from '@roland/scripts/backup/checked'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchBrowser } from '../../test/support/browser.ts'
-import { ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, call, startTestConsole, tempDataDir, testPassword } from './support/console.ts'
+import { call, startBrowserConsole, type BrowserConsole } from './support/console.ts'
 
 // Scheduled, checked backups in the console (issue 43): with ROLAND_BACKUP_DIR set and no backup
 // yet, Today and Needs attention say so; "Back up now" writes one, checks it by a restore into a
@@ -15,38 +13,27 @@ import { addTestOperator, call, startTestConsole, tempDataDir, testPassword } fr
 // (`roland db verify`), and both screens say which and why. The built app in a real Chromium, the
 // real server and embedded Postgres.
 
-let data: Awaited<ReturnType<typeof tempDataDir>>
+let started: BrowserConsole | undefined
 let backupDir: string
 let server: ConsoleServer
-let browser: Browser
 let page: Page
 
 beforeAll(async () => {
-  await ensureAppBuilt()
-  data = await tempDataDir('roland-console-backups-')
   backupDir = await mkdtemp(path.join(os.tmpdir(), 'roland-console-backup-dir-'))
   // The schedule is off (a scheduled backup would come a minute after the start, in the middle of
   // these tests; backup-schedule.test.ts covers it): only this test's clicks write backups.
-  server = await startTestConsole({
-    dataDir: data.dir,
-    serveApp: true,
+  started = await startBrowserConsole({
+    name: 'backups',
+    operator: { email: 'volunteer@example.org', role: 'editor' },
     env: { ROLAND_BACKUP_DIR: backupDir, ROLAND_BACKUP_EVERY: 'off' },
+    timeoutMs: 120_000,
   })
-  await addTestOperator(server, 'volunteer@example.org', 'editor')
-  browser = await launchBrowser()
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
-  page.setDefaultTimeout(120_000)
-  await page.goto(server.url)
-  await page.getByLabel('Email').fill('volunteer@example.org')
-  await page.getByLabel('Password').fill(testPassword)
-  await page.getByRole('button', { name: 'Sign in' }).click()
+  ;({ server, page } = started)
   await page.getByRole('heading', { name: 'Today', level: 1 }).waitFor()
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await data?.remove()
+  await started?.close()
   if (backupDir) await rm(backupDir, { recursive: true, force: true })
 })
 

@@ -1,18 +1,15 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { launchBrowser } from '../../test/support/browser.ts'
-import { ensureAppBuilt } from '../src/server/build-app.ts'
 import { publicSubmissionsPath } from '../src/server/public-submissions.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, call, startTestConsole, tempDataDir, testPassword } from './support/console.ts'
+import { call, startBrowserConsole, type BrowserConsole } from './support/console.ts'
 
 // The Inbox in the console's screens (issue 27): the built app in a real Chromium, the real server
 // and embedded Postgres (the sample Roland.txt). Visitors' suggestions arrive through the public
 // route as a site form sends them; an editor finds them, sees what each would change, and decides.
 
-let data: Awaited<ReturnType<typeof tempDataDir>>
+let started: BrowserConsole | undefined
 let server: ConsoleServer
-let browser: Browser
 let page: Page
 let business: { id: string; slug: string; name: string; phone: string; address: string | null }
 
@@ -34,27 +31,18 @@ async function suggest(body: unknown): Promise<string> {
 }
 
 beforeAll(async () => {
-  await ensureAppBuilt()
-  data = await tempDataDir('roland-console-inbox-')
-  server = await startTestConsole({ dataDir: data.dir, serveApp: true })
-  await addTestOperator(server, 'coordinator@example.org', 'editor')
+  started = await startBrowserConsole({
+    name: 'inbox',
+    operator: { email: 'coordinator@example.org', role: 'editor' },
+    open: '/inbox',
+  })
+  ;({ server, page } = started)
   const { json } = await call(server, '/api/businesses')
   business = json.businesses.find((row: { is_active: boolean; phone: string | null }) => row.is_active && row.phone)
-  browser = await launchBrowser()
-  page = await (await browser.newContext({ viewport: { width: 1200, height: 900 } })).newPage()
-  page.setDefaultTimeout(90_000)
-  await page.goto(`${server.url}/inbox`)
-  await page.getByLabel('Email').fill('coordinator@example.org')
-  await page.getByLabel('Password').fill(testPassword)
-  await page.getByRole('button', { name: 'Sign in' }).click()
   await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor()
 })
 
-afterAll(async () => {
-  await browser?.close()
-  await server?.close()
-  await data?.remove()
-})
+afterAll(() => started?.close())
 
 describe('the Inbox, in Chromium', () => {
   test(
