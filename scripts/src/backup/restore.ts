@@ -25,8 +25,11 @@ import {
 
 // Restoring a backup (backup.ts) into the embedded store: the archive is read and checked whole
 // (every entry against the manifest's SHA-256) before anything is touched, so a truncated or
-// foreign file changes nothing. Then one transaction replaces every table's rows, and the files
-// folder is swapped for the backup's in two renames.
+// foreign file changes nothing. Then one transaction replaces the rows of every table the backup
+// holds, and the files folder is swapped for the backup's in two renames. A table the backup does
+// not hold (one a later release added) keeps what the database has: in a database the restore
+// creates, what the migrations put there (the town's settings and page texts), so a backup made by
+// an older release comes back with the defaults of what it predates, never with empty tables.
 
 /** A backup read and checked: its header, its rows per table, and its files unpacked in a folder. */
 export interface CheckedBackup {
@@ -131,10 +134,17 @@ function parseJson(bytes: Buffer): unknown {
   }
 }
 
+/** What a restore brought back, and the tables it left as they were because the backup predates them. */
+export interface RestoreSummary extends BackupSummary {
+  /** Tables the backup does not hold, which kept the database's rows (in a new database, the migrations' defaults). */
+  kept: string[]
+}
+
 /**
  * Brings the embedded store in a data folder back to the state of a backup: every table's rows and
  * every stored file, exactly. Refuses a database that holds data (businesses, operators, jobs or
- * files) unless `force`, and a backup whose file is bad, before changing anything.
+ * files) unless `force`, and a backup whose file is bad, before changing anything. Tables the
+ * backup does not hold keep their rows (RestoreSummary.kept).
  */
 export async function restoreBackup(options: {
   dir: string
@@ -142,7 +152,7 @@ export async function restoreBackup(options: {
   force?: boolean
   /** The schema to restore into (default: every migration of the code); the upgrade test gives an older release's. */
   migrations?: Migration[]
-}): Promise<BackupSummary> {
+}): Promise<RestoreSummary> {
   const { dir, file } = options
   await mkdir(dir, { recursive: true })
   const staging = await mkdtemp(path.join(dir, '.restore-'))
@@ -156,11 +166,12 @@ export async function restoreBackup(options: {
           'update the Roland tools (git pull, pnpm install), then restore it. Nothing was changed.',
       )
     }
-    // A database this creates gets no seed: every table is replaced by the backup's rows.
+    // A database this creates gets no seed: every table the backup holds is replaced by its rows.
     const store = await openEmbeddedStore({ dir, migrations, seed: false })
+    let kept: string[]
     try {
       if (!store.created && !options.force) await refuseIfHoldsData(store, dir)
-      await replaceRows(store, backup)
+      kept = await replaceRows(store, backup)
       // The rows are in; now the files, in two renames (the old folder goes once the new one is in place).
       const storageDir = path.join(dir, 'storage')
       const filesDir = path.join(storageDir, 'files')
@@ -176,6 +187,7 @@ export async function restoreBackup(options: {
       rows: backup.manifest.tables.reduce((sum, table) => sum + table.rows, 0),
       files: backup.manifest.files.length,
       bytes: backup.manifest.files.reduce((sum, entry) => sum + entry.size, 0),
+      kept,
     }
   } finally {
     await rm(staging, { recursive: true, force: true })
@@ -197,8 +209,13 @@ async function refuseIfHoldsData(store: EmbeddedStore, dir: string): Promise<voi
   )
 }
 
-/** In one transaction, with triggers off (the audit trail and rules are restored as they were): empty every table, then load the backup's rows. */
-async function replaceRows(store: EmbeddedStore, backup: CheckedBackup): Promise<void> {
+/**
+ * In one transaction, with triggers off (the audit trail and rules are restored as they were):
+ * empty every table the backup holds, then load its rows. A table it does not hold keeps its rows,
+ * unless they point (a foreign key) at a table being replaced: then they would point at rows that
+ * are gone, and it is emptied too. Answers the tables kept.
+ */
+async function replaceRows(store: EmbeddedStore, backup: CheckedBackup): Promise<string[]> {
   const current = await store.call<BackupTable[]>('backup_tables', {})
   const known = new Set(current.map((table) => table.name))
   for (const name of backup.tables.keys()) {
@@ -208,11 +225,29 @@ async function replaceRows(store: EmbeddedStore, backup: CheckedBackup): Promise
       )
     }
   }
+  const replaced = new Set(current.filter((table) => backup.tables.has(table.name)).map((table) => table.name))
+  const { rows: references } = await store.db.query<{ child: string; parent: string }>(
+    `select child.relname as child, parent.relname as parent
+     from pg_constraint c
+       join pg_class child on child.oid = c.conrelid
+       join pg_class parent on parent.oid = c.confrelid
+     where c.contype = 'f' and child.relnamespace = 'public'::regnamespace`,
+  )
+  for (let grew = true; grew;) {
+    grew = false
+    for (const { child, parent } of references) {
+      if (known.has(child) && !replaced.has(child) && replaced.has(parent)) {
+        replaced.add(child)
+        grew = true
+      }
+    }
+  }
+  const emptied = current.filter((table) => replaced.has(table.name))
   await store.db.transaction(async (tx) => {
     await tx.exec('set local session_replication_role = replica')
-    if (current.length)
-      await tx.exec(`truncate ${current.map((t) => `public."${t.name}"`).join(', ')} restart identity`)
-    for (const { name } of current) {
+    if (emptied.length)
+      await tx.exec(`truncate ${emptied.map((t) => `public."${t.name}"`).join(', ')} restart identity`)
+    for (const { name } of emptied) {
       const rows = backup.tables.get(name) ?? []
       const columns = await tx.query<{ name: string; serial: string | null }>(
         `select a.attname as name, pg_get_serial_sequence(format('public.%I', $1::text), a.attname) as serial
@@ -238,6 +273,7 @@ async function replaceRows(store: EmbeddedStore, backup: CheckedBackup): Promise
       }
     }
   })
+  return current.filter((table) => !replaced.has(table.name)).map((table) => table.name)
 }
 
 /** Tables of the embedded store's own sign-in: on Supabase, Supabase Auth keeps the operators. */

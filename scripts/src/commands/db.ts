@@ -240,7 +240,11 @@ export function register(program: Command): void {
       const summary = await restoreBackup({ dir, file: backup, force: options.force ?? false })
       process.stdout.write(
         `Restored the embedded database in ${dir} from ${file}: ${summary.rows} rows in ${summary.tables} tables ` +
-          `and ${summary.files} files (${megabytes(summary.bytes)}).\n`,
+          `and ${summary.files} files (${megabytes(summary.bytes)}).\n` +
+          (summary.kept.length
+            ? `The backup holds no ${summary.kept.join(', ')} (made before a release added them, or left out): ` +
+              "those tables kept this database's rows (in a new database, the town's starting settings and pages).\n"
+            : ''),
       )
     })
 }
