@@ -5,7 +5,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { gzipSync } from 'node:zlib'
+import { gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { writeBackup, type BackupTable } from '../src/backup/backup.ts'
 import { restoreBackup, restoreBackupFiles, writeBackupSql } from '../src/backup/restore.ts'
@@ -70,8 +70,15 @@ async function backUp(store: EmbeddedStore | ReturnType<typeof openSupabaseStore
 const run = promisify(execFile)
 
 /** Runs `roland …` on a data folder, as an operator would; a non-zero exit is returned, not thrown. */
-async function cli(args: string[], dataDir: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const options = { cwd: root, env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: dataDir } }
+async function cli(
+  args: string[],
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const options = {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ROLAND_DATA_DIR: dataDir, ...env },
+  }
   try {
     const { stdout, stderr } = await run(
       process.execPath,
@@ -345,6 +352,59 @@ describe('roland db backup and restore', () => {
       expect(restored, restored.stderr).toMatchObject({ code: 0 })
       expect(restored.stdout).toMatch(/^Restored the embedded database in .+ from .+cli\.tar\.gz: \d+ rows/)
       expect(await stateOf(dir)).toEqual(before)
+    },
+  )
+
+  test(
+    'on Supabase, backs the project up from this machine with its secret key into a folder, checks it, and the key stays out of it',
+    slow,
+    async () => {
+      const secretKey = 'sb_secret_kept_on_the_console_machine'
+      const source = await openEmbeddedStore({ dir })
+      const standIn = await startSupabaseStandIn({
+        publishableKey: 'sb_publishable_cli',
+        secretKey,
+        tables: Object.fromEntries(
+          Object.entries(before.tables).map(([name, rows]) => [
+            name,
+            structuredClone(rows) as Record<string, unknown>[],
+          ]),
+        ),
+        // The town's zone sets the backups' days: content_row reads its settings.
+        rpc: sqlFunctions(source, ['backup_tables', 'content_row']),
+      })
+      try {
+        for (const file of Object.keys(before.files)) {
+          standIn.objects.set(`files/${file}`, {
+            bytes: Buffer.from((await source.files.get(file))!),
+            contentType: 'application/octet-stream',
+          })
+        }
+        const backups = path.join(root, 'supabase-backups')
+        const backedUp = await cli(['db', 'backup', '--dir', backups], path.join(root, 'no-embedded-store'), {
+          SUPABASE_URL: standIn.url,
+          SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_cli',
+          SUPABASE_SECRET_KEY: secretKey,
+        })
+        expect(backedUp, backedUp.stderr).toMatchObject({ code: 0 })
+        expect(backedUp.stdout).toMatch(/^Backed up Supabase at http:\/\/127\.0\.0\.1:\d+/)
+        expect(backedUp.stdout).toMatch(/\nChecked it: restored into a scratch store, \d+ rows in \d+ tables/)
+        const written = await readdir(backups)
+        const archive = written.filter((name) => name.endsWith('.tar.gz'))
+        expect(archive).toHaveLength(1)
+        // Nothing of the key leaves the machine with the backup, nor lands in its check.
+        for (const name of written) {
+          const bytes = await readFile(path.join(backups, name))
+          const text = (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('latin1')
+          expect(text, name).not.toContain(secretKey)
+        }
+        const restored = path.join(root, 'from-supabase-cli')
+        await restoreBackup({ dir: restored, file: path.join(backups, archive[0]!) })
+        expect(await stateOf(restored)).toEqual(before)
+      } finally {
+        await standIn.close()
+        await source.close()
+      }
     },
   )
 })
