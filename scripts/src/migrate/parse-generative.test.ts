@@ -174,6 +174,7 @@ describe('reading every field the way people type it', () => {
     expect(lists.map((list) => list.file).sort()).toEqual([
       'beaver-fork.txt',
       'cedar-springs.txt',
+      'dogwood-hollow.txt',
       'hickory-flat.txt',
       'lost-creek.txt',
       'ozark-hollow.txt',

@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { loadList as load, scoreList as score } from './accuracy.ts'
+import { parseRolandTextReport } from './parse.ts'
 
 // Hand-typed business lists of other (invented) towns, each with the output a person reading it
 // would write down. They vary the way volunteers' files do: entries with no blank line between
@@ -89,5 +90,42 @@ describe('parsing a chamber newsletter’s member list', () => {
   test('keeps the first of two phones on a line and says so', () => {
     const diner = newsletter.parsed.find((business) => business.name === 'The Depot Diner')
     expect(diner?.warnings).toContain('more than one phone number: kept the first, left out (870) 555-0306')
+  })
+})
+
+// Issue 42's second unseen list, written before the parser read tables: a chamber's member sheet
+// copied from a spreadsheet, a row per business with tabs between its cells (some empty), under a
+// row of column names, with section rows and Windows line ends. Before the change it scored 0.000
+// (every entry lost: each row read as one long name line, the column names as a business).
+const sheet = load(new URL('../../test/fixtures/unseen/', import.meta.url), 'dogwood-hollow.txt')
+
+describe('parsing a member list pasted from a spreadsheet', () => {
+  test('is in a shape of its own: a row per business, cells between tabs, some empty', () => {
+    expect(sheet.text).toMatch(/^Business Name\tPhone\t/m)
+    expect(sheet.text).toMatch(/\S\t\t\S/)
+    expect(sheet.text).toMatch(/\r\n/)
+  })
+
+  test('splits and merges no entry', () => {
+    expect(sheet.parsed.map((business) => business.name)).toEqual(sheet.expected.map((business) => business.name))
+  })
+
+  test('reads every field right', () => {
+    const result = score(sheet.parsed, sheet.expected)
+    expect(result.mismatches).toEqual([])
+    expect(result.correct / result.total).toBe(1)
+  })
+
+  test('leaves out the title, the column names and the section rows, saying why', () => {
+    const report = parseRolandTextReport(sheet.text)
+    expect(report.skipped.map(({ line, reason }) => [line, reason])).toEqual([
+      [1, 'a heading, not a business'],
+      [3, 'the column names of a table, not a business'],
+      [4, 'a heading, not a business'],
+      [8, 'a heading, not a business'],
+      [11, 'a heading, not a business'],
+      [16, 'a heading, not a business'],
+      [21, 'a heading, not a business'],
+    ])
   })
 })

@@ -219,6 +219,42 @@ Features:
       expect(business.services).toEqual(['Pie Case', 'Drive-Thru Window'])
     })
 
+    test('reads a table pasted from a spreadsheet: a business per row, each cell under its column', () => {
+      const report = parseRolandTextReport(
+        [
+          'Phone\tBusiness\tHours\tWeb site\tNotes',
+          '479-555-0142\tHilltop Hardware\tMon-Sat 7am-6pm\t\tTools, paint and feed for the valley.',
+          '\tOzark Diner\t\tozarkdiner.example\tHome cooking since 1972.',
+        ].join('\r\n'),
+      )
+      expect(
+        report.businesses.map(({ name, phone, hours, website, full_description }) => [
+          name,
+          phone,
+          hours,
+          website,
+          full_description,
+        ]),
+      ).toEqual([
+        ['Hilltop Hardware', '(479) 555-0142', 'Mon-Sat 7am-6pm', null, 'Tools, paint and feed for the valley.'],
+        ['Ozark Diner', null, null, 'https://ozarkdiner.example', 'Home cooking since 1972.'],
+      ])
+      expect(report.skipped).toEqual([
+        { line: 1, text: 'Phone Business Hours Web site Notes', reason: 'the column names of a table, not a business' },
+      ])
+    })
+
+    test('reads a table without column names by what each cell looks like, the first cell the name', () => {
+      const businesses = parseRolandText(
+        'Hilltop Hardware\t(479) 555-0142\t123 Main St, Ozark, AR 72949\tMon-Sat 7am-6pm\n' +
+          'Ozark Diner\t479.555.0150\t210 Commercial St, Ozark, AR 72949\tHome cooking since 1972.',
+      )
+      expect(businesses.map(({ name, phone, address, hours }) => [name, phone, address, hours])).toEqual([
+        ['Hilltop Hardware', '(479) 555-0142', '123 Main St, Ozark, AR 72949', 'Mon-Sat 7am-6pm'],
+        ['Ozark Diner', '(479) 555-0150', '210 Commercial St, Ozark, AR 72949', null],
+      ])
+    })
+
     test('starts a new entry at a repeated Name: label', () => {
       const names = parseRolandText(
         'Name: Hilltop Hardware\nPhone: (479) 555-0142\nName: Ozark Diner\nPhone: (479) 555-0150',
