@@ -58,6 +58,12 @@ const allScreens = [
     adminOnly: false,
   },
   {
+    path: '/feeds',
+    label: 'Calendar feeds',
+    Screen: lazyScreen(() => import('./screens/Feeds.tsx'), 'Feeds'),
+    adminOnly: false,
+  },
+  {
     path: '/inbox',
     label: 'Inbox',
     Screen: lazyScreen(() => import('./screens/Inbox.tsx'), 'Inbox'),

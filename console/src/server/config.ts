@@ -2,6 +2,7 @@ import { dataDir } from '@roland/scripts/paths'
 import { z } from 'zod'
 import path from 'node:path'
 import { parseBackupEvery } from './backup-schedule.ts'
+import { parseFeedsEvery } from './feeds-schedule.ts'
 import { parseCheckEvery } from './check-schedule.ts'
 
 /** The console's settings, from the environment (see .env.example). */
@@ -31,6 +32,8 @@ export interface ConsoleConfig {
   backupDir: string | null
   /** How often the console writes a checked backup there (ROLAND_BACKUP_EVERY, default daily); null: never. */
   backupEveryMs: number | null
+  /** How often the console syncs the calendar feeds (ROLAND_FEEDS_EVERY, default 6 hours); null: never. */
+  feedsEveryMs: number | null
   /** Visitors' suggestions (issue 27): who may post them from a browser, the anti-spam check, the notification. */
   submissions: SubmissionsConfig
   env: NodeJS.ProcessEnv
@@ -136,6 +139,17 @@ const envSchema = z.object({
         return z.NEVER
       }
     }),
+  ROLAND_FEEDS_EVERY: z
+    .string()
+    .optional()
+    .transform((value, context) => {
+      try {
+        return parseFeedsEvery(value)
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message })
+        return z.NEVER
+      }
+    }),
   ROLAND_BACKUP_DIR: z.string().trim().optional(),
   ROLAND_BACKUP_EVERY: z.string().optional(),
 })
@@ -173,6 +187,7 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     checkEveryMs: settings.ROLAND_CHECK_EVERY,
     backupDir,
     backupEveryMs,
+    feedsEveryMs: settings.ROLAND_FEEDS_EVERY,
     submissions: {
       allowedOrigins: settings.SUBMISSIONS_ALLOWED_ORIGINS ?? [...localSiteOrigins, ...siteOrigin(settings.SITE_URL)],
       turnstileSecret: settings.TURNSTILE_SECRET_KEY ?? null,

@@ -4,6 +4,7 @@ import type { LeasedStore } from '@roland/scripts/store/leased'
 import type { SignInLimiter, SignInLimits } from './auth.ts'
 import type { ConsoleBackups } from './backup-schedule.ts'
 import type { CheckSchedule } from './check-schedule.ts'
+import type { ConsoleFeeds } from './feeds-schedule.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { EventHub } from './events.ts'
 import type { ConsoleOrigins } from './origin.ts'
@@ -23,6 +24,8 @@ export interface ConsoleServices {
   checkSchedule: CheckSchedule
   /** The scheduled, checked backups (ROLAND_BACKUP_DIR, ROLAND_BACKUP_EVERY). */
   backups: ConsoleBackups
+  /** The calendar feeds' syncs (ROLAND_FEEDS_EVERY) and "Sync now". */
+  feeds: ConsoleFeeds
   keys: FirecrawlKeyStore
   /** Wrong secrets and passwords per client. */
   limiter: SignInLimiter

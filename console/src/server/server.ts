@@ -21,6 +21,7 @@ import { distDir } from './build-app.ts'
 import { startCheckJob } from './check-jobs.ts'
 import { ConsoleBackups } from './backup-schedule.ts'
 import { CheckSchedule } from './check-schedule.ts'
+import { ConsoleFeeds } from './feeds-schedule.ts'
 import type { ConsoleConfig } from './config.ts'
 import type { ConsoleServices, Route, RouteContext } from './context.ts'
 import { EventHub } from './events.ts'
@@ -31,6 +32,7 @@ import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
 import { attentionRoutes } from './routes/attention.ts'
 import { backupRoutes } from './routes/backup.ts'
+import { feedRoutes } from './routes/feeds.ts'
 import { businessRoutes } from './routes/businesses.ts'
 import { contentRoutes } from './routes/content.ts'
 import { crawlerRoutes } from './routes/crawler.ts'
@@ -59,6 +61,7 @@ export const routes: Route[] = [
   ...rebuildRoutes,
   ...operatorRoutes,
   ...backupRoutes,
+  ...feedRoutes,
 ]
 
 /** Options of a console server. */
@@ -146,6 +149,13 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   await services.checkSchedule.start()
   services.backups = new ConsoleBackups({ store, dir: config.backupDir, everyMs: config.backupEveryMs })
   await services.backups.start()
+  services.feeds = new ConsoleFeeds({
+    store,
+    scheduler: services.scheduler,
+    everyMs: config.feedsEveryMs,
+    allowPrivateNetwork: config.allowPrivateNetwork,
+  })
+  await services.feeds.start()
 
   const server = createServer((req, res) => {
     void handle(req, res, services, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
@@ -297,6 +307,7 @@ async function sendStorageFile(res: ServerResponse, services: ConsoleServices, p
 async function closeAll(server: Server, services: ConsoleServices, shutdown: AbortController): Promise<void> {
   services.checkSchedule.close()
   services.backups.close()
+  services.feeds.close()
   services.scheduler.close()
   services.jobs.close()
   services.hub.close()
@@ -307,6 +318,7 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   await services.scheduler.idle()
   await services.jobs.idle()
   await services.backups.idle()
+  await services.feeds.idle()
   await closeBuildStandby()
   await services.submissionWebhook?.idle()
   await services.store.close()

@@ -10,12 +10,14 @@ import type { OpenFinding } from '@roland/scripts/check/job'
 import type { FindingKind } from '@roland/scripts/check/kinds'
 import type { BackupCheck } from '@roland/scripts/backup/checked'
 import type { Job } from '@roland/scripts/store/types'
+import type { CalendarFeed } from '@roland/scripts/feeds/sync'
 
 // The console API's inputs (validated on the server with these schemas) and outputs (types the
 // app imports). Jobs are the rows of the jobs table as scripts/src/store/types.ts declares them.
 
 export type { Job, JobKind, JobProgress, JobStatus } from '@roland/scripts/store/types'
 export type { OperatorRole, OperatorView } from '@roland/scripts/operators/schema'
+export type { CalendarFeed, FeedSyncLine } from '@roland/scripts/feeds/sync'
 export { minPasswordLength } from '@roland/scripts/operators/schema'
 
 /** The largest upload the migration accepts, before base64 (as runMigration checks). */
@@ -185,6 +187,16 @@ export interface FindingsView {
   nextCheckAt: string | null
   /** The scheduled backups, and what about them needs attention. */
   backup: BackupView
+  /** The calendar feeds whose last sync failed (issue 40): their events are kept as they were. */
+  failingFeeds: CalendarFeed[]
+}
+
+/** The "Calendar feeds" screen (issue 40): the feeds, the next scheduled sync, a sync under way. */
+export interface FeedsView {
+  feeds: CalendarFeed[]
+  /** When the scheduled sync runs next; null when ROLAND_FEEDS_EVERY=off. */
+  nextSyncAt: string | null
+  running: boolean
 }
 
 /** The scheduled, checked backups (ROLAND_BACKUP_DIR), as Today and Needs attention show them. */

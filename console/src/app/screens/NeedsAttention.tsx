@@ -151,7 +151,34 @@ export function NeedsAttention() {
           </Card>
         </section>
       ) : null}
-      {view && total === 0 && !view.backup.problem ? <Card description="Nothing needs attention." /> : null}
+      {view && view.failingFeeds.length > 0 ? (
+        <section id="feeds" aria-labelledby="feeds-heading" data-kind="feeds">
+          <h2 id="feeds-heading" className="mb-2 text-lg font-semibold">
+            Calendar feeds that failed ({view.failingFeeds.length})
+          </h2>
+          <ul className="flex flex-col gap-2">
+            {view.failingFeeds.map((feed) => (
+              <li
+                key={feed.id}
+                data-feed={feed.name}
+                className="rounded-lg border border-slate-200 bg-white p-3 text-sm shadow-sm"
+              >
+                <span className="font-semibold">{feed.name}</span>
+                <p className="mt-1 text-red-700">{feed.last_error}</p>
+                <p className="mt-1 text-slate-600">
+                  Its {feed.events} event(s) stay on the site as they were.{' '}
+                  <a className="underline" href="/feeds" onClick={(event) => follow(event, '/feeds')}>
+                    Open Calendar feeds
+                  </a>
+                </p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {view && total === 0 && !view.backup.problem && view.failingFeeds.length === 0 ? (
+        <Card description="Nothing needs attention." />
+      ) : null}
       {findingKinds.map((kind) => {
         const ofKind = open.filter((finding) => finding.kind === kind)
         if (ofKind.length === 0) return null

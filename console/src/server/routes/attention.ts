@@ -1,4 +1,5 @@
 import { openFindings } from '@roland/scripts/check/job'
+import { listFeeds } from '@roland/scripts/feeds/sync'
 import { findingKinds } from '@roland/scripts/check/kinds'
 import type { ContentRow } from '@roland/scripts/content/edit'
 import { pendingSubmissionCount } from '@roland/scripts/content/submissions'
@@ -22,10 +23,11 @@ function uuidParam(raw: string | undefined, what: string, list: string): string 
 
 /** The open findings, with counts by kind, the last check and when the next is due. */
 async function findingsView(services: ConsoleServices): Promise<FindingsView> {
-  const [findings, jobs, backup] = await Promise.all([
+  const [findings, jobs, backup, feeds] = await Promise.all([
     openFindings(services.store),
     services.jobs.list(100),
     services.backups.view(),
+    listFeeds(services.store),
   ])
   const open = findings.filter((finding) => finding.dismissed_at === null)
   const byKind = Object.fromEntries(
@@ -38,6 +40,7 @@ async function findingsView(services: ConsoleServices): Promise<FindingsView> {
     lastCheck: jobs.find((job) => job.kind === 'check') ?? null,
     nextCheckAt: nextAt === null ? null : new Date(nextAt).toISOString(),
     backup,
+    failingFeeds: feeds.filter((feed) => feed.last_error !== null),
   }
 }
 
