@@ -132,3 +132,31 @@ describe('the category descriptions', () => {
     expect(after.description).toBe(dining.description)
   })
 })
+
+describe("a business's phone", () => {
+  test("follows the town's country: a British number once the town is in GB, a US one before and after", async () => {
+    const created = await api('/api/businesses', {
+      method: 'POST',
+      body: { name: 'Corner Shop', category: 'Business' },
+    })
+    expect(created.status, created.text).toBe(201)
+    const id = created.json.business.id as string
+    const phone = (value: string) => api(`/api/businesses/${id}`, { method: 'PATCH', body: { phone: value } })
+
+    const british = await phone('020 7946 0018')
+    expect(british.status).toBe(400)
+    expect(british.json.issues).toContainEqual({ path: 'phone', message: expect.stringMatching(/US phone number/) })
+
+    expect((await api('/api/town', { method: 'PATCH', body: { country: 'GB' } })).status).toBe(200)
+    try {
+      expect((await phone('020 7946 0018')).status).toBe(200)
+      const american = await phone('(501) 555-0123')
+      expect(american.status).toBe(400)
+      expect(american.json.issues).toContainEqual({ path: 'phone', message: expect.stringMatching(/country \(GB\)/) })
+      expect((await api(`/api/businesses/${id}`)).json.business.phone).toBe('020 7946 0018')
+    } finally {
+      expect((await api('/api/town', { method: 'PATCH', body: { country: 'US' } })).status).toBe(200)
+    }
+    expect((await phone('(501) 555-0123')).status).toBe(200)
+  })
+})

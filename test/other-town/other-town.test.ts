@@ -3,15 +3,16 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { call, startTestConsole } from '../../console/test/support/console.ts'
+import { addTestOperator, call, signIn, startTestConsole } from '../../console/test/support/console.ts'
 import { buildSite } from '../support/build-site.ts'
 
 // Another town (issue 39): a made-up town in Mountain time, started with `roland town init`, its own
-// business list imported, an event and an attraction added through the console's API, then built.
-// Nothing the build publishes may name Roland, its state, ZIP, county or time zone.
+// business list imported, an event and an attraction added through the console's API, a page and a
+// list page edited there by an operator, then built. Nothing the build publishes may name Roland,
+// its state, ZIP, county, time zone or landmarks.
 
 const repoRoot = path.resolve(import.meta.dirname, '../..')
-const forbidden = /Roland|Arkansas|72135|Pulaski|America\/Chicago/
+const forbidden = /Roland|Arkansas|72135|Pulaski|America\/Chicago|Maumelle|Pinnacle/
 
 const town = {
   name: 'Pine Hollow',
@@ -42,6 +43,28 @@ const businessList = [
   'Hours: Mon-Fri 8am-6pm',
   '',
 ].join('\n')
+
+/** The Markdown an editor gives /about: a heading, a list, links, and what must stay inert. */
+const aboutMarkdown = [
+  '## Our valley',
+  '',
+  'Pine Hollow sits where the creek leaves the hills.',
+  '',
+  '- The general store',
+  '- The fire hall',
+  '',
+  'See the [county site](https://county.example/) or [write to us](mailto:hello@pine-hollow.example).',
+  '',
+  '<script>document.title = "pwned"</script>',
+  '',
+  '[Click me](javascript:alert(1))',
+].join('\n')
+
+/** The emergency numbers an editor gives the list page. */
+const emergencyNumbers = [
+  { name: 'Emergency', phone: '911', note: 'Fire, ambulance, sheriff.' },
+  { name: 'Park County Sheriff (non-emergency)', phone: '(719) 555-0111' },
+]
 
 /** Pages whose words are still written in .astro files (the pages half of issue 39 makes them rows). */
 const pagesWithTextInCode = new Set<string>([])
@@ -102,6 +125,28 @@ beforeAll(async () => {
       },
     })
     expect(attraction.status).toBe(201)
+
+    // An editor rewrites /about in Markdown (with a script and a javascript: link, stored as typed)
+    // and the emergency numbers, signed in as any operator is.
+    await addTestOperator(server, 'editor@pine-hollow.example', 'editor')
+    const cookie = await signIn(server, 'editor@pine-hollow.example')
+    const pages = (await call(server, '/api/pages', { auth: 'none', headers: { cookie } })).json.pages as Array<{
+      id: string
+      path: string
+      updated_at: string
+    }>
+    const edit = async (pagePath: string, fields: Record<string, unknown>) => {
+      const page = pages.find((row) => row.path === pagePath)!
+      const answer = await call(server, `/api/pages/${page.id}`, {
+        method: 'PATCH',
+        auth: 'none',
+        headers: { cookie, origin: server.url },
+        body: { ...fields, updated_at: page.updated_at },
+      })
+      expect(answer.status, answer.text).toBe(200)
+    }
+    await edit('/about', { body: aboutMarkdown })
+    await edit('/community/emergency', { items: emergencyNumbers })
   } finally {
     await server.close()
   }
@@ -154,6 +199,26 @@ describe('the site of another town', () => {
     const home = await readFile(path.join(outDir, 'index.html'), 'utf8')
     expect(home).toContain('<title>Pine Hollow, Colorado – Colorado Mountain Community</title>')
     expect(home).toContain(`&copy; ${new Date().getFullYear()} Pine Hollow, Colorado Community.`)
+  })
+
+  test('shows the Markdown edited through the API as headings, lists and links, its script and javascript: link inert', async () => {
+    const about = await readFile(path.join(outDir, 'about', 'index.html'), 'utf8')
+    expect(about).toMatch(/<h2[^>]*>Our valley<\/h2>/)
+    expect(about).toMatch(/<li>The general store<\/li>\s*<li>The fire hall<\/li>/)
+    expect(about).toMatch(/<a href="https:\/\/county\.example\/"[^>]*>county site<\/a>/)
+    expect(about).toMatch(/<a href="mailto:hello@pine-hollow\.example"[^>]*>write to us<\/a>/)
+    // The script is shown as text, and the javascript: link is no link.
+    expect(about).toContain('&lt;script&gt;document.title = &quot;pwned&quot;&lt;/script&gt;')
+    expect(about).not.toContain('<script>document.title')
+    expect(about).not.toMatch(/href="javascript:/i)
+    expect(about).toContain('[Click me](javascript:alert(1))')
+  })
+
+  test('shows the emergency numbers edited through the API, each a number to call', async () => {
+    const emergency = await readFile(path.join(outDir, 'community', 'emergency', 'index.html'), 'utf8')
+    expect(emergency).toContain('Park County Sheriff (non-emergency)')
+    expect(emergency).toContain('href="tel:+17195550111"')
+    expect(emergency).toContain('href="tel:911"')
   })
 
   test('shows the event at its local time, and its JSON-LD start is the right instant', async () => {

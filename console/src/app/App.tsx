@@ -145,6 +145,11 @@ function Shell({ session, onSignOut }: { session: SessionView; onSignOut: () => 
   // On a phone the navigation folds behind a Menu button; from 640 px on it is always shown.
   const [menuOpen, setMenuOpen] = useState(false)
 
+  // The page's title names the town once its settings are loaded (the sign-in screen is the console's alone).
+  useEffect(() => {
+    document.title = `${town.name} Console`
+  }, [town.name])
+
   useEffect(() => {
     if (!screens.some((screen) => screen.path === path)) window.history.replaceState(null, '', current.path)
   }, [path, current.path, screens])

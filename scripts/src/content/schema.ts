@@ -19,12 +19,19 @@ export * from './schema-base.ts'
 // column names, so a script can PATCH exactly what GET returns. The SQL constraints repeat only
 // the rules that protect the site (http(s) websites, non-empty names); the messages live here.
 
-/** A US phone number a visitor can dial, such as (501) 555-0123; blank means none. */
-export const phoneNumber = (label: string) =>
-  optionalText(label, 50).refine(
-    (value) => value === null || isValidPhoneNumber(value, 'US'),
-    `${label} must be a US phone number, such as (501) 555-0123`,
+/**
+ * A phone number a visitor can dial, by the rules of the town's country (town_settings.country, an
+ * ISO 3166 code; US by default, such as (501) 555-0123); blank means none.
+ */
+export const phoneNumber = (label: string, country = 'US') => {
+  const rules = phoneCountry(country)
+  return optionalText(label, 50).refine(
+    (value) => value === null || (rules !== undefined && isValidPhoneNumber(value, rules)),
+    country === 'US'
+      ? `${label} must be a US phone number, such as (501) 555-0123`
+      : `${label} must be a phone number of the town's country (${country}), dialled there or with its + code`,
   )
+}
 
 /** An email address; blank means none. */
 const emailAddress = (label: string, example: string) =>
@@ -75,6 +82,20 @@ export const businessCreateSchema = businessFieldsSchema
   .partial()
   .extend({ name: businessFieldsSchema.shape.name })
   .strict()
+
+/**
+ * The editors' business schemas with the phone rule of the town's country (town_settings.country):
+ * the console's editor and API check a business's phone by them.
+ */
+export function businessSchemasFor(country: string) {
+  const phone = phoneNumber('Phone', country)
+  return {
+    /** PATCH /api/businesses/{id}. */
+    patch: businessPatchSchema.extend({ phone: phone.optional() }),
+    /** POST /api/businesses. */
+    create: businessCreateSchema.extend({ phone: phone.optional() }),
+  }
+}
 
 /** A photo's own fields: its alt text, whether it is the primary one, its type. */
 export const imagePatchSchema = z

@@ -15,6 +15,7 @@ export interface StarterTown {
   name: string
   state?: string | undefined
   county?: string | undefined
+  coordinator_name?: string | undefined
 }
 
 /** Every page of the site with neutral starting words for `town`. */
@@ -64,7 +65,9 @@ export function starterPages(town: StarterTown): PageCreate[] {
       path: '/events',
       title: 'Community Events',
       description: `Upcoming community events in ${place}.`,
-      intro: null,
+      intro: town.coordinator_name?.trim()
+        ? `Events are managed by our community coordinator, ${town.coordinator_name.trim()}. Business updates and event submissions are welcome via the Contact page.`
+        : 'Business updates and event submissions are welcome via the Contact page.',
       body: '',
       items: [],
     },
@@ -206,7 +209,16 @@ export function starterPages(town: StarterTown): PageCreate[] {
  * the pages' shared schema (a bad page fails with its path and what is wrong, and nothing changes).
  */
 export async function replacePages(store: Store, pages: PageCreate[], actor: Actor | null): Promise<number> {
-  const checked = pages.map((page) => {
+  const answer = await store.call<{ status: 'ok'; pages: number }>('replace_pages', {
+    pages: checkedPages(pages),
+    actor,
+  })
+  return answer.pages
+}
+
+/** Checks each page with the pages' shared schema: a bad page fails with its path and what is wrong. */
+export function checkedPages(pages: PageCreate[]) {
+  return pages.map((page) => {
     const parsed = pageCreateSchema.safeParse(page)
     if (!parsed.success) {
       const issue = parsed.error.issues[0]
@@ -214,8 +226,6 @@ export async function replacePages(store: Store, pages: PageCreate[], actor: Act
     }
     return parsed.data
   })
-  const answer = await store.call<{ status: 'ok'; pages: number }>('replace_pages', { pages: checked, actor })
-  return answer.pages
 }
 
 /**

@@ -3,10 +3,10 @@ import type { Actor } from '../operators/schema.ts'
 import type { Store } from '../store/types.ts'
 import { townSettingsSchema, type TownSettings } from './schema.ts'
 import { starterContent } from './starter.ts'
-import { replacePages, starterPages } from './starter-pages.ts'
+import { checkedPages, starterPages } from './starter-pages.ts'
 
-// `roland town init` (issue 39): a store for a new town, in one call of public.init_town, then its
-// starter pages (public.replace_pages, one audited change of its own).
+// `roland town init` (issue 39): a store for a new town, its settings, starter content and pages, in
+// one call of public.init_town: one transaction, so a failure leaves the store as it was.
 
 /** Raised when a town file or an init cannot be used; the message says what to fix. */
 export class TownInitError extends Error {
@@ -41,6 +41,7 @@ const outcomeSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('ok'),
     removed: z.object({ businesses: z.number(), attractions: z.number(), events: z.number() }),
+    pages: z.number(),
   }),
   z.object({
     status: z.literal('holds_data'),
@@ -59,10 +60,11 @@ export async function initTown(
   settings: TownSettings,
   options: { force: boolean; actor?: Actor | undefined },
 ): Promise<{ removed: HeldContent; pages: number }> {
+  const pages = checkedPages(starterPages(settings))
   const outcome = outcomeSchema.parse(
     await store.call('init_town', {
       settings,
-      content: starterContent(settings),
+      content: { ...starterContent(settings), pages },
       force: options.force,
       actor: options.actor ?? null,
     }),
@@ -74,8 +76,8 @@ export async function initTown(
         'back it up (`pnpm roland db backup`), then run `pnpm roland town init --file … --force` to replace them with an empty town.',
     )
   }
-  if (outcome.status === 'invalid') throw new TownInitError(`The town settings were refused: ${outcome.message}`)
-  // The pages after the settings: a refused init changes no page.
-  const pages = await replacePages(store, starterPages(settings), options.actor ?? null)
-  return { removed: outcome.removed, pages }
+  if (outcome.status === 'invalid') {
+    throw new TownInitError(`The town was refused, and the store left as it was: ${outcome.message}`)
+  }
+  return { removed: outcome.removed, pages: outcome.pages }
 }

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import { runJob, type JobListener, type JobReporter } from '../jobs/run-job.ts'
-import { phoneCountry } from '../content/schema.ts'
+import { phoneCountry, type TownRow } from '../content/schema.ts'
 import { readTown, TownMissingError } from '../content/town.ts'
 import type { Store } from '../store/types.ts'
 import { decodeRolandFile, MAX_FILE_BYTES, parseRolandText, RolandFileError, type ParsedBusiness } from './parse.ts'
@@ -145,11 +145,12 @@ async function migrate(options: MigrationOptions, reporter: JobReporter): Promis
   reporter.progress({ phase: 'reading', done: 0, total: 3 })
   const bytes = await readSource(options.store, options.source)
   reporter.progress({ phase: 'parsing', done: 1, total: 3 })
-  const country = await townCountry(options.store)
+  const { country, place } = await townRules(options.store)
   let parsed: ParsedBusiness[]
   try {
-    // Phones are read as they are dialled in the town's country (issue 42): '555-0123' is local there.
-    parsed = parseRolandText(decodeRolandFile(bytes), { country })
+    // Phones are read as they are dialled in the town's country (issue 42): '555-0123' is local there;
+    // a town of the town's own state needs no ZIP to read as an address.
+    parsed = parseRolandText(decodeRolandFile(bytes), { country, place })
   } catch (error) {
     if (error instanceof RolandFileError) throw new MigrationError(`Roland.txt cannot be imported: ${error.message}`)
     throw error
@@ -194,21 +195,24 @@ async function migrate(options: MigrationOptions, reporter: JobReporter): Promis
   }
 }
 
-/** The town's country, whose rules the list's phone numbers follow (town_settings, issue 39). */
-async function townCountry(store: Store) {
-  let country: string
+/**
+ * The town's country, whose rules the list's phone numbers follow, and its state, whose towns the
+ * list names without a ZIP (town_settings, issue 39).
+ */
+async function townRules(store: Store) {
+  let town: TownRow
   try {
-    ;({ country } = await readTown(store))
+    town = await readTown(store)
   } catch (error) {
     if (error instanceof TownMissingError) throw new MigrationError(`Roland.txt cannot be imported: ${error.message}`)
     throw error
   }
-  const rules = phoneCountry(country)
+  const rules = phoneCountry(town.country)
   if (!rules)
     throw new MigrationError(
-      `Roland.txt cannot be imported: the town's country "${country}" has no phone rules to read the list's phone numbers by. Set a two-letter ISO 3166 code, such as US, on the console's Town screen.`,
+      `Roland.txt cannot be imported: the town's country "${town.country}" has no phone rules to read the list's phone numbers by. Set a two-letter ISO 3166 code, such as US, on the console's Town screen.`,
     )
-  return rules
+  return { country: rules, place: { state: town.state, state_code: town.state_code } }
 }
 
 async function readSource(store: Store, source: MigrationSource): Promise<Uint8Array> {

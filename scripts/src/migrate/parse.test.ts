@@ -531,6 +531,18 @@ Propane Refills`)
       expect(business.full_description).toBe('Small-batch coffee.')
     })
 
+    test("joins a town line without a ZIP in the town's own state only, by its code, name or shortening", () => {
+      const text = (town: string) => `Bend Coffee Co.\n(719) 555-0161\n412 Front St\n${town}\nSmall-batch coffee.`
+      const place = { state: 'Colorado', state_code: 'CO' }
+      for (const town of ['Pine Hollow, CO', 'Pine Hollow, Colo.', 'Pine Hollow, Colorado']) {
+        expect(parseRolandText(text(town), { place })[0]!.address).toBe(`412 Front St, ${town.replace(/\.$/, '')}`)
+      }
+      // Without the town's state, or in another state, a town line needs its ZIP.
+      expect(parseRolandText(text('Pine Hollow, CO'))[0]!.address).toBe('412 Front St')
+      expect(parseRolandText(text('Willow Bend, TX'), { place })[0]!.address).toBe('412 Front St')
+      expect(parseRolandText(text('Willow Bend, Ark.'), { place })[0]!.address).toBe('412 Front St')
+    })
+
     test('leaves a phone typed on the address line out of the address', () => {
       const business = parseOne('Blue Heron Boutique\n14 Pinnacle Valley Rd · (501) 555-0159')
       expect(business.address).toBe('14 Pinnacle Valley Rd')

@@ -117,6 +117,14 @@ export function decodeRolandFile(bytes: Uint8Array): string {
 export interface ParseOptions {
   /** The country the list's phone numbers are dialled in (the town's, ISO 3166 code); 'US' by default. */
   country?: CountryCode
+  /** The town's state (town_settings), whose towns a list names without a ZIP ('Pine Hollow, CO'); none by default. */
+  place?: ListPlace | undefined
+}
+
+/** The town's state, by name and postal code ('Arkansas', 'AR'), as the town settings give them. */
+export interface ListPlace {
+  state: string
+  state_code: string
 }
 
 /** Parses the text of Roland.txt into businesses; throws RolandFileError when none can be found. */
@@ -125,7 +133,18 @@ export function parseRolandText(text: string, options: ParseOptions = {}): Parse
 }
 
 /** Parses the text of Roland.txt into businesses and the skipped blocks, for a job's summary. */
-export function parseRolandTextReport(text: string, { country = 'US' }: ParseOptions = {}): RolandParseReport {
+export function parseRolandTextReport(text: string, options: ParseOptions = {}): RolandParseReport {
+  // The address patterns of this list's town, for the (synchronous) read of this list.
+  const outer = addresses
+  addresses = addressPatterns(options.place)
+  try {
+    return readList(text, options)
+  } finally {
+    addresses = outer
+  }
+}
+
+function readList(text: string, { country = 'US' }: ParseOptions): RolandParseReport {
   refuseBadCharacters(text)
   const phones = phoneFinder(country)
   const drafts: Draft[] = []
@@ -510,15 +529,43 @@ const STREET_ADDRESS = new RegExp(`^\\d{1,6}[a-z]?\\s+(?:[\\w.'-]+\\s+){0,4}?(?:
 // Other towns' lists give their own state: any state's postal code with a ZIP reads as an address.
 const STATES =
   'AL|AK|AZ|AR|CA|CO|CT|DE|DC|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY'
-const STATE_AND_ZIP = new RegExp(`\\b(?:${STATES}|Ark\\.?|Arkansas)\\s*,?\\s+\\d{5}(?:-\\d{4})?\\b`)
 const ROAD_FIRST = new RegExp(
   `^(?:(?:state\\s+)?(?:highway|hwy)\\s*\\d+|corner\\s+of|intersection\\s+of|p\\.?\\s?o\\.?\\s+box\\s+\\d+)\\b`,
   'i',
 )
-// 'Roland, AR' with or without its ZIP; another state's town only with its ZIP ('Willow Bend, TX 75455').
-const CITY_STATE = new RegExp(
-  `^[A-Z][A-Za-z.]*(?:\\s[A-Z][A-Za-z.]*){0,2}\\s*,?\\s+(?:(?:AR|Ark\\.?|Arkansas)\\b(?:\\s*,?\\s*\\d{5}(?:-\\d{4})?)?|(?:${STATES})\\s*,?\\s*\\d{5}(?:-\\d{4})?)\\.?$`,
-)
+
+/**
+ * How a list names a place: a state with a ZIP ('AR 72135', 'Arkansas 72135'), and a town on its own
+ * line ('Willow Bend, TX 75455'). A town of the list's own state (`place`, the town settings') needs
+ * no ZIP: 'Pine Hollow, CO', 'Pine Hollow, Colo.', 'Pine Hollow, Colorado'.
+ */
+function addressPatterns(place: ListPlace | undefined): { stateAndZip: RegExp; cityState: RegExp } {
+  const own = place ? ownStateWords(place) : null
+  const zip = '\\d{5}(?:-\\d{4})?'
+  const city = '^[A-Z][A-Za-z.]*(?:\\s[A-Z][A-Za-z.]*){0,2}\\s*,?\\s+'
+  return {
+    stateAndZip: new RegExp(`\\b(?:${STATES}${own ? `|${own}` : ''})\\s*,?\\s+${zip}\\b`),
+    cityState: new RegExp(
+      `${city}(?:${own ? `(?:${own})\\b(?:\\s*,?\\s*${zip})?|` : ''}(?:${STATES})\\s*,?\\s*${zip})\\.?$`,
+    ),
+  }
+}
+
+/** A state's name, its shortenings with or without a dot ('Ark.', 'Colo') when it is one word, and its postal code. */
+function ownStateWords({ state, state_code }: ListPlace): string {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const name = state.trim()
+  const shortenings = /^[A-Za-z]+$/.test(name)
+    ? Array.from(
+        { length: Math.max(0, name.length - 3) },
+        (_, i) => `${escape(name.slice(0, name.length - 1 - i))}\\.?`,
+      )
+    : []
+  return [escape(name), ...shortenings, escape(state_code.trim())].filter((word) => word !== '').join('|')
+}
+
+/** The address patterns of the list being read (parseRolandTextReport sets them for its read). */
+let addresses = addressPatterns(undefined)
 const DIRECTORY_WORDS = /\b(?:directory|listings?|last\s+updated|updated|compiled|table\s+of\s+contents|page\s+\d+)\b/i
 
 type LineKind =
@@ -644,7 +691,7 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft, ph
           // A two-line address: the street, then 'Roland, AR 72135' on its own line.
           const next = lines[i + 1]?.text
           const joined =
-            next !== undefined && CITY_STATE.test(next) && !STATE_AND_ZIP.test(kind.value)
+            next !== undefined && addresses.cityState.test(next) && !addresses.stateAndZip.test(kind.value)
               ? `${kind.value}, ${next}`
               : kind.value
           // A phone typed on the address line is not part of the address.
@@ -806,7 +853,8 @@ function scoreLine(bare: string, phones: PhoneFinder): { kind: LineKind; score: 
     const score = rest <= 12 ? LIKELY : shouted ? 0.8 : 0.1
     add({ kind: 'website', value: domain }, score)
   }
-  if (isAddressLike(bare)) add({ kind: 'address', value: bare }, STATE_AND_ZIP.test(bare) ? 0.75 : PLAIN_ADDRESS)
+  if (isAddressLike(bare))
+    add({ kind: 'address', value: bare }, addresses.stateAndZip.test(bare) ? 0.75 : PLAIN_ADDRESS)
   return readings
 }
 
@@ -904,9 +952,9 @@ function isHeading(name: string): boolean {
 function isAddressLike(text: string): boolean {
   const words = text.split(/\s+/).length
   if (words > 15) return false
-  if (STATE_AND_ZIP.test(text)) return true
+  if (addresses.stateAndZip.test(text)) return true
   if (words <= 10 && (STREET_ADDRESS.test(text) || ROAD_FIRST.test(text))) return true
-  return CITY_STATE.test(text)
+  return addresses.cityState.test(text)
 }
 
 function endsSentence(text: string): boolean {

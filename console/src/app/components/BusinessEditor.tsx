@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react'
+import { useMemo, useState, type FormEvent } from 'react'
 import {
   businessCategories,
-  businessPatchSchema,
+  businessSchemasFor,
   type BusinessImageRow,
   type BusinessRow,
 } from '@roland/scripts/content/schema'
@@ -11,6 +11,7 @@ import { Field, FormFields, type FieldDef } from './forms.tsx'
 import { History } from './History.tsx'
 import { useToast } from './Toaster.tsx'
 import { Alert, Button, SafeImage } from './ui.tsx'
+import { useTown } from '../town.tsx'
 
 type Draft = Record<
   | 'name'
@@ -88,6 +89,9 @@ export function BusinessEditor({
   onClose: () => void
 }) {
   const toast = useToast()
+  // A phone follows the town's country, as the server checks it.
+  const { country } = useTown().town
+  const patchSchema = useMemo(() => businessSchemasFor(country).patch, [country])
   const [draft, setDraft] = useState<Draft>(() => draftOf(business))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [stale, setStale] = useState(false)
@@ -115,7 +119,7 @@ export function BusinessEditor({
       updated_at: business.updated_at,
     }
     // The same schema the server applies: mistakes show beside their field before any request.
-    const checked = businessPatchSchema.safeParse(body)
+    const checked = patchSchema.safeParse(body)
     if (!checked.success) {
       setErrors(issuesByField(checked.error.issues))
       return

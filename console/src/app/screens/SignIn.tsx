@@ -32,7 +32,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: (session: SessionView) => v
 
   return (
     <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">
-      <h1 className="mb-6 text-center text-2xl font-bold tracking-tight">Roland Console</h1>
+      <h1 className="mb-6 text-center text-2xl font-bold tracking-tight">Console</h1>
       <Card
         title="Sign in"
         description="With the email and password of your operator account. An admin creates accounts (pnpm roland operators add)."

@@ -20,8 +20,7 @@ import { z } from 'zod'
 import {
   attractionCreateSchema,
   attractionPatchSchema,
-  businessCreateSchema,
-  businessPatchSchema,
+  businessSchemasFor,
   eventCreateSchema,
   eventPatchSchema,
   imageOrderSchema,
@@ -218,7 +217,9 @@ export const contentRoutes: Route[] = [
     method: 'POST',
     path: /^\/api\/businesses$/,
     async handler(context) {
-      const fields = await readJson(context.req, businessCreateSchema)
+      // The phone follows the town's country (town_settings.country).
+      const { country } = await readTown(context.services.store)
+      const fields = await readJson(context.req, businessSchemasFor(country).create)
       await createWithSlug(context, 'businesses', 'slug', slugify(fields.name), {
         ...fields,
         metadata: { source: 'console' },
@@ -230,7 +231,8 @@ export const contentRoutes: Route[] = [
     path: /^\/api\/businesses\/(?<id>[^/]+)$/,
     async handler(context) {
       const id = rowId('businesses', context.params.id)
-      const [fields, version] = withoutVersion(await readJson(context.req, businessPatchSchema))
+      const { country } = await readTown(context.services.store)
+      const [fields, version] = withoutVersion(await readJson(context.req, businessSchemasFor(country).patch))
       answer(
         context,
         'businesses',
