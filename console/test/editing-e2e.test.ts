@@ -156,10 +156,20 @@ describe('editing in the console, in Chromium', () => {
     expect(created.status).toBe(201)
     const { id, slug } = created.json.event as { id: string; slug: string }
     // The event was added behind the console's back, with the Events screen open. Opening another
-    // screen and coming straight back (before that one has loaded) reads the list again, without a
-    // reload.
+    // screen and coming straight back before that one's code has come (held back here until then)
+    // reads the list again, without a reload.
+    const attractionsCode = /\/assets\/Attractions-[^/]*\.js$/
+    let eventsOpened!: () => void
+    const heldUntil = new Promise<void>((resolve) => (eventsOpened = resolve))
+    await page.route(attractionsCode, async (route) => {
+      await heldUntil
+      await route.continue()
+    })
     await page.getByRole('link', { name: 'Attractions' }).click()
     await page.getByRole('link', { name: 'Events' }).click()
+    eventsOpened()
+    // Once the held code has gone on (the handler finished), the route goes.
+    await page.unrouteAll({ behavior: 'wait' })
     const item = page.locator(`article[data-event="${slug}"]`)
     await item.getByRole('button', { name: 'Edit' }).click()
     const editor = page.getByRole('region', { name: 'Edit Harvest Supper' })
