@@ -82,13 +82,33 @@ interface ReadTime {
   allDay: boolean
 }
 
+// A feed repeats the same dates and hours many times, and converting one costs Intl's time.
+const instants = new Map<string, number>()
+function instantOf(
+  zone: string,
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+) {
+  const key = `${zone} ${year} ${month} ${day} ${hour} ${minute} ${second}`
+  let instant = instants.get(key)
+  if (instant === undefined) {
+    if (instants.size >= 100_000) instants.clear()
+    instant = new TZDate(year, month - 1, day, hour, minute, second, zone).getTime()
+    instants.set(key, instant)
+  }
+  return instant
+}
+
 /** An instant of a time as the feed wrote it, with the zone it repeats in. */
 function readTime(time: ICAL.Time, tzid: string | null, townZone: string): ReadTime {
-  const wall = (zone: string) =>
-    new TZDate(time.year, time.month - 1, time.day, time.hour, time.minute, time.second, zone).getTime()
+  const wall = (zone: string) => instantOf(zone, time.year, time.month, time.day, time.hour, time.minute, time.second)
   if (time.isDate) {
     return {
-      instant: new TZDate(time.year, time.month - 1, time.day, 0, 0, 0, townZone).getTime(),
+      instant: instantOf(townZone, time.year, time.month, time.day, 0, 0, 0),
       zone: null,
       allDay: true,
     }
