@@ -255,6 +255,13 @@ Features:
       ])
     })
 
+    test('reads a line of cells with no phone, website or address after its first as a line, not a table row', () => {
+      const business = parseOne(
+        'Big Rock Coffee\n(501) 555-0101\nCoffee\tpastries\tsandwiches, made fresh every morning.',
+      )
+      expect(business.full_description).toBe('Coffee pastries sandwiches, made fresh every morning.')
+    })
+
     test('starts a new entry at a repeated Name: label', () => {
       const names = parseRolandText(
         'Name: Hilltop Hardware\nPhone: (479) 555-0142\nName: Ozark Diner\nPhone: (479) 555-0150',

@@ -288,15 +288,19 @@ function splitBlocks(text: string, phones: PhoneFinder): Line[][] {
   let current: Line[] = []
   let columns: TableColumns | null = null
   for (const [i, line] of lines.entries()) {
-    // A table pasted from a spreadsheet: a row of column names, then a business on each row.
+    // A table pasted from a spreadsheet: a row of column names, then a business on each row. Without
+    // the names, a row is one when a cell after its first gives a phone, a website or an address.
     const cells = line.tab === undefined ? [] : cellsOf(raws[i] ?? '')
     if (cells.filter((cell) => cell !== '').length >= TABLE_ROW_CELLS) {
-      if (current.length > 0) blocks.push(current)
-      current = []
       const names = readColumnNames(cells)
-      if (names !== null) columns = names
-      blocks.push(names !== null ? [{ ...line, header: true }] : tableRow(cells, columns, line.line))
-      continue
+      const row = names === null ? tableRow(cells, columns, line.line) : [{ ...line, header: true as const }]
+      if (names !== null || columns !== null || row.slice(1).some((cell) => isContact(classify(cell.text, phones)))) {
+        if (current.length > 0) blocks.push(current)
+        current = []
+        if (names !== null) columns = names
+        blocks.push(row)
+        continue
+      }
     }
     // A rule right under a lone first line underlines a name ('Big Rock Coffee' / '-----') rather than ending it.
     // A title ruled off above the first business is not an underline: a name line followed by fields comes next.
