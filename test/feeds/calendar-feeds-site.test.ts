@@ -82,6 +82,16 @@ describe('calendar feeds on /events', () => {
     expect(listed).toEqual(expected)
   })
 
+  test('are the same occurrences in /events.ics, read back by ical.js', async () => {
+    const from = new Date(Date.now() + day)
+    const to = new Date(Date.now() + (recurrenceHorizonDays - 1) * day)
+    const expected = producers.flatMap((p) => icalJsOccurrences(feedFixture(p), from, to, townZone))
+    const titles = new Set(expected.map((line) => line.replace(/ \S+$/, '')))
+    const ics = await readFile(path.join(outDir, 'events.ics'), 'utf8')
+    const fromIcs = icalJsOccurrences(ics, from, to, townZone).filter((line) => titles.has(line.replace(/ \S+$/, '')))
+    expect(fromIcs).toEqual(expected.sort())
+  })
+
   test('say which feed each event is from', async () => {
     const html = await readFile(path.join(outDir, 'events', 'index.html'), 'utf8')
     for (const producer of producers) expect(html).toContain(`From ${names[producer]}`)
