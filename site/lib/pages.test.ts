@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import type { Page } from '@roland/scripts/catalog/types'
 import { fixtureTown, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
 import { footerGroups, navigation } from './navigation.ts'
-import { homeSections, isOnSite, linkEntries, metaDescription, pageAt } from './pages.ts'
+import { firstSentence, homeSections, isOnSite, linkEntries, metaDescription, pageAt } from './pages.ts'
 
 const page = (path: string, fields: Partial<Page> = {}): Page => ({
   path,
@@ -89,5 +89,18 @@ describe('metaDescription', () => {
     expect(metaDescription(page('/x', { description: 'D', intro: 'I' }))).toBe('D')
     expect(metaDescription(page('/x', { intro: 'I' }))).toBe('I')
     expect(metaDescription(page('/x'))).toBe('/x')
+  })
+})
+
+describe('firstSentence', () => {
+  test('takes the text up to the end of its first sentence', () => {
+    expect(firstSentence('Welcome to Roland, where nature meets community. Between the lake and the hills.')).toBe(
+      'Welcome to Roland, where nature meets community.',
+    )
+  })
+
+  test('keeps a dot inside a word, and the whole text when it has no sentence end', () => {
+    expect(firstSentence('Visit St.Mary’s hall! It is open.')).toBe('Visit St.Mary’s hall!')
+    expect(firstSentence('  Welcome to Pine Hollow  ')).toBe('Welcome to Pine Hollow')
   })
 })

@@ -73,6 +73,11 @@ export function homeSections(home: Page): HomeSections {
   return { gardenTeaser, featuredBusinesses, recreation, community, gardenCard, figures }
 }
 
+/** The first sentence of a text ('Welcome to Roland, where nature meets community.'), or all of it. */
+export function firstSentence(text: string): string {
+  return /^.*?[.!?](?=\s|$)/s.exec(text.trim())?.[0] ?? text.trim()
+}
+
 /** A page's meta description: its own, else its intro, else its title. */
 export function metaDescription(page: Page): string {
   return page.description ?? page.intro ?? page.title
