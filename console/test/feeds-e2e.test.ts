@@ -78,6 +78,9 @@ describe('Calendar feeds, in Chromium', () => {
     const hooksBefore = hook.calls.length
     await feedItem('Branch Library').getByRole('button', { name: 'Sync Branch Library now' }).click()
     await feedItem('Branch Library').getByText('3 event(s); last synced', { exact: false }).waitFor()
+    // The screen with its success toast showing passes axe too.
+    await page.locator('li[data-variant="default"]').first().waitFor()
+    expect(await axeViolations(page)).toEqual([])
     await waitFor(() => hook.calls.length > hooksBefore, 'the rebuild the sync queued')
   })
 

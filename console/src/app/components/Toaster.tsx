@@ -60,13 +60,13 @@ function ToastItem({ toast, onDone }: { toast: Toast; onDone: (id: number) => vo
   const destructive = toast.variant === 'destructive'
   return (
     <li
-      role={destructive ? 'alert' : 'status'}
       data-variant={toast.variant}
       className={`pointer-events-auto rounded-lg border p-4 shadow-lg ${
         destructive ? 'border-red-700 bg-red-600 text-white' : 'border-slate-200 bg-white text-slate-900'
       }`}
     >
-      <div className="flex items-start justify-between gap-3">
+      {/* The role sits inside the item: on the <li> it would replace the list item's own role. */}
+      <div role={destructive ? 'alert' : 'status'} className="flex items-start justify-between gap-3">
         <div>
           <p className="text-sm font-semibold">{toast.title}</p>
           <p className={`mt-1 text-sm ${destructive ? 'text-red-50' : 'text-slate-600'}`}>{toast.description}</p>
