@@ -224,15 +224,27 @@ describe('a sync', () => {
 })
 
 describe('feed events', () => {
-  test('an editor may hide one but not edit its text or times', async () => {
+  test('an editor may hide one but not edit its text or times; only the hiding is audited', async () => {
+    const audited = async () =>
+      (
+        await store.db.query<{ action: string }>(
+          `select a.action from public.audit_log a
+            where a.table_name = 'community_events'
+              and a.row_id in (select e.id::text from public.community_events e where e.feed_id is not null)
+            order by a.id`,
+        )
+      ).rows.map((row) => row.action)
     await addProducers()
     await sync()
+    // The sync's writes are the feed's, not an operator's: none of them is in the audit trail.
+    expect(await audited()).toEqual([])
     const [event] = await eventsOf('apple')
     const edit = await editRow(store, 'community_events', event!.id, { title: 'Seed Swap!' }, null, editor)
     expect(edit.status).toBe('invalid')
     expect((edit as { message?: string }).message).toMatch(/comes from the calendar feed "apple"/)
     const hide = await editRow(store, 'community_events', event!.id, { is_active: false }, null, editor)
     expect(hide.status).toBe('ok')
+    expect(await audited()).toEqual(['update'])
   })
 })
 
