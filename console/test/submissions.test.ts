@@ -517,6 +517,7 @@ describe('on a Supabase project', () => {
         'submission_by_id',
         'submission_entries',
         'pending_submission_count',
+        'content_row',
       ]),
     })
     supabaseData = await tempDataDir()

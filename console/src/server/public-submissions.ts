@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { submissionKinds, submissionSchema, submissionMaxBytes } from '@roland/scripts/content/schema'
 import { pendingSubmissionCount, submissionEntry, submitSuggestion } from '@roland/scripts/content/submissions'
 import { SqlError } from '@roland/scripts/store/types'
+import { readTown } from '@roland/scripts/content/town'
 import type { ConsoleServices } from './context.ts'
 import { HttpError, readBody, securityHeaders } from './http.ts'
 import { isHttps } from './origin.ts'
@@ -164,7 +165,7 @@ async function announce(services: ConsoleServices, id: string): Promise<void> {
     const webhook = services.submissionWebhook
     if (!webhook || services.store.kind === 'supabase') return
     const entry = await submissionEntry(services.store, id)
-    if (entry) webhook.send(webhookBody(noticeOf(entry), inboxUrl(services)))
+    if (entry) webhook.send(webhookBody(noticeOf(entry), inboxUrl(services), (await readTown(services.store)).name))
   } catch (error) {
     process.emitWarning(`Could not announce submission ${id}: ${(error as Error).message}`)
   }

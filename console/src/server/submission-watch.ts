@@ -1,4 +1,5 @@
 import { submissionEntries } from '@roland/scripts/content/submissions'
+import { readTown } from '@roland/scripts/content/town'
 import type { ConsoleServices } from './context.ts'
 import { inboxUrl } from './public-submissions.ts'
 import { noticeOf, webhookBody } from './submission-webhook.ts'
@@ -36,8 +37,9 @@ export class SubmissionWatch {
         const fresh = pending.filter((entry) => !seen.has(entry.id))
         if (fresh.length === 0 && seen.size === pending.length) return
         hub.send('submissions', { pending: pending.length })
+        const townName = fresh.length ? (await readTown(this.#services.store)).name : ''
         for (const entry of fresh.reverse())
-          submissionWebhook?.send(webhookBody(noticeOf(entry), inboxUrl(this.#services)))
+          submissionWebhook?.send(webhookBody(noticeOf(entry), inboxUrl(this.#services), townName))
       } catch (error) {
         process.emitWarning(`Could not look for new suggestions: ${(error as Error).message}`)
       }

@@ -25,15 +25,18 @@ export function noticeOf(entry: SubmissionEntry): SubmissionNotice {
   }
 }
 
-/** The JSON body POSTed to the webhook: Slack reads `text`, Discord `content`; nobody gets pinged. */
-export function webhookBody(notice: SubmissionNotice, inboxUrl: string): Record<string, unknown> {
+/**
+ * The JSON body POSTed to the webhook: Slack reads `text`, Discord `content`; nobody gets pinged.
+ * townName: the town's name from its settings (town_settings.name), which names the site.
+ */
+export function webhookBody(notice: SubmissionNotice, inboxUrl: string, townName: string): Record<string, unknown> {
   const what =
     notice.kind === 'business-update'
       ? `a change to ${notice.businessName ?? 'a listing'}${notice.fields.length ? ` (${notice.fields.join(', ')})` : ''}`
       : notice.kind === 'new-business'
         ? 'a new business'
         : 'an event'
-  const message = `New suggestion on the Roland site: ${what}. Review it in the console's Inbox: ${inboxUrl}`
+  const message = `New suggestion on the ${townName} site: ${what}. Review it in the console's Inbox: ${inboxUrl}`
   // Slack reads &, < and > as markup; Discord's mentions are turned off.
   return {
     text: message.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
