@@ -32,7 +32,7 @@ export default function BusinessCard({ business, headingLevel = 3, lead = false 
       <div className="flex flex-1 flex-col gap-3 p-5">
         <Heading className="text-lg font-bold text-stone-900">{business.name}</Heading>
         <p className="line-clamp-3 text-sm text-stone-600">{business.description}</p>
-        <ContactLines business={business} />
+        <ContactLines business={business} tel={business.tel} />
         <a className="btn-primary mt-auto" href={`/business/${business.slug}`}>
           View Details<span className="sr-only">{` of ${business.name}`}</span>
         </a>

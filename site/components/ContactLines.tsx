@@ -1,15 +1,15 @@
 import type { Business } from '@roland/scripts/catalog/types'
-import { telUrl } from '../lib/links.ts'
 import Icon from './Icon.tsx'
 
 interface Props {
   business: Pick<Business, 'address' | 'phone' | 'hours'>
+  /** The phone's tel: link (telUrl, by the town's country), made by the caller; null: the phone as text. */
+  tel: string | null
   showHours?: boolean
 }
 
 /** The address, phone (a tel: link) and hours lines of a business card. */
-export default function ContactLines({ business, showHours = true }: Props) {
-  const tel = business.phone ? telUrl(business.phone) : null
+export default function ContactLines({ business, tel, showHours = true }: Props) {
   return (
     <ul className="space-y-1.5 text-sm text-stone-700">
       {business.address && (

@@ -4,7 +4,7 @@ import {
   businessCategories,
   eventTypes,
   submissionContactSchema,
-  submissionPayloadSchemas,
+  submissionSchemasFor,
   type SubmissionKind,
 } from '@roland/scripts/content/schema'
 import { servicesToText, textToServices } from '@roland/scripts/content/services'
@@ -24,8 +24,11 @@ import { submissions } from '../lib/submissions.ts'
 
 interface Props {
   kind: SubmissionKind
-  /** The town the form is for (the town settings): its name, time zone, and the coordinator's email. */
-  town: { name: string; timeZone: string; coordinatorEmail: string }
+  /**
+   * The town the form is for (the town settings): its name, time zone, country (ISO 3166: a phone
+   * follows its rules), and the coordinator's email.
+   */
+  town: { name: string; timeZone: string; country: string; coordinatorEmail: string }
   /** The business a suggested edit is about: its slug (its page holds the rest). */
   business?: string
   /** The page's own HTML, kept as it is: the email link, all a visitor without JavaScript gets. */
@@ -224,7 +227,7 @@ function Form({
       setAnswer({ status: 'sent', id: '' })
       return
     }
-    const payload = submissionPayloadSchemas[kind].safeParse(payloadOf())
+    const payload = submissionSchemasFor(town.country).payloads[kind].safeParse(payloadOf())
     const contact = submissionContactSchema.safeParse({
       name: value('contact_name'),
       email: value('contact_email'),

@@ -1,6 +1,7 @@
 import type { Business, Town } from '@roland/scripts/catalog/types'
 import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
+import { telUrl } from './links.ts'
 
 /**
  * What a business card shows (SPEC §2), plus the fields search reads. Plain data, so the
@@ -20,11 +21,13 @@ export type BusinessCardData = Pick<
 > & {
   badge: string
   description: string
+  /** The phone's tel: link, by the rules of the town's country; null without one. */
+  tel: string | null
   image: ShownImage | null
 }
 
 /** Makes the card of a business. */
-export function toBusinessCard(business: Business, town: Pick<Town, 'name' | 'state'>): BusinessCardData {
+export function toBusinessCard(business: Business, town: Pick<Town, 'name' | 'state' | 'country'>): BusinessCardData {
   return {
     slug: business.slug,
     name: business.name,
@@ -37,6 +40,7 @@ export function toBusinessCard(business: Business, town: Pick<Town, 'name' | 'st
     is_featured: business.is_featured,
     badge: categoryBadgeLabel(business.category),
     description: cardDescription(business, town),
+    tel: business.phone ? telUrl(business.phone, town.country) : null,
     image: cardImage(business),
   }
 }

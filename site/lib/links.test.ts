@@ -20,22 +20,31 @@ describe('mapsSearchUrl', () => {
 
 describe('telUrl', () => {
   test('writes US numbers in E.164', () => {
-    expect(telUrl('(501) 555-0101')).toBe('tel:+15015550101')
-    expect(telUrl('1-501-555-0101')).toBe('tel:+15015550101')
+    expect(telUrl('(501) 555-0101', 'US')).toBe('tel:+15015550101')
+    expect(telUrl('1-501-555-0101', 'US')).toBe('tel:+15015550101')
   })
 
   test('gives an extension as RFC 3966 ;ext=, however it is typed', () => {
     // The import writes an extension as ' ext. 12' (parse.ts); people type 'x12' or 'extension 12' too.
-    expect(telUrl('(501) 555-0100 ext. 12')).toBe('tel:+15015550100;ext=12')
-    expect(telUrl('501-555-0100 x12')).toBe('tel:+15015550100;ext=12')
-    expect(telUrl('1-501-555-0100 extension 12')).toBe('tel:+15015550100;ext=12')
-    expect(telUrl('+44 20 7946 0000 ext 305')).toBe('tel:+442079460000;ext=305')
+    expect(telUrl('(501) 555-0100 ext. 12', 'US')).toBe('tel:+15015550100;ext=12')
+    expect(telUrl('501-555-0100 x12', 'US')).toBe('tel:+15015550100;ext=12')
+    expect(telUrl('1-501-555-0100 extension 12', 'US')).toBe('tel:+15015550100;ext=12')
+    expect(telUrl('+44 20 7946 0000 ext 305', 'US')).toBe('tel:+442079460000;ext=305')
   })
 
   test('keeps other numbers as digits and refuses text without digits', () => {
-    expect(telUrl('911')).toBe('tel:911')
-    expect(telUrl('+44 20 7946 0000')).toBe('tel:+442079460000')
-    expect(telUrl('call us')).toBeNull()
+    expect(telUrl('911', 'US')).toBe('tel:911')
+    expect(telUrl('+44 20 7946 0000', 'US')).toBe('tel:+442079460000')
+    expect(telUrl('call us', 'US')).toBeNull()
+  })
+
+  test("follows the town's country: a British number dialled in Britain, and the US one with its + code", () => {
+    expect(telUrl('020 7946 0018', 'GB')).toBe('tel:+442079460018')
+    expect(telUrl('01632 960123 ext. 4', 'GB')).toBe('tel:+441632960123;ext=4')
+    expect(telUrl('+1 (501) 555-0101', 'GB')).toBe('tel:+15015550101')
+    expect(telUrl('999', 'GB')).toBe('tel:999')
+    // The same digits dialled in the US are not a British number.
+    expect(telUrl('020 7946 0018', 'US')).not.toBe('tel:+442079460018')
   })
 })
 

@@ -1,4 +1,5 @@
 import type { Town } from '@roland/scripts/catalog/types'
+import { phoneE164 } from '@roland/scripts/content/schema'
 
 /**
  * A maps search for an address (SPEC §2 "Get Directions": the address plus the town and its
@@ -14,17 +15,19 @@ export function mapsSearchUrl(address: string, town: Pick<Town, 'name' | 'state_
 const EXTENSION = /\s*[,;]?\s*(?:ext\.?|extension|x|#)\s*(\d{1,7})\s*$/i
 
 /**
- * A tel: link (RFC 3966) for a phone number as people write it, in E.164 for US numbers, with its
- * extension as ';ext=' ('(501) 555-0100 ext. 12' → 'tel:+15015550100;ext=12'); null without digits.
+ * A tel: link (RFC 3966) for a phone number as people write it, in E.164 by the rules of the town's
+ * country (town_settings.country, an ISO 3166 code), with its extension as ';ext=' ('(501) 555-0100
+ * ext. 12' in the US → 'tel:+15015550100;ext=12', '020 7946 0018' in GB → 'tel:+442079460018');
+ * a number of no such length (911, 999) keeps its digits; null without digits.
  */
-export function telUrl(phone: string): string | null {
+export function telUrl(phone: string, country: Town['country']): string | null {
   const extension = EXTENSION.exec(phone)
   const number = extension ? phone.slice(0, extension.index) : phone
   const digits = number.replace(/\D/g, '')
   if (digits.length === 0) return null
   const ext = extension ? `;ext=${extension[1]}` : ''
-  if (digits.length === 10) return `tel:+1${digits}${ext}`
-  if (digits.length === 11 && digits.startsWith('1')) return `tel:+${digits}${ext}`
+  const e164 = phoneE164(number, country)
+  if (e164) return `tel:${e164}${ext}`
   return `tel:${number.trim().startsWith('+') ? '+' : ''}${digits}${ext}`
 }
 

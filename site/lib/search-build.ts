@@ -14,7 +14,7 @@ import {
 } from './search-index.ts'
 
 /** Draws the card of a search result as HTML: the same card the static list shows. */
-export function renderSearchCard(entry: SearchIndexEntry, town: Pick<Town, 'name' | 'state'>): string {
+export function renderSearchCard(entry: SearchIndexEntry, town: Pick<Town, 'name' | 'state' | 'country'>): string {
   return renderToStaticMarkup(createElement(BusinessCard, { business: searchIndexCard(entry, town), headingLevel: 2 }))
 }
 

@@ -3,6 +3,7 @@ import type { BusinessCardData } from './business-card.ts'
 import { pageCacheKey } from './build-cache.ts'
 import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
+import { telUrl } from './links.ts'
 import {
   encodeSet,
   fileKey,
@@ -211,7 +212,10 @@ export function buildSearchIndex(
 }
 
 /** Makes the card of an index entry: the same card the static list shows for that business. */
-export function searchIndexCard(entry: SearchIndexEntry, town: Pick<Town, 'name' | 'state'>): BusinessCardData {
+export function searchIndexCard(
+  entry: SearchIndexEntry,
+  town: Pick<Town, 'name' | 'state' | 'country'>,
+): BusinessCardData {
   const texts = {
     name: entry.name,
     short_description: entry.short_description ?? null,
@@ -227,6 +231,7 @@ export function searchIndexCard(entry: SearchIndexEntry, town: Pick<Town, 'name'
     is_featured: entry.is_featured === true,
     badge: categoryBadgeLabel(entry.category),
     description: cardDescription(texts, town),
+    tel: entry.phone ? telUrl(entry.phone, town.country) : null,
     image: entry.image ?? null,
   }
 }

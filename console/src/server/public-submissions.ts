@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { submissionKinds, submissionSchema, submissionMaxBytes } from '@roland/scripts/content/schema'
+import { submissionKinds, submissionMaxBytes, submissionSchemasFor } from '@roland/scripts/content/schema'
 import { pendingSubmissionCount, submissionEntry, submitSuggestion } from '@roland/scripts/content/submissions'
+import { findTown } from '@roland/scripts/content/town'
 import { SqlError } from '@roland/scripts/store/types'
 import { readTown } from '@roland/scripts/content/town'
 import type { ConsoleServices } from './context.ts'
@@ -139,7 +140,9 @@ async function submit(req: IncomingMessage, services: ConsoleServices): Promise<
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON: send {"kind", "payload", "contact"}.')
   }
-  const parsed = submissionSchema.safeParse(body)
+  // A phone follows the town's country (town_settings.country; US until the town is set up).
+  const country = (await findTown(services.store))?.country ?? 'US'
+  const parsed = submissionSchemasFor(country).submission.safeParse(body)
   if (!parsed.success) {
     const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
     const kind = (body as { kind?: unknown } | null)?.kind

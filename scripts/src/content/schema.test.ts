@@ -6,7 +6,9 @@ import {
   eventCreateSchema,
   eventPatchSchema,
   imagePatchSchema,
+  phoneE164,
   submissionSchema,
+  submissionSchemasFor,
   textCharacterProblem,
 } from './schema.ts'
 
@@ -102,5 +104,34 @@ describe('the content schemas refuse control characters in every text field', ()
       submissionSchema.safeParse({ kind: 'event', payload: { ...event, description: 'Bring a chair.\r\nAnd a hat.' } })
         .success,
     ).toBe(true)
+  })
+})
+
+describe("a visitor's suggestion follows the town's country (town_settings.country)", () => {
+  const newBusiness = (country: string, phone: string) =>
+    firstIssue(submissionSchemasFor(country).payloads['new-business'].safeParse({ name: 'Corner Shop', phone }))
+
+  test('in the US a US number passes and a British one is refused with the US message', () => {
+    expect(newBusiness('US', '(501) 555-0123')).toBeNull()
+    expect(newBusiness('US', '020 7946 0018')).toEqual({
+      path: 'phone',
+      message: 'Phone must be a US phone number, such as (501) 555-0123',
+    })
+  })
+
+  test('in GB a British number passes in every kind and the body, a US-only one is refused', () => {
+    const gb = submissionSchemasFor('GB')
+    expect(newBusiness('GB', '020 7946 0018')).toBeNull()
+    expect(newBusiness('GB', '(501) 555-0123')?.message).toMatch(/country \(GB\)/)
+    const update = { business: 'corner-shop', phone: '020 7946 0018' }
+    expect(gb.payloads['business-update'].safeParse(update).success).toBe(true)
+    expect(gb.submission.safeParse({ kind: 'business-update', payload: update }).success).toBe(true)
+    expect(submissionSchema.safeParse({ kind: 'business-update', payload: update }).success).toBe(false)
+  })
+
+  test('phoneE164 writes a number by the country, and leaves short codes alone', () => {
+    expect(phoneE164('020 7946 0018', 'GB')).toBe('+442079460018')
+    expect(phoneE164('(501) 555-0123', 'US')).toBe('+15015550123')
+    expect(phoneE164('999', 'GB')).toBeNull()
   })
 })

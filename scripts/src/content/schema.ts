@@ -1,4 +1,4 @@
-import { isSupportedCountry, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js'
+import { isSupportedCountry, isValidPhoneNumber, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import { z } from 'zod'
 import {
   endsAfterStart,
@@ -127,45 +127,47 @@ export const submissionFieldMax = 2000
 export const submissionMaxBytes = 8 * 1024
 
 // A visitor's fields are the editors' (same names, same rules), with long texts capped at what a
-// submission holds, so the form refuses what the database would.
-const visitorBusinessFields = businessFieldsSchema
-  .pick({
-    name: true,
-    category: true,
-    short_description: true,
-    address: true,
-    phone: true,
-    email: true,
-    website: true,
-    hours: true,
-    services: true,
-  })
-  .extend({ full_description: optionalText('Description', submissionFieldMax) })
+// submission holds, so the form refuses what the database would; the phone follows the town's country.
+function visitorBusinessFieldsFor(country: string) {
+  return businessFieldsSchema
+    .pick({
+      name: true,
+      category: true,
+      short_description: true,
+      address: true,
+      phone: true,
+      email: true,
+      website: true,
+      hours: true,
+      services: true,
+    })
+    .extend({ phone: phoneNumber('Phone', country), full_description: optionalText('Description', submissionFieldMax) })
+}
 
 /** A business-update's payload: the business by slug, the fields that change, and why. */
-export const businessUpdateSchema = visitorBusinessFields
-  .partial()
-  .extend({
-    business: z
-      .string('Say which business this is about (its slug)')
-      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Say which business this is about (its slug)')
-      .max(120, 'Say which business this is about (its slug)'),
-    note: optionalText('Note', submissionFieldMax).optional(),
-    closed: z.literal(true, 'closed is true, or left out').optional(),
-  })
-  .strict()
-  .refine((update) => update.closed || Object.keys(update).some((key) => key !== 'business' && key !== 'note'), {
-    message: 'Change at least one field, or say that the business has closed or moved',
-    path: ['closed'],
-  })
-export type BusinessUpdatePayload = z.input<typeof businessUpdateSchema>
+function businessUpdateSchemaFor(country: string) {
+  return visitorBusinessFieldsFor(country)
+    .partial()
+    .extend({
+      business: z
+        .string('Say which business this is about (its slug)')
+        .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Say which business this is about (its slug)')
+        .max(120, 'Say which business this is about (its slug)'),
+      note: optionalText('Note', submissionFieldMax).optional(),
+      closed: z.literal(true, 'closed is true, or left out').optional(),
+    })
+    .strict()
+    .refine((update) => update.closed || Object.keys(update).some((key) => key !== 'business' && key !== 'note'), {
+      message: 'Change at least one field, or say that the business has closed or moved',
+      path: ['closed'],
+    })
+}
 
 /** A new-business payload: the business fields; a name is required, the rest may follow. */
-export const newBusinessSchema = visitorBusinessFields
-  .partial()
-  .extend({ name: visitorBusinessFields.shape.name })
-  .strict()
-export type NewBusinessPayload = z.input<typeof newBusinessSchema>
+function newBusinessSchemaFor(country: string) {
+  const fields = visitorBusinessFieldsFor(country)
+  return fields.partial().extend({ name: fields.shape.name }).strict()
+}
 
 /** An event payload: the console's event fields. */
 export const eventSubmissionSchema = eventFieldsSchema
@@ -176,13 +178,6 @@ export const eventSubmissionSchema = eventFieldsSchema
   .refine(endsAfterStart, endsAfterStartIssue)
 export type EventSubmissionPayload = z.input<typeof eventSubmissionSchema>
 
-/** Each kind's payload schema. */
-export const submissionPayloadSchemas = {
-  'business-update': businessUpdateSchema,
-  'new-business': newBusinessSchema,
-  event: eventSubmissionSchema,
-} as const
-
 /** Who sent it, if they say: both optional, never shown on the site, deleted 90 days after the decision. */
 export const submissionContactSchema = z
   .object({
@@ -192,24 +187,55 @@ export const submissionContactSchema = z
   .strict()
 export type SubmissionContact = z.input<typeof submissionContactSchema>
 
-/** The body of POST /api/public/submissions and of the submit_suggestion rpc: {kind, payload, contact}. */
-export const submissionSchema = z.discriminatedUnion(
-  'kind',
-  [
-    z.object({
-      kind: z.literal('business-update'),
-      payload: businessUpdateSchema,
-      contact: submissionContactSchema.nullish(),
-    }),
-    z.object({
-      kind: z.literal('new-business'),
-      payload: newBusinessSchema,
-      contact: submissionContactSchema.nullish(),
-    }),
-    z.object({ kind: z.literal('event'), payload: eventSubmissionSchema, contact: submissionContactSchema.nullish() }),
-  ],
-  { error: `kind must be one of ${submissionKinds.join(', ')}` },
-)
+/**
+ * A visitor's suggestion with the phone rule of the town's country (town_settings.country): each
+ * kind's payload schema (the site's suggestion form checks by them) and the body of POST
+ * /api/public/submissions and of the submit_suggestion rpc, {kind, payload, contact}.
+ */
+export function submissionSchemasFor(country: string) {
+  const businessUpdate = businessUpdateSchemaFor(country)
+  const newBusiness = newBusinessSchemaFor(country)
+  return {
+    payloads: { 'business-update': businessUpdate, 'new-business': newBusiness, event: eventSubmissionSchema },
+    submission: z.discriminatedUnion(
+      'kind',
+      [
+        z.object({
+          kind: z.literal('business-update'),
+          payload: businessUpdate,
+          contact: submissionContactSchema.nullish(),
+        }),
+        z.object({
+          kind: z.literal('new-business'),
+          payload: newBusiness,
+          contact: submissionContactSchema.nullish(),
+        }),
+        z.object({
+          kind: z.literal('event'),
+          payload: eventSubmissionSchema,
+          contact: submissionContactSchema.nullish(),
+        }),
+      ],
+      { error: `kind must be one of ${submissionKinds.join(', ')}` },
+    ),
+  }
+}
+
+const usSubmissionSchemas = submissionSchemasFor('US')
+
+/** A business-update's payload, for a town in the US (others: submissionSchemasFor). */
+export const businessUpdateSchema = usSubmissionSchemas.payloads['business-update']
+export type BusinessUpdatePayload = z.input<typeof businessUpdateSchema>
+
+/** A new-business payload, for a town in the US (others: submissionSchemasFor). */
+export const newBusinessSchema = usSubmissionSchemas.payloads['new-business']
+export type NewBusinessPayload = z.input<typeof newBusinessSchema>
+
+/** Each kind's payload schema, for a town in the US (others: submissionSchemasFor). */
+export const submissionPayloadSchemas = usSubmissionSchemas.payloads
+
+/** The body of POST /api/public/submissions, for a town in the US (others: submissionSchemasFor). */
+export const submissionSchema = usSubmissionSchemas.submission
 export type Submission = z.input<typeof submissionSchema>
 
 /** The time zones a town may keep: those Node knows (IANA names), and UTC. */
@@ -225,6 +251,15 @@ const usZip = /^\d{5}(-\d{4})?$/
 /** The country's calling rules for libphonenumber-js, or undefined for a code it does not know. */
 export function phoneCountry(country: string): CountryCode | undefined {
   return isSupportedCountry(country) ? country : undefined
+}
+
+/**
+ * A phone number in E.164 ('+15015550123') by the rules of the town's country, dialled there or
+ * with its + code; null for a number of no such length (911, 999).
+ */
+export function phoneE164(number: string, country: string): string | null {
+  const parsed = parsePhoneNumberFromString(number, phoneCountry(country))
+  return parsed?.isPossible() ? parsed.number : null
 }
 
 /** Each field of the town settings (issue 39), as an admin sets them on the console's Town screen. */

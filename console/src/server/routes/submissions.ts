@@ -1,4 +1,4 @@
-import { businessCreateSchema, businessPatchSchema, eventCreateSchema, plainText } from '@roland/scripts/content/schema'
+import { businessSchemasFor, eventCreateSchema, plainText } from '@roland/scripts/content/schema'
 import {
   acceptSubmission,
   decideSubmission,
@@ -23,12 +23,11 @@ import { createWithFreeSlug, eventSlugBase, outcomeRow } from './content.ts'
 // functions, in one transaction with the decision, so the 409 rule and the audit hold: the audit
 // entry names the operator and the submission. An accepted change queues the rebuild like any edit.
 
-/** Each kind's values as an operator may edit them before accepting: the editors' own schemas. */
-const editedSchemas = {
-  'business-update': businessPatchSchema,
-  'new-business': businessCreateSchema,
-  event: eventCreateSchema,
-} as const
+/** Each kind's values as an operator may edit them before accepting: the editors' own schemas, the phone by the town's country. */
+function editedSchemas(country: string) {
+  const business = businessSchemasFor(country)
+  return { 'business-update': business.patch, 'new-business': business.create, event: eventCreateSchema } as const
+}
 
 const statusQuery = z.object({
   status: z
@@ -66,7 +65,8 @@ async function valuesToAccept(
   context: RouteContext,
   entry: SubmissionEntry,
 ): Promise<{ fields: Record<string, unknown>; version: string | null }> {
-  const schema = editedSchemas[entry.kind]
+  const { country } = await readTown(context.services.store)
+  const schema = editedSchemas(country)[entry.kind]
   const hasBody = context.req.headers['content-type'] !== undefined && context.req.headers['content-length'] !== '0'
   let values: Record<string, unknown>
   if (hasBody) {
