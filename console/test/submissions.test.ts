@@ -410,10 +410,9 @@ async function startStandIn(respond: (body: string, count: number) => { status: 
 }
 
 describe("a suggestion's phone", () => {
-  // The town_settings.country rule (issue 39) in the shared schema. submit_suggestion's own SQL
-  // check still takes US numbers only, so a British number is not yet stored from a visitor (see
-  // the migration 20261126000300_submissions.sql); the route's and the Inbox's checks follow the country.
-  test("follows the town's country: under GB the route refuses a US number and the Inbox takes a British one", async () => {
+  // The town_settings.country rule (issue 39): the shared schema's, which the route and the Inbox
+  // check, and submit_suggestion's own (20261128001200_suggestion_phone_by_country.sql).
+  test("follows the town's country: under GB the route takes a British number, refuses a US one, and the Inbox likewise", async () => {
     const suggest = (phone: string) =>
       submit({ kind: 'business-update', payload: { business: business.slug, phone, note: 'New number' } })
     const { json: shop } = await submit({ kind: 'new-business', payload: { name: 'Corner Shop' } })
@@ -426,6 +425,9 @@ describe("a suggestion's phone", () => {
       expect(refused.status, refused.text).toBe(400)
       expect(refused.json.issues).toEqual([{ path: 'payload.phone', message: expect.stringMatching(/country \(GB\)/) }])
       expect(await countSubmissions()).toBe(before)
+      const taken = await suggest('020 7946 0018')
+      expect(taken.status, taken.text).toBe(201)
+      expect(await countSubmissions()).toBe(before + 1)
 
       // An editor accepting a suggestion checks its values with the editors' rules, by the country.
       const accept = (phone: string) =>
