@@ -6,7 +6,7 @@ import { dayNames } from './hours.ts'
 
 type JsonLd = Record<string, unknown>
 
-// "…, Little Rock, AR 72223": the street part, the town, the state (its code, or the town's state
+// "…, Boulder, CO 80302": the street part, the town, the state (its code, or the town's state
 // spelt out) and an optional ZIP.
 function townStateZip(town: Town): RegExp {
   const state = town.state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
@@ -15,7 +15,7 @@ function townStateZip(town: Town): RegExp {
 
 /**
  * A PostalAddress for an address as people write it. The town, state and ZIP are read from the
- * end of the address when it names them ("18000 Highway 300, Roland, AR 72135"), else they are
+ * end of the address when it names them ("1500 Main Street, Golden, CO 80401"), else they are
  * the town's.
  */
 export function postalAddress(address: string | null, town: Town): JsonLd {

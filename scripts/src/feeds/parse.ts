@@ -60,7 +60,7 @@ function isIanaZone(zone: string): boolean {
 
 /**
  * The IANA zone a TZID names: itself, its Windows name's ("Central Standard Time"), or the IANA
- * name at its end ("/mozilla.org/20050126_1/America/Chicago"); null when none.
+ * name at its end ("/mozilla.org/20050126_1/America/Denver"); null when none.
  */
 export function ianaZoneOf(tzid: string): string | null {
   const text = tzid.trim().replace(/^"|"$/g, '')

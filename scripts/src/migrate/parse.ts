@@ -121,7 +121,7 @@ export interface ParseOptions {
   place?: ListPlace | undefined
 }
 
-/** The town's state, by name and postal code ('Arkansas', 'AR'), as the town settings give them. */
+/** The town's state, by name and postal code ('Colorado', 'CO'), as the town settings give them. */
 export interface ListPlace {
   state: string
   state_code: string
@@ -539,7 +539,7 @@ const ROAD_FIRST = new RegExp(
 )
 
 /**
- * How a list names a place: a state with a ZIP ('AR 72135', 'Arkansas 72135'), and a town on its own
+ * How a list names a place: a state with a ZIP ('CO 80401', 'Colorado 80401'), and a town on its own
  * line ('Willow Bend, TX 75455'). A town of the list's own state (`place`, the town settings') needs
  * no ZIP: 'Pine Hollow, CO', 'Pine Hollow, Colo.', 'Pine Hollow, Colorado'.
  */
@@ -626,7 +626,7 @@ function readBlock(block: Line[], phones: PhoneFinder): BlockResult {
   const fields = readLines(lines, draft, phones)
 
   const bare = fields === 0 && draft.services.length === 0
-  // A title block often carries the town's own address ('Roland, AR 72135'), but never a phone or website.
+  // A title block often carries the town's own address ('Golden, CO 80401'), but never a phone or website.
   const title = DIRECTORY_WORDS.test(name) && draft.phone === null && draft.website === null
   if ((bare && isHeading(name)) || title) return { kind: 'skip', reason: 'a heading, not a business' }
   if (name === '') return { kind: 'skip', reason: 'the first line has no business name' }
@@ -692,7 +692,7 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft, ph
       case 'address': {
         fields += 1
         if (draft.address === null) {
-          // A two-line address: the street, then 'Roland, AR 72135' on its own line.
+          // A two-line address: the street, then 'Golden, CO 80401' on its own line.
           const next = lines[i + 1]?.text
           const joined =
             next !== undefined && addresses.cityState.test(next) && !addresses.stateAndZip.test(kind.value)

@@ -40,7 +40,7 @@ const townFields: FieldDef<TownDraft>[] = [
     key: 'state_code',
     id: 'state-code',
     label: 'State code',
-    hint: 'Its postal abbreviation, such as AR',
+    hint: 'Its postal abbreviation, such as CO',
   },
   { kind: 'text', key: 'zip', label: 'ZIP' },
   { kind: 'text', key: 'county', label: 'County' },
