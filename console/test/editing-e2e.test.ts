@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { call, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
+import { call, clickRebuildSite, rebuildAfter, startBrowserConsole, type BrowserConsole } from './support/console.ts'
 
 // Editing content in the console's screens (issue 18): the built app in a real Chromium, the real
 // server and embedded Postgres (with the sample Roland.txt), and a real local site build.
@@ -258,24 +258,7 @@ describe('editing in the console, in Chromium', () => {
     { timeout: 500_000 },
     async () => {
       const business = await target()
-      const rebuildIds = async () =>
-        (await server.services.jobs.list(100)).filter((job) => job.kind === 'rebuild').map((job) => job.id)
-      const before = new Set(await rebuildIds())
-      // Waits for the effect of this click (its request, then the job it made, then that job's end):
-      // "the scheduler is idle" already holds before the click's request reaches the server.
-      const requested = page.waitForResponse(
-        (response) => response.url().endsWith('/api/rebuild') && response.request().method() === 'POST',
-      )
-      await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
-      expect((await requested).status()).toBe(202)
-      const id = await waitFor(
-        async () => (await rebuildIds()).find((jobId) => !before.has(jobId)),
-        'the rebuild job the click made',
-      )
-      // Its job exists, so its rebuild runs: wait for it without polling the database, which the
-      // build's own process must open (the console closes it only once no call has used it for a while).
-      await server.services.scheduler.idle()
-      const rebuild = (await server.services.jobs.list(100)).find((row) => row.id === id)
+      const rebuild = await rebuildAfter(server, async () => expect(await clickRebuildSite(page)).toBe(202))
       // Its error and the end of its log, when it failed, are what to look at.
       expect({ status: rebuild?.status, error: rebuild?.error, log: rebuild?.log.slice(-8) }).toMatchObject({
         status: 'succeeded',

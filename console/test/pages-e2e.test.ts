@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { axeViolations } from '../../test/support/axe.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { call, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
+import { call, clickRebuildSite, rebuildAfter, startBrowserConsole, type BrowserConsole } from './support/console.ts'
 
 // The Pages screen (issue 39) in a real Chromium, with the real server, embedded Postgres and a
 // real local site build: an editor changes the emergency numbers, the rebuilt page shows them, and
@@ -30,20 +30,7 @@ afterAll(() => started?.close())
 
 /** Clicks Rebuild site and waits for the rebuild job that click made to end; fails with its log if it failed. */
 async function rebuild(): Promise<void> {
-  const rebuildIds = async () =>
-    (await server.services.jobs.list(100)).filter((job) => job.kind === 'rebuild').map((job) => job.id)
-  const before = new Set(await rebuildIds())
-  const requested = page.waitForResponse(
-    (response) => response.url().endsWith('/api/rebuild') && response.request().method() === 'POST',
-  )
-  await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
-  expect((await requested).status()).toBe(202)
-  const id = await waitFor(
-    async () => (await rebuildIds()).find((jobId) => !before.has(jobId)),
-    'the rebuild job the click made',
-  )
-  await server.services.scheduler.idle()
-  const job = (await server.services.jobs.list(100)).find((row) => row.id === id)
+  const job = await rebuildAfter(server, async () => expect(await clickRebuildSite(page)).toBe(202))
   expect({ status: job?.status, error: job?.error, log: job?.log.slice(-8) }).toMatchObject({ status: 'succeeded' })
 }
 

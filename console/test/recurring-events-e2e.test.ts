@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { fixtureTown } from '../../scripts/test/fixtures/catalog.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { call, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
+import { call, rebuildAfter, startBrowserConsole, waitFor, type BrowserConsole } from './support/console.ts'
 
 // A recurring event made in the console's event editor (issue 40), in a real Chromium, with the
 // real server, embedded Postgres and a real local site build.
@@ -81,10 +81,9 @@ describe('a recurring event in the console', () => {
         new Date(second.getTime()).toISOString(),
       ])
 
-      const rebuilt = await call(server, '/api/rebuild', { method: 'POST' })
-      expect(rebuilt.status).toBe(202)
-      await server.services.scheduler.idle()
-      const rebuild = (await server.services.jobs.list(100)).find((job) => job.kind === 'rebuild')
+      const rebuild = await rebuildAfter(server, async () => {
+        expect((await call(server, '/api/rebuild', { method: 'POST' })).status).toBe(202)
+      })
       expect({ status: rebuild?.status, error: rebuild?.error, log: rebuild?.log.slice(-8) }).toMatchObject({
         status: 'succeeded',
       })

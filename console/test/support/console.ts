@@ -166,6 +166,35 @@ export function waitForJob(server: Pick<ConsoleServer, 'url'>, id: string): Prom
   }, `job ${id} to finish`)
 }
 
+/**
+ * Runs an action that asks for a rebuild (a click on Rebuild site, a POST), then waits for the
+ * rebuild job that action made to end, and returns it. It waits for the effect of its own action:
+ * "the scheduler is idle" already holds before the request's timer starts the rebuild.
+ */
+export async function rebuildAfter(server: ConsoleServer, ask: () => Promise<unknown>): Promise<Job | undefined> {
+  const rebuildIds = async () =>
+    (await server.services.jobs.list(100)).filter((job) => job.kind === 'rebuild').map((job) => job.id)
+  const before = new Set(await rebuildIds())
+  await ask()
+  const id = await waitFor(
+    async () => (await rebuildIds()).find((jobId) => !before.has(jobId)),
+    'the rebuild job the request made',
+  )
+  // Its job exists, so its rebuild runs: wait for it without polling the database, which the
+  // build's own process must open (the console closes it only once no call has used it for a while).
+  await server.services.scheduler.idle()
+  return (await server.services.jobs.list(100)).find((row) => row.id === id)
+}
+
+/** Clicks the Rebuild site button and returns the status of the request it made. */
+export async function clickRebuildSite(page: Page): Promise<number> {
+  const requested = page.waitForResponse(
+    (response) => response.url().endsWith('/api/rebuild') && response.request().method() === 'POST',
+  )
+  await page.getByTestId('rebuild-panel').getByRole('button', { name: 'Rebuild site' }).click()
+  return (await requested).status()
+}
+
 /** A stand-in for a host's deploy hook: counts the POSTs it receives. */
 export interface HookReceiver {
   url: string
