@@ -97,7 +97,8 @@ describe('after one visit to / and /businesses, with no signal', () => {
   test('a search on /businesses finds a business', async () => {
     await page.goto(url('/businesses'))
     await searchBox(page).fill('biscuits')
-    await expect(cards(page).allInnerTexts()).resolves.toEqual(['Roland Coffee House'])
+    // The search loads its index (from the saved copy) once the box is used: wait for its answer.
+    await expect.poll(() => cards(page).allInnerTexts(), { timeout: 15_000 }).toEqual(['Roland Coffee House'])
   })
 
   test('a business page never opened shows the offline page, with what is saved and the emergency numbers', async () => {
