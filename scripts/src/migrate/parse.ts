@@ -134,25 +134,18 @@ export function parseRolandText(text: string, options: ParseOptions = {}): Parse
 
 /** Parses the text of Roland.txt into businesses and the skipped blocks, for a job's summary. */
 export function parseRolandTextReport(text: string, options: ParseOptions = {}): RolandParseReport {
-  // The address patterns of this list's town, for the (synchronous) read of this list.
-  const outer = addresses
-  addresses = addressPatterns(options.place)
-  try {
-    return readList(text, options)
-  } finally {
-    addresses = outer
-  }
+  return readList(text, options)
 }
 
-function readList(text: string, { country = 'US' }: ParseOptions): RolandParseReport {
+function readList(text: string, { country = 'US', place }: ParseOptions): RolandParseReport {
   refuseBadCharacters(text)
-  const phones = phoneFinder(country)
+  const list = listReader(country, place)
   const drafts: Draft[] = []
   const skipped: SkippedBlock[] = []
-  for (const { lines: block, joined } of splitBlocks(text, phones).flatMap((block) => splitEntries(block, phones))) {
+  for (const { lines: block, joined } of splitBlocks(text, list).flatMap((block) => splitEntries(block, list))) {
     const first = block[0]
     if (first === undefined) continue
-    const result = readBlock(block, phones)
+    const result = readBlock(block, list)
     if (result.kind === 'business') {
       const previous = drafts.at(-1)
       // The operator checks these in the dry run: a name-like line inside a description could be mistaken.
@@ -278,7 +271,7 @@ function tableRow(cells: string[], columns: TableColumns | null, line: number): 
   return lines
 }
 
-function splitBlocks(text: string, phones: PhoneFinder): Line[][] {
+function splitBlocks(text: string, list: ListReader): Line[][] {
   const raws = text
     .replace(/^\uFEFF/, '')
     .replace(/\r\n?/g, '\n')
@@ -294,7 +287,7 @@ function splitBlocks(text: string, phones: PhoneFinder): Line[][] {
     if (cells.filter((cell) => cell !== '').length >= TABLE_ROW_CELLS) {
       const names = readColumnNames(cells)
       const row = names === null ? tableRow(cells, columns, line.line) : [{ ...line, header: true as const }]
-      if (names !== null || columns !== null || row.slice(1).some((cell) => isContact(classify(cell.text, phones)))) {
+      if (names !== null || columns !== null || row.slice(1).some((cell) => isContact(classify(cell.text, list)))) {
         if (current.length > 0) blocks.push(current)
         current = []
         if (names !== null) columns = names
@@ -305,7 +298,7 @@ function splitBlocks(text: string, phones: PhoneFinder): Line[][] {
     // A rule right under a lone first line underlines a name ('Big Rock Coffee' / '-----') rather than ending it.
     // A title ruled off above the first business is not an underline: a name line followed by fields comes next.
     const next = lines[i + 1]?.text ?? ''
-    const nextStartsEntry = classify(next, phones).kind === 'description' && looksLikeName(next, lines[i + 1]?.tab)
+    const nextStartsEntry = classify(next, list).kind === 'description' && looksLikeName(next, lines[i + 1]?.tab)
     const underline = current.length === 1 && current[0]?.line === line.line - 1 && next !== '' && !nextStartsEntry
     if (SEPARATOR.test(line.text) && underline) continue
     if (line.text === '' || SEPARATOR.test(line.text)) {
@@ -326,12 +319,12 @@ type Entry = { lines: Line[]; joined: boolean }
  * Splits a block into entries where a volunteer left out the blank line: a name line followed by
  * its fields, after an entry that already has its own, starts the next business.
  */
-function splitEntries(block: Line[], phones: PhoneFinder): Entry[] {
-  const kinds = block.map((line) => classify(line.text, phones))
+function splitEntries(block: Line[], list: ListReader): Entry[] {
+  const kinds = block.map((line) => classify(line.text, list))
   const entries: Entry[] = []
   let start = 0
   for (let i = 1; i < block.length; i += 1) {
-    if (!startsEntry(block, kinds, start, i, phones)) continue
+    if (!startsEntry(block, kinds, start, i, list)) continue
     entries.push({ lines: block.slice(start, i), joined: entries.length > 0 })
     start = i
   }
@@ -370,12 +363,12 @@ const BOUNDARY = {
  * Tells whether line i starts a new business inside a block with no blank line before it: only
  * when that is more likely than not, weighing the line's shape and the fields around it.
  */
-function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number, phones: PhoneFinder): boolean {
-  return boundaryScore(block, kinds, start, i, phones) > 0.5
+function startsEntry(block: Line[], kinds: LineKind[], start: number, i: number, list: ListReader): boolean {
+  return boundaryScore(block, kinds, start, i, list) > 0.5
 }
 
 /** Scores from 0 to 1 how likely line i of a block is the name line of the next business. */
-function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: number, phones: PhoneFinder): number {
+function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: number, list: ListReader): number {
   const kind = kinds[i]
   const text = block[i]?.text ?? ''
   if (kind?.kind !== 'description') return 0
@@ -428,7 +421,7 @@ function boundaryScore(block: Line[], kinds: LineKind[], start: number, i: numbe
   if (below.size >= 2) score += BOUNDARY.twoFieldsBelow
   if (isShouted(namePart) && !isSectionHeading(text)) score += BOUNDARY.shouted
   if (
-    phones(namePart).length > 0 ||
+    list.phones(namePart).length > 0 ||
     findUrl(namePart) !== null ||
     findDomain(namePart) !== null ||
     /\S:\s/.test(namePart)
@@ -543,7 +536,7 @@ const ROAD_FIRST = new RegExp(
  * line ('Willow Bend, TX 75455'). A town of the list's own state (`place`, the town settings') needs
  * no ZIP: 'Pine Hollow, CO', 'Pine Hollow, Colo.', 'Pine Hollow, Colorado'.
  */
-function addressPatterns(place: ListPlace | undefined): { stateAndZip: RegExp; cityState: RegExp } {
+function addressPatterns(place: ListPlace | undefined): AddressPatterns {
   const own = place ? ownStateWords(place) : null
   const zip = '\\d{5}(?:-\\d{4})?'
   const city = '^[A-Z][A-Za-z.]*(?:\\s[A-Z][A-Za-z.]*){0,2}\\s*,?\\s+'
@@ -568,8 +561,6 @@ function ownStateWords({ state, state_code }: ListPlace): string {
   return [escape(name), ...shortenings, escape(state_code.trim())].filter((word) => word !== '').join('|')
 }
 
-/** The address patterns of the list being read (parseRolandTextReport sets them for its read). */
-let addresses = addressPatterns(undefined)
 const DIRECTORY_WORDS = /\b(?:directory|listings?|last\s+updated|updated|compiled|table\s+of\s+contents|page\s+\d+)\b/i
 
 type LineKind =
@@ -582,12 +573,12 @@ type LineKind =
   | { kind: 'description'; value: string; bullet: boolean }
   | { kind: 'ignored' }
 
-function readBlock(block: Line[], phones: PhoneFinder): BlockResult {
+function readBlock(block: Line[], list: ListReader): BlockResult {
   const [first, ...rest] = block
   if (first === undefined) return { kind: 'skip', reason: 'empty block' }
   if (first.header) return { kind: 'skip', reason: 'the column names of a table, not a business' }
   const [nameText, tagline] = splitNameLine(first.text, first.tab)
-  const nameKind = classify(nameText, phones)
+  const nameKind = classify(nameText, list)
   // An unlabelled line that merely looks like an address or hours is still a name: '24/7 Fitness'.
   const labelled = ADDRESS_LABEL.test(nameText) || stripHoursLabel(nameText) !== null
   if (nameKind.kind !== 'description' && ((nameKind.kind !== 'address' && nameKind.kind !== 'hours') || labelled)) {
@@ -596,7 +587,7 @@ function readBlock(block: Line[], phones: PhoneFinder): BlockResult {
   // A paragraph on its own (a blank line inside a long description) carries on the business above it.
   if (
     looksLikeProse(nameText, first.text) &&
-    rest.every((line) => ['description', 'ignored'].includes(classify(line.text, phones).kind))
+    rest.every((line) => ['description', 'ignored'].includes(classify(line.text, list).kind))
   ) {
     return { kind: 'paragraph', text: block.map((line) => line.text).join(' ') }
   }
@@ -623,7 +614,7 @@ function readBlock(block: Line[], phones: PhoneFinder): BlockResult {
     ...(tagline === null ? [] : [{ text: tagline, tagline: true }]),
     ...rest.map((line) => ({ text: line.text, tagline: false })),
   ]
-  const fields = readLines(lines, draft, phones)
+  const fields = readLines(lines, draft, list)
 
   const bare = fields === 0 && draft.services.length === 0
   // A title block often carries the town's own address ('Golden, CO 80401'), but never a phone or website.
@@ -637,7 +628,7 @@ function readBlock(block: Line[], phones: PhoneFinder): BlockResult {
 }
 
 /** Reads the lines below the name into the draft; returns how many contact or hours fields were found. */
-function readLines(lines: { text: string; tagline: boolean }[], draft: Draft, phones: PhoneFinder): number {
+function readLines(lines: { text: string; tagline: boolean }[], draft: Draft, list: ListReader): number {
   let fields = 0
   let paragraph: string[] = []
   let previous: LineKind['kind'] | null = null
@@ -654,12 +645,12 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft, ph
   for (const [i, { text, tagline }] of lines.entries()) {
     const bare = text.replace(BULLET, '')
     if (!FAX_LABEL.test(bare) && !EMAIL_LABEL.test(bare)) {
-      for (const { phone } of phones(text)) {
+      for (const { phone } of list.phones(text)) {
         if (draft.phone === null) draft.phone = phone
         else if (phone !== draft.phone && !draft.extraPhones.includes(phone)) draft.extraPhones.push(phone)
       }
     }
-    const kind = classify(text, phones)
+    const kind = classify(text, list)
 
     if (inFeatures !== null && kind.kind === 'description') {
       const plainItem =
@@ -695,11 +686,11 @@ function readLines(lines: { text: string; tagline: boolean }[], draft: Draft, ph
           // A two-line address: the street, then 'Golden, CO 80401' on its own line.
           const next = lines[i + 1]?.text
           const joined =
-            next !== undefined && addresses.cityState.test(next) && !addresses.stateAndZip.test(kind.value)
+            next !== undefined && list.addresses.cityState.test(next) && !list.addresses.stateAndZip.test(kind.value)
               ? `${kind.value}, ${next}`
               : kind.value
           // A phone typed on the address line is not part of the address.
-          draft.address = withoutPhones(joined, phones)
+          draft.address = withoutPhones(joined, list)
             .replace(/\s*[,.;·|•-]*\s*$/, '')
             .replace(/\s+/g, ' ')
             .trim()
@@ -779,23 +770,17 @@ const LIKELY = 0.9
 const PLAIN_ADDRESS = 0.6
 const DESCRIPTION = 0.3
 
-// What each line of a list was read as: a line is looked at again and again, whether it ends an
-// entry, starts one or carries a field; it is read once per list (the readings depend on its country).
-const readings = new WeakMap<PhoneFinder, Map<string, LineKind>>()
-
 /** Reads one line of an entry as the kind of field it most likely is, weighing every reading. */
-function classify(text: string, phones: PhoneFinder): LineKind {
-  let seen = readings.get(phones)
-  if (seen === undefined) readings.set(phones, (seen = new Map<string, LineKind>()))
-  let kind = seen.get(text)
-  if (kind === undefined) seen.set(text, (kind = classifyLine(text, phones)))
+function classify(text: string, list: ListReader): LineKind {
+  let kind = list.kinds.get(text)
+  if (kind === undefined) list.kinds.set(text, (kind = classifyLine(text, list)))
   return kind
 }
 
-function classifyLine(text: string, phones: PhoneFinder): LineKind {
+function classifyLine(text: string, list: ListReader): LineKind {
   const bullet = BULLET.exec(text)
   const bare = bullet ? text.slice(bullet[0].length).trim() : text
-  const readings = scoreLine(bare, phones)
+  const readings = scoreLine(bare, list)
   const best = readings.reduce((top, reading) => (reading.score > top.score ? reading : top), {
     kind: { kind: 'description', value: bare, bullet: bullet !== null },
     score: DESCRIPTION,
@@ -804,7 +789,7 @@ function classifyLine(text: string, phones: PhoneFinder): LineKind {
 }
 
 /** Every way a line could be read, each with how sure that reading is (0 to 1). */
-function scoreLine(bare: string, phones: PhoneFinder): { kind: LineKind; score: number }[] {
+function scoreLine(bare: string, list: ListReader): { kind: LineKind; score: number }[] {
   const readings: { kind: LineKind; score: number }[] = []
   const add = (kind: LineKind, score: number) => readings.push({ kind, score })
   // Labels say outright what a line is.
@@ -826,7 +811,7 @@ function scoreLine(bare: string, phones: PhoneFinder): { kind: LineKind; score: 
   }
   const address = ADDRESS_LABEL.exec(bare)
   if (address) return [{ kind: { kind: 'address', value: bare.slice(address[0].length).trim() }, score: SURE }]
-  const found = phones(bare)
+  const found = list.phones(bare)
   const hasPhone = found.length > 0
   // 'Office:' names a phone as often as the office's hours ('Office: Mon-Fri 9am-5pm').
   if (PHONE_LABEL.test(bare) && (hasPhone || hours === null))
@@ -857,8 +842,8 @@ function scoreLine(bare: string, phones: PhoneFinder): { kind: LineKind; score: 
     const score = rest <= 12 ? LIKELY : shouted ? 0.8 : 0.1
     add({ kind: 'website', value: domain }, score)
   }
-  if (isAddressLike(bare))
-    add({ kind: 'address', value: bare }, addresses.stateAndZip.test(bare) ? 0.75 : PLAIN_ADDRESS)
+  if (isAddressLike(bare, list.addresses))
+    add({ kind: 'address', value: bare }, list.addresses.stateAndZip.test(bare) ? 0.75 : PLAIN_ADDRESS)
   return readings
 }
 
@@ -953,7 +938,7 @@ function isHeading(name: string): boolean {
   return isShouted(name) || DIRECTORY_WORDS.test(name) || /:$/.test(name)
 }
 
-function isAddressLike(text: string): boolean {
+function isAddressLike(text: string, addresses: AddressPatterns): boolean {
   const words = text.split(/\s+/).length
   if (words > 15) return false
   if (addresses.stateAndZip.test(text)) return true
@@ -970,6 +955,27 @@ type FoundPhone = { phone: string; start: number; end: number }
 
 /** Finds the phone numbers of a line, in the order typed. */
 type PhoneFinder = (text: string) => FoundPhone[]
+
+/** How a list names a place: its state with a ZIP, and a town on its own line (addressPatterns). */
+interface AddressPatterns {
+  stateAndZip: RegExp
+  cityState: RegExp
+}
+
+/**
+ * What reading one list needs beside its text: its country's phone numbers, its state's address
+ * patterns, and what each line was read as. A line is looked at again and again, whether it ends
+ * an entry, starts one or carries a field; it is read once per list (its reading depends on both).
+ */
+interface ListReader {
+  phones: PhoneFinder
+  addresses: AddressPatterns
+  kinds: Map<string, LineKind>
+}
+
+function listReader(country: CountryCode, place: ListPlace | undefined): ListReader {
+  return { phones: phoneFinder(country), addresses: addressPatterns(place), kinds: new Map() }
+}
 
 /**
  * Finds phone numbers with libphonenumber-js, as they are dialled in the country: every way people
@@ -1076,9 +1082,9 @@ function phoneLineScore(text: string, found: FoundPhone[], shouted: boolean): nu
 }
 
 /** The text without its phone numbers (an address line with the phone typed after it). */
-function withoutPhones(text: string, phones: PhoneFinder): string {
+function withoutPhones(text: string, list: ListReader): string {
   let rest = text
-  for (const { start, end } of [...phones(text)].reverse()) rest = `${rest.slice(0, start)} ${rest.slice(end)}`
+  for (const { start, end } of [...list.phones(text)].reverse()) rest = `${rest.slice(0, start)} ${rest.slice(end)}`
   return rest
 }
 
