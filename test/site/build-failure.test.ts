@@ -41,7 +41,9 @@ async function closedPort(): Promise<number> {
   return port
 }
 
-describe('a build', () => {
+// Each test runs a whole build's start in its own process: 25–35 s in a whole run of the suite, a
+// minute on a loaded one, so each has more time than the suite's default.
+describe('a build', { timeout: 240_000 }, () => {
   test('from a data source without active businesses fails with the loader message and leaves the published site as it was', async () => {
     const dataDir = path.join(root, 'empty-data')
     await copyFixtureDataDir(dataDir)

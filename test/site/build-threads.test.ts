@@ -50,7 +50,8 @@ beforeAll(async () => {
   single = await build('single', { ROLAND_BUILD_THREADS: '1' })
   // As every build runs: the second thread starts late, and may still be loading at the end.
   usual = await build('usual')
-})
+  // Three builds: about 110 s in a whole run of the suite, over 240 s (the suite's hook limit) on a loaded machine.
+}, 600_000)
 
 afterAll(async () => {
   await rm(root, { recursive: true, force: true })
