@@ -376,6 +376,10 @@ async function consoleJobs(url: string): Promise<Job[]> {
   return answer.json.jobs as Job[]
 }
 
+// Each test kills a job several times and runs it again: one to two minutes alone (the slowest
+// 123 s in a whole run of the suite), over five on a machine running another suite beside it.
+const killsTimeout = 900_000
+
 /**
  * Waits until a condition holds, looking every `everyMs` (the test's own timeout bounds it). The
  * console's API is asked at most every half second: the console keeps the embedded database open
@@ -392,18 +396,22 @@ async function until<T>(look: () => Promise<T | undefined | false> | T | undefin
 // ---- the jobs -----------------------------------------------------------------------------------
 
 describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
-  test('a migration killed at any moment leaves the businesses as before or after, and runs again', async () => {
-    // 150 businesses: an import long enough for the kills to land inside it.
-    const file = path.join(work, 'roland-150.txt')
-    await writeFile(file, generateRolandText(150))
-    await killRepeatedly({
-      kind: 'migrate',
-      setup: pristine,
-      args: ['migrate', '--file', file],
-      count: 4,
-      again: (store) => runMigration({ store, source: { file } }),
-    })
-  }, 300_000)
+  test(
+    'a migration killed at any moment leaves the businesses as before or after, and runs again',
+    async () => {
+      // 150 businesses: an import long enough for the kills to land inside it.
+      const file = path.join(work, 'roland-150.txt')
+      await writeFile(file, generateRolandText(150))
+      await killRepeatedly({
+        kind: 'migrate',
+        setup: pristine,
+        args: ['migrate', '--file', file],
+        count: 4,
+        again: (store) => runMigration({ store, source: { file } }),
+      })
+    },
+    killsTimeout,
+  )
 
   describe('with a business website to crawl', () => {
     let site: FixtureSite
@@ -419,202 +427,218 @@ describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
     })
     afterAll(() => site.close())
 
-    test('a crawl killed while it stores photos adds all of them or none, and leaves no file behind', async () => {
-      await killRepeatedly({
-        kind: 'crawl',
-        setup: crawlSetup,
-        args: ['crawl', '--business', 'big-rock-coffee', '--engine', 'builtin', '--allow-private-network'],
-        count: 5,
-        anchor: 'files',
-        again: (store) =>
-          runCrawl({
-            store,
-            target: { slug: 'big-rock-coffee' },
-            engine: { engine: 'builtin' },
-            allowPrivateNetwork: true,
-          }),
-      })
-    }, 300_000)
+    test(
+      'a crawl killed while it stores photos adds all of them or none, and leaves no file behind',
+      async () => {
+        await killRepeatedly({
+          kind: 'crawl',
+          setup: crawlSetup,
+          args: ['crawl', '--business', 'big-rock-coffee', '--engine', 'builtin', '--allow-private-network'],
+          count: 5,
+          anchor: 'files',
+          again: (store) =>
+            runCrawl({
+              store,
+              target: { slug: 'big-rock-coffee' },
+              engine: { engine: 'builtin' },
+              allowPrivateNetwork: true,
+            }),
+        })
+      },
+      killsTimeout,
+    )
 
-    test('a photo backfill killed half-way records no derivative, and leaves no file behind', async () => {
-      // Photos stored before the derivatives pipeline: rows and originals, no derivatives.
-      const setup = await freshDataDir('optimize-setup')
-      await withStore(setup, async (store) => {
-        const businesses = (await store.listBusinesses()).slice(0, 3)
-        for (const [index, business] of businesses.entries()) {
-          const objectPath = `business-images/${business.id}-hero-crash${index}.jpg`
-          await store.files.put(objectPath, await photoJpeg(640 + index * 8, 400), { contentType: 'image/jpeg' })
-          await store.addImage({
-            business_id: business.id,
-            image_url: store.files.publicUrl(objectPath),
-            alt_text: `${business.name} photo`,
-            image_type: 'hero',
-            is_primary: true,
-            sort_order: 0,
-            metadata: { source: 'upload' },
-          })
-        }
-      })
-      await killRepeatedly({
-        kind: 'images',
-        setup,
-        args: ['images', 'optimize', '--all'],
-        count: 4,
-        anchor: 'files',
-        again: (store) => optimizeImages({ store, missing: false }),
-      })
-    }, 300_000)
+    test(
+      'a photo backfill killed half-way records no derivative, and leaves no file behind',
+      async () => {
+        // Photos stored before the derivatives pipeline: rows and originals, no derivatives.
+        const setup = await freshDataDir('optimize-setup')
+        await withStore(setup, async (store) => {
+          const businesses = (await store.listBusinesses()).slice(0, 3)
+          for (const [index, business] of businesses.entries()) {
+            const objectPath = `business-images/${business.id}-hero-crash${index}.jpg`
+            await store.files.put(objectPath, await photoJpeg(640 + index * 8, 400), { contentType: 'image/jpeg' })
+            await store.addImage({
+              business_id: business.id,
+              image_url: store.files.publicUrl(objectPath),
+              alt_text: `${business.name} photo`,
+              image_type: 'hero',
+              is_primary: true,
+              sort_order: 0,
+              metadata: { source: 'upload' },
+            })
+          }
+        })
+        await killRepeatedly({
+          kind: 'images',
+          setup,
+          args: ['images', 'optimize', '--all'],
+          count: 4,
+          anchor: 'files',
+          again: (store) => optimizeImages({ store, missing: false }),
+        })
+      },
+      killsTimeout,
+    )
   })
 
-  test('a burst of console edits killed at any moment keeps the edits made, each whole and in order', async () => {
-    const setup = await freshDataDir('edits-setup')
-    const { before, edits } = await withStore(setup, async (store) => ({
-      before: await snapshot(store),
-      edits: (await store.listBusinesses()).slice(0, 16).map((business, index) => ({
-        id: business.id,
-        slug: business.slug,
-        text: `Crash test edit ${index + 1}: each edit is its own transaction.`,
-      })),
-    }))
-    // The content after the first k edits: the snapshot before, with those short descriptions.
-    const afterEdits = (k: number): Snapshot => {
-      const texts = new Map(edits.slice(0, k).map((edit) => [edit.slug, edit.text]))
-      return {
-        ...before,
-        businesses: before
-          .businesses!.map((line) => {
-            const row = JSON.parse(line) as Record<string, unknown>
-            const text = texts.get(row.slug as string)
-            return text === undefined
-              ? line
-              : JSON.stringify({ ...row, short_description: text }, Object.keys(row).sort())
-          })
-          .sort(),
-      }
-    }
-    const states = Object.fromEntries(
-      edits.map((_, k) => [String(k), afterEdits(k)]).concat([[String(edits.length), afterEdits(edits.length)]]),
-    )
-    const patch = (url: string, edit: (typeof edits)[number]) =>
-      consoleApi(url, `/api/businesses/${edit.id}`, { method: 'PATCH', body: { short_description: edit.text } })
-
-    for (let round = 0; round < 4; round++) {
-      const dir = await freshDataDir(`edits-${round}`, setup)
-      const running = await startConsole(dir)
-      const killAfter = 1 + Math.floor(random() * (edits.length - 2))
-      const extraMs = Math.round(random() * 40)
-      let acknowledged = 0
-      const burst = (async () => {
-        for (const edit of edits) {
-          const answer = await patch(running.url, edit)
-          expect(answer.status).toBe(200)
-          acknowledged++
+  test(
+    'a burst of console edits killed at any moment keeps the edits made, each whole and in order',
+    async () => {
+      const setup = await freshDataDir('edits-setup')
+      const { before, edits } = await withStore(setup, async (store) => ({
+        before: await snapshot(store),
+        edits: (await store.listBusinesses()).slice(0, 16).map((business, index) => ({
+          id: business.id,
+          slug: business.slug,
+          text: `Crash test edit ${index + 1}: each edit is its own transaction.`,
+        })),
+      }))
+      // The content after the first k edits: the snapshot before, with those short descriptions.
+      const afterEdits = (k: number): Snapshot => {
+        const texts = new Map(edits.slice(0, k).map((edit) => [edit.slug, edit.text]))
+        return {
+          ...before,
+          businesses: before
+            .businesses!.map((line) => {
+              const row = JSON.parse(line) as Record<string, unknown>
+              const text = texts.get(row.slug as string)
+              return text === undefined
+                ? line
+                : JSON.stringify({ ...row, short_description: text }, Object.keys(row).sort())
+            })
+            .sort(),
         }
-      })().catch(() => {})
-      await until(() => acknowledged >= killAfter)
-      await sleep(extraMs)
-      expect(await kill('edits', running)).toBe(true)
-      await burst
-      const context = `edits killed ${extraMs} ms after the ${killAfter}th answer (seed ${seed}, round ${round})`
+      }
+      const states = Object.fromEntries(
+        edits.map((_, k) => [String(k), afterEdits(k)]).concat([[String(edits.length), afterEdits(edits.length)]]),
+      )
+      const patch = (url: string, edit: (typeof edits)[number]) =>
+        consoleApi(url, `/api/businesses/${edit.id}`, { method: 'PATCH', body: { short_description: edit.text } })
 
-      // The console starts again: the edits it answered are there, in order, each whole.
-      const again = await startConsole(dir)
-      try {
-        expect((await consoleJobs(again.url)).filter((job) => job.status === 'running')).toEqual([])
-        const { store, state } = await checkAfterKill(dir, states, context)
+      for (let round = 0; round < 4; round++) {
+        const dir = await freshDataDir(`edits-${round}`, setup)
+        const running = await startConsole(dir)
+        const killAfter = 1 + Math.floor(random() * (edits.length - 2))
+        const extraMs = Math.round(random() * 40)
+        let acknowledged = 0
+        const burst = (async () => {
+          for (const edit of edits) {
+            const answer = await patch(running.url, edit)
+            expect(answer.status).toBe(200)
+            acknowledged++
+          }
+        })().catch(() => {})
+        await until(() => acknowledged >= killAfter)
+        await sleep(extraMs)
+        expect(await kill('edits', running)).toBe(true)
+        await burst
+        const context = `edits killed ${extraMs} ms after the ${killAfter}th answer (seed ${seed}, round ${round})`
+
+        // The console starts again: the edits it answered are there, in order, each whole.
+        const again = await startConsole(dir)
+        try {
+          expect((await consoleJobs(again.url)).filter((job) => job.status === 'running')).toEqual([])
+          const { store, state } = await checkAfterKill(dir, states, context)
+          await store.close()
+          const applied = Number(state)
+          expect(applied, `${context}: every answered edit is kept`).toBeGreaterThanOrEqual(acknowledged)
+          expect(applied, `${context}: at most the edit in flight besides`).toBeLessThanOrEqual(acknowledged + 1)
+          // The rest of the burst then goes through.
+          for (const edit of edits.slice(applied)) expect((await patch(again.url, edit)).status).toBe(200)
+        } finally {
+          again.child.kill('SIGTERM')
+          await again.exited
+        }
+        await withStore(dir, async (store) => {
+          expect(whichState(await snapshot(store), { all: afterEdits(edits.length) }), context).toBe('all')
+        })
+        await rm(dir, { recursive: true, force: true })
+      }
+    },
+    killsTimeout,
+  )
+
+  test(
+    'a rebuild killed at any moment leaves the published site the old one or the new one, never half',
+    async () => {
+      const dir = await freshDataDir('rebuild')
+      const outDir = path.join(work, 'site', 'dist')
+      const env = { ROLAND_OUT_DIR: outDir }
+      const page = path.join(outDir, 'business', 'big-rock-coffee', 'index.html')
+      const marker = 'Crash test: the new site.'
+      /** The published site: its files, and whether the changed page is the new one. */
+      const published = async () => {
+        const files = await readdir(outDir, { recursive: true }).catch(() => [] as string[])
+        const text = await readFile(page, 'utf8').catch(() => '')
+        return JSON.stringify({ files: files.sort(), isNew: text.includes(marker) })
+      }
+      // The old site, and how long a build takes here.
+      const started = performance.now()
+      const first = await runCli(dir, ['rebuild'], env)
+      expect(first.code, first.stderr).toBe(0)
+      const windowMs = performance.now() - started
+      const old = await published()
+      await withStore(dir, (store) =>
+        store.db.query(`update public.businesses set short_description = $1 where slug = 'big-rock-coffee'`, [marker]),
+      )
+      const before = await withStore(dir, snapshot)
+      const seen: string[] = []
+
+      let killed = 0
+      for (let round = 0; killed < 2 && round < 5; round++) {
+        const attempt = await killCli('rebuild', dir, ['rebuild'], windowMs, env, 'spawn')
+        if (attempt.killed) killed++
+        const context = `rebuild killed ${attempt.delayMs} ms after it started (seed ${seed}, round ${round})`
+        seen.push(await published())
+        const { store } = await checkAfterKill(dir, { before }, context)
         await store.close()
-        const applied = Number(state)
-        expect(applied, `${context}: every answered edit is kept`).toBeGreaterThanOrEqual(acknowledged)
-        expect(applied, `${context}: at most the edit in flight besides`).toBeLessThanOrEqual(acknowledged + 1)
-        // The rest of the burst then goes through.
-        for (const edit of edits.slice(applied)) expect((await patch(again.url, edit)).status).toBe(200)
+      }
+      expect(killed, 'rebuild: kills that landed before the build ended').toBe(2)
+
+      // The console too, in the middle of a rebuild it runs.
+      const running = await startConsole(dir, env)
+      const earlier = new Set((await consoleJobs(running.url)).map((j) => j.id))
+      expect((await consoleApi(running.url, '/api/rebuild', { method: 'POST' })).status).toBe(202)
+      const job = await until(
+        async () =>
+          (await consoleJobs(running.url)).find(
+            (j) => j.kind === 'rebuild' && !earlier.has(j.id) && j.status === 'running',
+          ),
+        500,
+      )
+      // Within the first third of a full build's time: the console's build is incremental, shorter.
+      await sleep(Math.round((random() * windowMs) / 3))
+      expect(await kill('rebuild', running)).toBe(true)
+      seen.push(await published())
+
+      // The console starts again: it shows the rebuild interrupted, and a rebuild then succeeds.
+      const again = await startConsole(dir, env)
+      try {
+        const jobs = await consoleJobs(again.url)
+        // Interrupted, unless the build had finished when the console was killed.
+        const killedJob = jobs.find((j) => j.id === job.id)!
+        if (killedJob.status !== 'succeeded')
+          expect(killedJob).toMatchObject({ status: 'interrupted', error: interruptedMessage })
+        expect(jobs.filter((j) => j.status === 'running' || j.status === 'queued')).toEqual([])
+        const known = new Set(jobs.map((j) => j.id))
+        expect((await consoleApi(again.url, '/api/rebuild', { method: 'POST' })).status).toBe(202)
+        const rebuilt = await until(
+          async () =>
+            (await consoleJobs(again.url)).find(
+              (j) => j.kind === 'rebuild' && !known.has(j.id) && (j.status === 'succeeded' || j.status === 'failed'),
+            ),
+          500,
+        )
+        expect(rebuilt.status, rebuilt.error ?? '').toBe('succeeded')
       } finally {
         again.child.kill('SIGTERM')
         await again.exited
       }
-      await withStore(dir, async (store) => {
-        expect(whichState(await snapshot(store), { all: afterEdits(edits.length) }), context).toBe('all')
-      })
-      await rm(dir, { recursive: true, force: true })
-    }
-  }, 300_000)
-
-  test('a rebuild killed at any moment leaves the published site the old one or the new one, never half', async () => {
-    const dir = await freshDataDir('rebuild')
-    const outDir = path.join(work, 'site', 'dist')
-    const env = { ROLAND_OUT_DIR: outDir }
-    const page = path.join(outDir, 'business', 'big-rock-coffee', 'index.html')
-    const marker = 'Crash test: the new site.'
-    /** The published site: its files, and whether the changed page is the new one. */
-    const published = async () => {
-      const files = await readdir(outDir, { recursive: true }).catch(() => [] as string[])
-      const text = await readFile(page, 'utf8').catch(() => '')
-      return JSON.stringify({ files: files.sort(), isNew: text.includes(marker) })
-    }
-    // The old site, and how long a build takes here.
-    const started = performance.now()
-    const first = await runCli(dir, ['rebuild'], env)
-    expect(first.code, first.stderr).toBe(0)
-    const windowMs = performance.now() - started
-    const old = await published()
-    await withStore(dir, (store) =>
-      store.db.query(`update public.businesses set short_description = $1 where slug = 'big-rock-coffee'`, [marker]),
-    )
-    const before = await withStore(dir, snapshot)
-    const seen: string[] = []
-
-    let killed = 0
-    for (let round = 0; killed < 2 && round < 5; round++) {
-      const attempt = await killCli('rebuild', dir, ['rebuild'], windowMs, env, 'spawn')
-      if (attempt.killed) killed++
-      const context = `rebuild killed ${attempt.delayMs} ms after it started (seed ${seed}, round ${round})`
-      seen.push(await published())
-      const { store } = await checkAfterKill(dir, { before }, context)
-      await store.close()
-    }
-    expect(killed, 'rebuild: kills that landed before the build ended').toBe(2)
-
-    // The console too, in the middle of a rebuild it runs.
-    const running = await startConsole(dir, env)
-    const earlier = new Set((await consoleJobs(running.url)).map((j) => j.id))
-    expect((await consoleApi(running.url, '/api/rebuild', { method: 'POST' })).status).toBe(202)
-    const job = await until(
-      async () =>
-        (await consoleJobs(running.url)).find(
-          (j) => j.kind === 'rebuild' && !earlier.has(j.id) && j.status === 'running',
-        ),
-      500,
-    )
-    // Within the first third of a full build's time: the console's build is incremental, shorter.
-    await sleep(Math.round((random() * windowMs) / 3))
-    expect(await kill('rebuild', running)).toBe(true)
-    seen.push(await published())
-
-    // The console starts again: it shows the rebuild interrupted, and a rebuild then succeeds.
-    const again = await startConsole(dir, env)
-    try {
-      const jobs = await consoleJobs(again.url)
-      // Interrupted, unless the build had finished when the console was killed.
-      const killedJob = jobs.find((j) => j.id === job.id)!
-      if (killedJob.status !== 'succeeded')
-        expect(killedJob).toMatchObject({ status: 'interrupted', error: interruptedMessage })
-      expect(jobs.filter((j) => j.status === 'running' || j.status === 'queued')).toEqual([])
-      const known = new Set(jobs.map((j) => j.id))
-      expect((await consoleApi(again.url, '/api/rebuild', { method: 'POST' })).status).toBe(202)
-      const rebuilt = await until(
-        async () =>
-          (await consoleJobs(again.url)).find(
-            (j) => j.kind === 'rebuild' && !known.has(j.id) && (j.status === 'succeeded' || j.status === 'failed'),
-          ),
-        500,
-      )
-      expect(rebuilt.status, rebuilt.error ?? '').toBe('succeeded')
-    } finally {
-      again.child.kill('SIGTERM')
-      await again.exited
-    }
-    const fresh = await published()
-    expect(JSON.parse(fresh).isNew).toBe(true)
-    for (const site of seen) expect([old, fresh], `a kill left a half-published site (seed ${seed})`).toContain(site)
-  }, 300_000)
+      const fresh = await published()
+      expect(JSON.parse(fresh).isNew).toBe(true)
+      for (const site of seen) expect([old, fresh], `a kill left a half-published site (seed ${seed})`).toContain(site)
+    },
+    killsTimeout,
+  )
 })
