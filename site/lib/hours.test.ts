@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { BusinessHours } from '@roland/scripts/catalog/types'
-import { formatClock, hoursRows } from './hours.ts'
+import { formatClock, hoursRows, timeZoneName } from './hours.ts'
 
 const hours = (day_of_week: number, opens_at: string | null, closes_at: string | null): BusinessHours => ({
   day_of_week,
@@ -48,5 +48,13 @@ describe('hoursRows', () => {
 
   test('gives no table for a business without opening hours', () => {
     expect(hoursRows([])).toEqual([])
+  })
+})
+
+describe('timeZoneName', () => {
+  test("names a zone as people say it, whatever the season: the town's zone is a setting", () => {
+    expect(timeZoneName('America/Chicago')).toBe('Central Time')
+    expect(timeZoneName('America/Denver')).toBe('Mountain Time')
+    expect(timeZoneName('America/Phoenix')).toBe('Mountain Standard Time')
   })
 })

@@ -45,3 +45,9 @@ export function hoursRows(detail: readonly BusinessHours[]): HoursRow[] {
     return { day: dayNames[day]!, hours }
   })
 }
+
+/** A time zone's everyday name, as a visitor reads it: 'Central Time' for America/Chicago, 'Mountain Time' for America/Denver. */
+export function timeZoneName(timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(0)
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+}

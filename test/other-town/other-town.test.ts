@@ -12,7 +12,7 @@ import { buildSite } from '../support/build-site.ts'
 // its state, ZIP, county, time zone or landmarks.
 
 const repoRoot = path.resolve(import.meta.dirname, '../..')
-const forbidden = /Roland|Arkansas|72135|Pulaski|America\/Chicago|Maumelle|Pinnacle/
+const forbidden = /Roland|Arkansas|72135|Pulaski|America\/Chicago|Central Time|Maumelle|Pinnacle/
 
 const town = {
   name: 'Pine Hollow',
@@ -178,7 +178,7 @@ describe('the site of another town', () => {
     expect(answer.stderr).toMatch(/zip: ZIP must be a US ZIP code/)
   })
 
-  test('no page, feed, sitemap or script names Roland, Arkansas, 72135, Pulaski or America/Chicago', async () => {
+  test('no page, feed, sitemap or script names Roland, Arkansas, 72135, Pulaski, America/Chicago or Central Time', async () => {
     const entries = await readdir(outDir, { withFileTypes: true, recursive: true })
     const published = entries
       .filter((entry) => entry.isFile() && /\.(html|xml|ics|js|json|txt|webmanifest)$/.test(entry.name))
@@ -199,6 +199,11 @@ describe('the site of another town', () => {
     const home = await readFile(path.join(outDir, 'index.html'), 'utf8')
     expect(home).toContain('<title>Pine Hollow, Colorado – Colorado Mountain Community</title>')
     expect(home).toContain(`&copy; ${new Date().getFullYear()} Pine Hollow, Colorado Community.`)
+  })
+
+  test("gives a business's opening hours in the town's time", async () => {
+    const cafe = await readFile(path.join(outDir, 'business', 'aspen-grove-cafe', 'index.html'), 'utf8')
+    expect(cafe).toContain('Opening hours by day, in Mountain Time</caption>')
   })
 
   test('shows the Markdown edited through the API as headings, lists and links, its script and javascript: link inert', async () => {
