@@ -46,7 +46,7 @@ export function hoursRows(detail: readonly BusinessHours[]): HoursRow[] {
   })
 }
 
-/** A time zone's everyday name, as a visitor reads it: 'Central Time' for America/Chicago, 'Mountain Time' for America/Denver. */
+/** A time zone's everyday name, as a visitor reads it: 'Mountain Time' for America/Denver, 'United Kingdom Time' for Europe/London. */
 export function timeZoneName(timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(0)
   return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone
