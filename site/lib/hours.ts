@@ -48,6 +48,13 @@ export function hoursRows(detail: readonly BusinessHours[]): HoursRow[] {
 
 /** A time zone's everyday name, as a visitor reads it: 'Mountain Time' for America/Denver, 'United Kingdom Time' for Europe/London. */
 export function timeZoneName(timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(0)
-  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+  // Asked once per business page: a formatter is made once per zone, not once per page.
+  let name = zoneNames.get(timeZone)
+  if (name === undefined) {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(0)
+    name = parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone
+    zoneNames.set(timeZone, name)
+  }
+  return name
 }
+const zoneNames = new Map<string, string>()
