@@ -3,7 +3,7 @@ import { findPhoneNumbersInText, type CountryCode } from 'libphonenumber-js'
 import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCategory } from './category.ts'
 import { MAX_HOURS_LENGTH, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
 import { SMALL_WORDS } from './small-words.ts'
-import { claimUniqueSlug, slugify } from './slug.ts'
+import { SlugClaims, slugify } from './slug.ts'
 
 export type { BusinessCategory } from './category.ts'
 export type { ClosedHoursRow, DayOfWeek, HoursRow, OpenHoursRow } from './hours.ts'
@@ -173,8 +173,8 @@ function readList(text: string, { country = 'US', place }: ParseOptions): Roland
       'Roland.txt has no recognisable business: give each business its own block, separated by a blank line, with the name on the first line and a phone, website, address or description on the lines below it.',
     )
   }
-  const takenSlugs = new Set<string>()
-  return { businesses: drafts.map((draft, index) => finish(draft, index, takenSlugs)), skipped }
+  const slugs = new SlugClaims()
+  return { businesses: drafts.map((draft, index) => finish(draft, index, slugs)), skipped }
 }
 
 /**
@@ -1141,7 +1141,7 @@ function addServices(draft: Draft, text: string): void {
   }
 }
 
-function finish(draft: Draft, index: number, takenSlugs: Set<string>): ParsedBusiness {
+function finish(draft: Draft, index: number, slugs: SlugClaims): ParsedBusiness {
   const warnings = [...draft.warnings]
   if (draft.phone === null) warnings.push('no phone found')
   for (const phone of draft.extraPhones) warnings.push(`more than one phone number: kept the first, left out ${phone}`)
@@ -1189,7 +1189,7 @@ function finish(draft: Draft, index: number, takenSlugs: Set<string>): ParsedBus
     base = 'business'
     warnings.push('the name has no letters or digits to make a web address from: used "business"')
   }
-  const slug = claimUniqueSlug(base, takenSlugs)
+  const slug = slugs.claim(base)
   if (slug !== base) warnings.push(`duplicate name: renamed slug to ${slug}`)
 
   return {

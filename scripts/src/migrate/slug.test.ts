@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { claimUniqueSlug, slugify } from './slug.ts'
+import { SlugClaims, slugify } from './slug.ts'
 
 // The businesses.slug domain in supabase/migrations accepts exactly this shape.
 const SLUG_DOMAIN = /^[a-z0-9]+(-[a-z0-9]+)*$/
@@ -47,24 +47,44 @@ describe('slugify', () => {
   })
 })
 
-describe('claimUniqueSlug', () => {
-  test('returns the slug itself when it is free and records it as taken', () => {
-    const taken = new Set<string>()
-    expect(claimUniqueSlug('joes-diner', taken)).toBe('joes-diner')
-    expect(taken.has('joes-diner')).toBe(true)
+describe('SlugClaims', () => {
+  test('hands out the slug itself when it is free, and not again', () => {
+    const slugs = new SlugClaims()
+    expect(slugs.claim('joes-diner')).toBe('joes-diner')
+    expect(slugs.claim('joes-diner')).not.toBe('joes-diner')
   })
 
   test('numbers repeats from 2 upwards', () => {
-    const taken = new Set<string>()
-    expect([1, 2, 3].map(() => claimUniqueSlug('joes-diner', taken))).toEqual([
-      'joes-diner',
-      'joes-diner-2',
-      'joes-diner-3',
-    ])
+    const slugs = new SlugClaims()
+    expect([1, 2, 3].map(() => slugs.claim('joes-diner'))).toEqual(['joes-diner', 'joes-diner-2', 'joes-diner-3'])
   })
 
   test('skips a numbered slug another business already holds', () => {
-    const taken = new Set(['cafe', 'cafe-2'])
-    expect(claimUniqueSlug('cafe', taken)).toBe('cafe-3')
+    const slugs = new SlugClaims(new Set(['cafe', 'cafe-2']))
+    expect(slugs.claim('cafe')).toBe('cafe-3')
+  })
+
+  test('skips a numbered slug a business of that name took earlier in the list', () => {
+    const slugs = new SlugClaims()
+    expect(['cafe-2', 'cafe', 'cafe', 'cafe', 'cafe-3'].map((base) => slugs.claim(base))).toEqual([
+      'cafe-2',
+      'cafe',
+      'cafe-3',
+      'cafe-4',
+      'cafe-3-2',
+    ])
+  })
+
+  test('numbers 30,000 businesses of one name in one pass', () => {
+    // Each claim tries one slug: a claim that went back to 'cafe-2' each time would take 450 million.
+    const taken = new Set<string>()
+    const has = taken.has.bind(taken)
+    let tries = 0
+    taken.has = (slug) => ((tries += 1), has(slug))
+    const slugs = new SlugClaims(taken)
+    const claimed = Array.from({ length: 30_000 }, () => slugs.claim('cafe'))
+    expect(claimed.at(-1)).toBe('cafe-30000')
+    expect(new Set(claimed).size).toBe(30_000)
+    expect(tries).toBe(30_000)
   })
 })

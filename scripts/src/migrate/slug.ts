@@ -31,10 +31,27 @@ export function slugify(name: string): string {
   return slug === '' ? words.join('').slice(0, MAX_SLUG_LENGTH) : slug
 }
 
-/** Claims the first free slug among base, base-2, base-3…, recording it in taken. */
-export function claimUniqueSlug(base: string, taken: Set<string>): string {
-  let slug = base
-  for (let n = 2; taken.has(slug); n += 1) slug = `${base}-${n}`
-  taken.add(slug)
-  return slug
+/**
+ * The slugs handed out in one list. Each is the first free one among base, base-2, base-3…; the
+ * next number to try is kept for each base, so a list of 30,000 businesses of one name is numbered
+ * in one pass, not 30,000 ever longer ones.
+ */
+export class SlugClaims {
+  readonly #taken: Set<string>
+  readonly #next = new Map<string, number>()
+
+  /** `taken`: the slugs other businesses hold; each slug handed out is added to it. */
+  constructor(taken = new Set<string>()) {
+    this.#taken = taken
+  }
+
+  claim(base: string): string {
+    // Slugs are only ever added, so a number passed over once stays taken.
+    let n = this.#next.get(base) ?? 1
+    let slug = n === 1 ? base : `${base}-${n}`
+    while (this.#taken.has(slug)) slug = `${base}-${(n += 1)}`
+    this.#next.set(base, n + 1)
+    this.#taken.add(slug)
+    return slug
+  }
 }
