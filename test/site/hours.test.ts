@@ -81,6 +81,23 @@ describe('the opening-hours table', () => {
     expect(days[6]).toMatch(/^Sunday\s+Hours not listed$/)
   })
 
+  test('keeps its columns where they are while its rows arrive', async () => {
+    // A slow page is painted before the parser has read the whole table. Were the day column as
+    // wide as its longest day, the hours already drawn would move when "Wednesday" came in.
+    const page = await visit('maumelle-smokehouse')
+    const hoursAt = () =>
+      page
+        .locator('aside table tbody td')
+        .first()
+        .evaluate((td) => td.getBoundingClientRect().x)
+    const whole = await hoursAt()
+    await page.locator('aside table tbody tr').evaluateAll((rows) => rows.slice(1).forEach((row) => row.remove()))
+    await expect(page.locator('aside table tbody tr').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^Monday\s+Closed$/),
+    ])
+    await expect(hoursAt()).resolves.toBe(whole)
+  })
+
   test('is left out, with the badge, for a business without opening hours', async () => {
     const page = await visit('lakeside-sweets')
     await expect(page.locator('main table').count()).resolves.toBe(0)
