@@ -255,3 +255,29 @@ describe('reading any text', () => {
     }
   })
 })
+
+// Shapes that once took minutes to read: the work grew with the square of the repeats. A megabyte
+// of each must read within the test's time limit.
+const megabyte = (line: (i: number) => string, separator = '\n') => {
+  const parts: string[] = []
+  for (let i = 0, length = 0; length < 1_000_000; i += 1) {
+    parts.push(line(i))
+    length += parts[i]!.length + separator.length
+  }
+  return parts.join(separator)
+}
+
+describe('a megabyte of one shape', () => {
+  test.each([
+    ['40,000 businesses of one name', megabyte(() => 'Joe Cafe\n501-555-0100\n'), true],
+    [
+      'a service on each of 30,000 lines',
+      `Joe Cafe\n501-555-0100\n${megabyte((i) => `Services: tea ${i}, cake ${i}`)}`,
+    ],
+    ['a line of 100,000 services', `Joe Cafe\n501-555-0100\nServices: ${megabyte((i) => `tea ${i}`, ', ')}`],
+  ])('%s', (_, text, oneName?: boolean) => {
+    const businesses = parseRolandText(text)
+    expect(businesses.length).toBeGreaterThan(0)
+    if (oneName === true) expect(businesses.at(-1)?.slug).toBe(`joe-cafe-${businesses.length}`)
+  })
+})

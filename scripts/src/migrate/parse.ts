@@ -491,7 +491,8 @@ type Draft = {
   /** The season the hours line's label named, kept in case another season's line follows it. */
   hoursSeason: string | null
   hoursWarnings: string[]
-  services: string[]
+  /** The services as typed, first spelling kept, by their lower-case name. */
+  services: Map<string, string>
   paragraphs: string[]
   categoryLabel: string | null
   warnings: string[]
@@ -603,7 +604,7 @@ function readBlock(block: Line[], list: ListReader): BlockResult {
     hours: null,
     hoursSeason: null,
     hoursWarnings: [],
-    services: [],
+    services: new Map(),
     paragraphs: [],
     categoryLabel: null,
     warnings: [],
@@ -616,7 +617,7 @@ function readBlock(block: Line[], list: ListReader): BlockResult {
   ]
   const fields = readLines(lines, draft, list)
 
-  const bare = fields === 0 && draft.services.length === 0
+  const bare = fields === 0 && draft.services.size === 0
   // A title block often carries the town's own address ('Golden, CO 80401'), but never a phone or website.
   const title = DIRECTORY_WORDS.test(name) && draft.phone === null && draft.website === null
   if ((bare && isHeading(name)) || title) return { kind: 'skip', reason: 'a heading, not a business' }
@@ -1136,8 +1137,8 @@ function addServices(draft: Draft, text: string): void {
       .replace(/[.\s]+$/, '')
       .trim()
     if (service === '') continue
-    if (draft.services.some((existing) => existing.toLowerCase() === service.toLowerCase())) continue
-    draft.services.push(service)
+    const key = service.toLowerCase()
+    if (!draft.services.has(key)) draft.services.set(key, service)
   }
 }
 
@@ -1174,7 +1175,7 @@ function finish(draft: Draft, index: number, slugs: SlugClaims): ParsedBusiness 
       warnings.push(`category "${draft.categoryLabel}" is not one of the site's categories: guessed instead`)
   }
   if (category === null) {
-    category = guessCategory(draft.name, [...paragraphs, ...draft.services].join(' '))
+    category = guessCategory(draft.name, [...paragraphs, ...draft.services.values()].join(' '))
     if (category === DEFAULT_CATEGORY)
       warnings.push(`no category could be told from the name or description: set to ${DEFAULT_CATEGORY}`)
   }
@@ -1204,7 +1205,7 @@ function finish(draft: Draft, index: number, slugs: SlugClaims): ParsedBusiness 
     hours,
     short_description: shortDescription,
     full_description: fullDescription,
-    services: draft.services,
+    services: [...draft.services.values()],
     hours_detail: hoursDetail,
     warnings,
   }
