@@ -1,4 +1,4 @@
-import { slugify } from '@roland/scripts/migrate/slug'
+import { SlugClaims, slugify } from '@roland/scripts/migrate/slug'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { hoursRows, unknownHoursText } from './hours.ts'
@@ -81,13 +81,8 @@ export function directorySections(catalog: Pick<Catalog, 'businesses'>): Directo
   }
   const sorted = [...sections.values()].sort((a, b) => a.category.localeCompare(b.category, 'en'))
   // Two categories whose names make the same slug ("Food & Drink", "Food and Drink") get one each.
-  const taken = new Set<string>()
-  for (const section of sorted) {
-    const base = section.slug || 'category'
-    let slug = base
-    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`
-    taken.add((section.slug = slug))
-  }
+  const slugs = new SlugClaims()
+  for (const section of sorted) section.slug = slugs.claim(section.slug || 'category')
   return sorted
 }
 
