@@ -366,9 +366,14 @@ const firstSearches: Array<{ q: string; category?: string }> = [
   { q: 'Cafe 4217' },
 ]
 
-/** Waits for the businesses search to show the results of what was typed or chosen. */
+/**
+ * Waits for the businesses search to show the results of what was typed or chosen, in the
+ * directory's own status line ("Save for offline" has one too, earlier on the page).
+ */
 const resultsShown = (page: Page) =>
-  page.waitForFunction(() => /^\d+ business/.test(document.querySelector('[role="status"]')?.textContent ?? ''))
+  page.waitForFunction(() =>
+    /^\d+ business/.test(document.querySelector('[data-directory] [role="status"]')?.textContent ?? ''),
+  )
 
 /**
  * In Chromium: the scripts and index files (gzip) a visitor's first search fetches, from focusing
