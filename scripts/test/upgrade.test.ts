@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -11,31 +12,55 @@ import { repoRoot } from '../src/paths.ts'
 import { embeddedMigrationStatus, openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 import { readMigrations, type Migration } from '../src/store/sql-files.ts'
 
-// Upgrade safety (issue 43): a backup made by the previous release (fixtures/upgrade, made with that
-// release's code by make-fixture.ts) is restored into that release's schema, then opened with this
-// code, which applies the migrations since. Every row of every table the release had must still be
-// there with every column it had, unchanged, and every stored file byte for byte.
+// Upgrade safety (issue 43): each release keeps its store (issue 50). A backup made by each earlier
+// release (fixtures/upgrade/release-<commit>/, made with that release's code by make-fixture.ts)
+// is restored into that release's schema, then opened with this code, which applies the migrations
+// since. Every row of every table the release had must still be there with every column it had,
+// unchanged, and every stored file byte for byte.
 
-const fixtureDir = path.join(repoRoot, 'scripts/test/fixtures/upgrade')
-const fixture = path.join(fixtureDir, 'store.tar.gz')
+const fixturesDir = path.join(repoRoot, 'scripts/test/fixtures/upgrade')
 
 interface ReleaseInfo {
   commit: string
   migrations: Array<{ name: string; sha256: string }>
 }
 
+/** One release's store: its backup and what it was made by. */
+interface Fixture {
+  name: string
+  file: string
+  release: ReleaseInfo
+  backup: CheckedBackup
+  /** This code's copies of the release's migrations: the release's schema. */
+  migrations: Migration[]
+}
+
+/** The fixture directories, oldest release first (by their newest migration). */
+const fixtureNames = readdirSync(fixturesDir, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name.startsWith('release-'))
+  .map((entry) => entry.name)
+  .map((name) => {
+    const info = JSON.parse(readFileSync(path.join(fixturesDir, name, 'release.json'), 'utf8')) as ReleaseInfo
+    return { name, newest: info.migrations.at(-1)!.name }
+  })
+  .sort((a, b) => a.newest.localeCompare(b.newest) || a.name.localeCompare(b.name))
+  .map(({ name }) => name)
+
 let root: string
-let release: ReleaseInfo
-let backup: CheckedBackup
-/** This code's copies of the release's migrations: the release's schema. */
-let releaseMigrations: Migration[]
+const fixtures = new Map<string, Fixture>()
+const fixture = (name: string) => fixtures.get(name)!
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-upgrade-'))
-  release = JSON.parse(await readFile(path.join(fixtureDir, 'release.json'), 'utf8')) as ReleaseInfo
-  backup = await readBackup(fixture, path.join(root, 'fixture-files'))
-  const names = new Set(release.migrations.map((migration) => migration.name))
-  releaseMigrations = (await readMigrations()).filter((migration) => names.has(migration.name))
+  const code = await readMigrations()
+  for (const name of fixtureNames) {
+    const dir = path.join(fixturesDir, name)
+    const release = JSON.parse(await readFile(path.join(dir, 'release.json'), 'utf8')) as ReleaseInfo
+    const file = path.join(dir, 'store.tar.gz')
+    const backup = await readBackup(file, path.join(root, `${name}-files`))
+    const names = new Set(release.migrations.map((migration) => migration.name))
+    fixtures.set(name, { name, file, release, backup, migrations: code.filter((m) => names.has(m.name)) })
+  }
 })
 
 afterAll(async () => {
@@ -107,8 +132,16 @@ async function lostFrom(store: EmbeddedStore, held: CheckedBackup): Promise<stri
 // Restoring and migrating a database: many seconds on a loaded machine, never asserted.
 const slow = { timeout: 240_000 }
 
-describe('the upgrade fixture', () => {
-  test('is a populated store made by the previous release', () => {
+test('there is a store of the release before town settings and one of the release after recurring events', () => {
+  // The first fixture predates town settings and pages (test/upgrade/upgraded-site.test.ts builds a
+  // site from it); the second (issue 50) was made after recurring events. Each later release adds its own.
+  expect(fixtureNames).toEqual(expect.arrayContaining(['release-326396a', 'release-1e7149f']))
+  expect(fixtureNames.indexOf('release-326396a')).toBeLessThan(fixtureNames.indexOf('release-1e7149f'))
+})
+
+describe.each(fixtureNames)('the upgrade fixture %s', (name) => {
+  test('is a populated store made by its release', () => {
+    const { backup, release } = fixture(name)
     const rows = (table: string) => backup.tables.get(table)?.length ?? 0
     for (const table of [
       'businesses',
@@ -125,6 +158,7 @@ describe('the upgrade fixture', () => {
   })
 
   test('was made with migrations this code still has, unchanged (a released migration is never edited)', async () => {
+    const { release } = fixture(name)
     const code = new Map(
       (await readMigrations()).map((migration) => [migration.name, sha256(Buffer.from(migration.sql))]),
     )
@@ -134,13 +168,30 @@ describe('the upgrade fixture', () => {
   })
 })
 
-describe('a store made by the previous release', () => {
+describe('the newest upgrade fixture', () => {
+  // make-fixture.ts makes each of these, so the store of the newest release holds them.
+  test("holds the town's settings and pages, and a recurring event with a cancelled and a moved date", () => {
+    const { backup } = fixture(fixtureNames.at(-1)!)
+    expect(backup.tables.get('town_settings')?.length).toBeGreaterThan(0)
+    expect(backup.tables.get('pages')?.length).toBeGreaterThan(0)
+    const events = backup.tables.get('community_events') ?? []
+    const series = events.find((event) => event.rrule === 'FREQ=MONTHLY;BYDAY=2TU;COUNT=12')
+    expect(series).toMatchObject({ exdates: [expect.stringMatching(/^2027-02-/)] })
+    expect(events.filter((event) => event.series_id === series!.id)).toHaveLength(1)
+  })
+})
+
+/** The tables a fixture's release did not have yet, which a new store fills: the town's settings and its pages. */
+const predates: Record<string, string[]> = { 'release-326396a': ['pages', 'town_settings'] }
+
+describe.each(fixtureNames)('a store made by the release of %s', (name) => {
   test(
     'opens under this code, which applies the migrations since, with every row, column and file kept',
     slow,
     async () => {
-      const dir = path.join(root, 'upgraded')
-      await restoreBackup({ dir, file: fixture, migrations: releaseMigrations })
+      const { file, migrations: releaseMigrations, backup } = fixture(name)
+      const dir = path.join(root, `${name}-upgraded`)
+      await restoreBackup({ dir, file, migrations: releaseMigrations })
       const before = await embeddedMigrationStatus({ dir })
       expect(before!.applied.map((migration) => migration.name)).toEqual(releaseMigrations.map((m) => m.name))
 
@@ -163,20 +214,23 @@ describe('a store made by the previous release', () => {
     "restored straight into this code's schema: every row and file kept, and the tables it predates hold their defaults",
     slow,
     async () => {
-      const dir = path.join(root, 'restored-now')
-      const summary = await restoreBackup({ dir, file: fixture })
-      // The tables a later release added (the town's settings, its pages) are not in the backup:
-      // they keep what the migrations gave the new database, the same as any new store has.
-      expect(summary.kept).toEqual(expect.arrayContaining(['pages', 'town_settings']))
-      expect(summary.kept.filter((name) => backup.tables.has(name))).toEqual([])
+      const { file, backup } = fixture(name)
+      const dir = path.join(root, `${name}-restored-now`)
+      const summary = await restoreBackup({ dir, file })
+      // The tables a later release added (for the first fixture, the town's settings and its pages)
+      // are not in the backup: they keep what the migrations gave the new database, the same as any new store has.
+      expect(summary.kept).toEqual(expect.arrayContaining(predates[name] ?? []))
+      expect(summary.kept.filter((table) => backup.tables.has(table))).toEqual([])
       const fresh = await openEmbeddedStore({ seed: false })
       const store = await openEmbeddedStore({ dir })
       try {
+        const tables = (await store.call<BackupTable[]>('backup_tables', {})).map((table) => table.name)
+        expect(summary.kept.sort()).toEqual(tables.filter((table) => !backup.tables.has(table)).sort())
         expect(await lostFrom(store, backup)).toEqual([])
-        for (const table of ['town_settings', 'pages']) {
-          const defaults = await contentOf(fresh, table)
-          expect(defaults.length, table).toBeGreaterThan(0)
-          expect(await contentOf(store, table), table).toEqual(defaults)
+        for (const table of predates[name] ?? [])
+          expect((await contentOf(fresh, table)).length, table).toBeGreaterThan(0)
+        for (const table of summary.kept) {
+          expect(await contentOf(store, table), table).toEqual(await contentOf(fresh, table))
         }
       } finally {
         await store.close()
@@ -189,8 +243,9 @@ describe('a store made by the previous release', () => {
     'meets a migration that fails: the store is left as it was, and the error names the migration and why',
     slow,
     async () => {
-      const dir = path.join(root, 'broken')
-      await restoreBackup({ dir, file: fixture, migrations: releaseMigrations })
+      const { file, migrations: releaseMigrations, backup } = fixture(name)
+      const dir = path.join(root, `${name}-broken`)
+      await restoreBackup({ dir, file, migrations: releaseMigrations })
       const statusBefore = await embeddedMigrationStatus({ dir })
       const code = await readMigrations()
       const scratch: Migration[] = [

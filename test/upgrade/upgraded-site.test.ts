@@ -14,13 +14,13 @@ import { sitePaths } from '../../site/lib/site-paths.ts'
 
 // An upgraded Roland store builds the same site as before (issue 39). The release before town
 // settings and pages kept Roland's words in its code; a store it made (the upgrade fixture, see
-// scripts/test/fixtures/upgrade) gets, from the migrations since, Roland's settings and every page's
+// scripts/test/fixtures/upgrade/release-326396a) gets, from the migrations since, Roland's settings and every page's
 // words, the same as a new store's, so the site it builds has its home page, /events, /contact and
 // every text page. And the same store with its pages table emptied still builds the pages the site
 // cannot do without.
 
 const repoRoot = path.resolve(import.meta.dirname, '../..')
-const fixtureDir = path.join(repoRoot, 'scripts/test/fixtures/upgrade')
+const fixtureDir = path.join(repoRoot, 'scripts/test/fixtures/upgrade/release-326396a')
 
 let root: string
 let upgraded: EmbeddedStore
