@@ -61,7 +61,7 @@ export function serviceWorker(): AstroIntegration {
         const town = { name: installed.short_name, place: installed.name }
         for (const size of appIconSizes) {
           const file = appIconPath(size).slice(1)
-          await writeFile(path.join(outDir, file), renderAppIcon(size, town))
+          await writeFile(path.join(outDir, file), await renderAppIcon(size, town))
           keepGeneratedFile(file)
         }
         const manifest = JSON.parse(await readFile(path.join(outDir, 'businesses/search-index.json'), 'utf8')) as {
