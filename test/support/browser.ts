@@ -3,7 +3,7 @@ import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync 
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext } from 'playwright-core'
 
 /** Where a browser for the tests was found: which step of the lookup found it, and its executable. */
 export interface FoundChromium {
@@ -205,8 +205,11 @@ export function findOrInstall<T>(
   throw new Error(failed(failure ? `failed (${failure})` : 'did not leave one to find'))
 }
 
-/** Launches the browser the lookup finds, headless; fails with what to install when there is none. */
-export async function launchBrowser(): Promise<Browser> {
+/** The Chromium this worker's test files share (a worker runs its files one after another: isolate is off). */
+let shared: Promise<Browser> | undefined
+
+/** Starts the browser the lookup finds, headless; fails with what to install when there is none. */
+function startChromium(): Promise<Browser> {
   const found = findChromium()
   if (!found) throw new Error(`No Chrome or Chromium for the browser tests was found. ${noChromiumHelp}`)
   return chromium.launch({
@@ -220,5 +223,56 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
+  })
+}
+
+/**
+ * Gives a test file the browser, headless; fails with what to install when there is none. Chromium
+ * starts once per worker (about a second of the machine's time each, for each of some twenty files)
+ * and the files share it: each gets a handle whose contexts and pages are its own, in contexts of
+ * their own (no cookie, cache, storage or service worker is shared), and whose `close()` closes
+ * them and leaves the browser to the next file. A browser that crashed or was closed starts again.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  let browser = await (shared ??= startChromium().catch((error: unknown) => {
+    shared = undefined
+    throw error
+  }))
+  if (!browser.isConnected()) {
+    shared = undefined
+    browser = await (shared = startChromium())
+  }
+  return fileHandle(browser)
+}
+
+/** One test file's view of the shared browser: what it opens, it closes. */
+function fileHandle(browser: Browser): Browser {
+  const contexts = new Set<BrowserContext>()
+  const opened = (context: BrowserContext) => {
+    contexts.add(context)
+    context.once('close', () => contexts.delete(context))
+    return context
+  }
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'newContext') {
+        return async (...args: Parameters<Browser['newContext']>) => opened(await target.newContext(...args))
+      }
+      if (property === 'newPage') {
+        return async (...args: Parameters<Browser['newPage']>) => {
+          const page = await target.newPage(...args)
+          opened(page.context())
+          return page
+        }
+      }
+      if (property === 'contexts') return () => [...contexts]
+      if (property === 'close') {
+        return async () => {
+          await Promise.all([...contexts].map((context) => context.close()))
+        }
+      }
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
   })
 }
