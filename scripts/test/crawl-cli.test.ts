@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { loadSampleData } from '../src/migrate/sample.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
-import { freshStoreIn } from './support/fresh-store.ts'
+import { sampleStoreOpenIn } from './support/fresh-store.ts'
 import { closedPort, startFixtureSite, type FixtureSite } from './crawl-fixture-server.ts'
 
 // `roland crawl` as other tools use it: a real process with its own embedded database in a
@@ -63,9 +62,8 @@ async function roland(
 /** Creates a data folder with the sample businesses, where only the given ones have websites. */
 async function dataDirWith(websites: string[]): Promise<{ dir: string; slugs: string[] }> {
   const dir = await tempDir()
-  const store = await freshStoreIn(dir)
+  const store = await sampleStoreOpenIn(dir)
   try {
-    await loadSampleData(store)
     const slugs = (await store.listBusinesses()).filter((b) => b.is_active).map((b) => b.slug)
     const chosen = slugs.slice(0, websites.length)
     await store.db.query('update businesses set website = null')

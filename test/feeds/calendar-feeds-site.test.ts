@@ -4,7 +4,6 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { readTown } from '@roland/scripts/content/town'
 import { recurrenceHorizonDays } from '@roland/scripts/events/recurrence'
-import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { addFeed, syncFeeds, type FeedSyncResult } from '@roland/scripts/feeds/sync'
 import {
   feedFixture,
@@ -12,7 +11,7 @@ import {
   startFeedServer,
   type FeedServer,
 } from '../../scripts/test/support/feed-server.ts'
-import { freshStoreIn } from '../../scripts/test/support/fresh-store.ts'
+import { sampleStoreOpenIn } from '../../scripts/test/support/fresh-store.ts'
 import { buildSite } from '../support/build-site.ts'
 
 // Calendar feeds on the built site (issue 40, "Done when"): four feeds in Google's, Outlook's,
@@ -35,10 +34,9 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'roland-feeds-site-'))
   const dataDir = path.join(dir, 'data')
   outDir = path.join(dir, 'dist')
-  const store = await freshStoreIn(dataDir)
+  // A site builds only with businesses: the sample Roland.txt's.
+  const store = await sampleStoreOpenIn(dataDir)
   try {
-    // A site builds only with businesses: the sample Roland.txt's.
-    await loadSampleData(store)
     townZone = (await readTown(store)).time_zone
     for (const producer of producers) {
       await addFeed(store, { name: names[producer], url: server.url(`/${producer}.ics`) })

@@ -11,6 +11,7 @@ import type { Job } from '@roland/scripts/store/types'
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core'
 import { preloadAxe } from '../../../test/support/axe.ts'
 import { launchBrowser } from '../../../test/support/browser.ts'
+import { sampleStoreIn } from '../../../scripts/test/support/fresh-store.ts'
 import { ensureAppBuilt } from '../../src/server/build-app.ts'
 import { readConsoleConfig } from '../../src/server/config.ts'
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from '../../src/server/server.ts'
@@ -49,6 +50,9 @@ export async function startTestConsole(options: {
     ROLAND_CHECK_EVERY: 'off',
     ...options.env,
   }
+  // An empty data folder gets the store the console would create in it (migrations, seed and the
+  // sample import), copied from the one the unit tests' global setup made.
+  if (!env.SUPABASE_URL) await sampleStoreIn(options.dataDir)
   return startConsoleServer({
     config: readConsoleConfig(env),
     serveApp: options.serveApp ?? false,

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs'
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
 import type { TestProject } from 'vitest/node'
+import { loadSampleData } from '../../src/migrate/sample.ts'
 import { openEmbeddedStore, type EmbeddedStore } from '../../src/store/embedded.ts'
+import { openStore } from '../../src/store/index.ts'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,6 +14,8 @@ declare module 'vitest' {
     storeTemplate: string
     /** The data folder of that database, closed (freshStoreIn copies it). */
     storeTemplateDir: string
+    /** A data folder as the console, a job or `roland db init` creates one: that database with the sample import (sampleStoreIn copies it). */
+    sampleStoreDir: string
   }
 }
 
@@ -29,8 +34,13 @@ export default async function setup(project: TestProject) {
   } finally {
     await store.close()
   }
+  // The store a console or a CLI command creates in an empty data folder: the same, with the sample
+  // import. Some twenty console tests start on one; each copies this instead of making its own.
+  const sampleDir = path.join(dir, 'sample')
+  await (await openStore({ env: { ROLAND_DATA_DIR: sampleDir, SUPABASE_URL: '' }, onCreate: loadSampleData })).close()
   project.provide('storeTemplate', file)
   project.provide('storeTemplateDir', dataDir)
+  project.provide('sampleStoreDir', sampleDir)
   return () => rm(dir, { recursive: true, force: true })
 }
 
@@ -56,5 +66,31 @@ export async function freshStoreIn(dir: string): Promise<EmbeddedStore> {
     errorOnExist: true,
     force: false,
   })
+  return openEmbeddedStore({ dir })
+}
+
+/**
+ * Fills an empty data folder with what the console or a CLI command would create in it on first
+ * open (the migrated and seeded database, the sample import and its files): a copy of the global
+ * setup's, in a fraction of the time. Does nothing, and says false, where the folder holds a
+ * database already or the run made no such copy (the site tests' project).
+ */
+export async function sampleStoreIn(dir: string): Promise<boolean> {
+  const from = inject('sampleStoreDir') as string | undefined
+  if (!from || existsSync(path.join(dir, 'db'))) return false
+  await cp(from, dir, {
+    recursive: true,
+    force: false,
+    filter: (source) => path.basename(source) !== 'db.lock',
+  })
+  return true
+}
+
+/**
+ * A store in a new data folder holding what `roland db init` makes there (the database, the sample
+ * import and its files): a copy of the global setup's, opened, instead of a migration and an import.
+ */
+export async function sampleStoreOpenIn(dir: string): Promise<EmbeddedStore> {
+  if (!(await sampleStoreIn(dir))) throw new Error(`${dir} holds a database already, or this run made no sample store.`)
   return openEmbeddedStore({ dir })
 }
