@@ -132,6 +132,8 @@ export type HoursReading = {
   score: number
   /** The season a dropped label named ('Winter hours:' gives 'Winter'), to tell two seasons' lines apart. */
   season?: string
+  /** The value keeps labels that say what each schedule is for ('Kitchen: …; Bar: …'). */
+  keepsLabels?: true
 }
 
 const SEASON = /\b(summer|winter|spring|fall|autumn|off[- ]?season|peak[- ]?season)\b/i
@@ -141,6 +143,8 @@ const APPOINTMENT =
   /^(?:(?:open\s+)?by\s+appo?i?n?t(?:ment)?s?\.?(?:\s+only)?|appo?i?n?t(?:ment)?s?\.?\s+only|call\s+(?:ahead\s+)?for\s+(?:an\s+)?appo?i?n?t(?:ment)?s?\.?)\b/i
 // A label in front of the hours: one to three words and a colon ('Shop:', 'Winter hours:', 'Kitchen hours:').
 const ANY_LABEL = /^([a-z][a-z'&]*(?:\s+[a-z'&]+){0,2})\s*:\s*/i
+// A label that is a day or days ('Monday - Thursday:') is part of the hours.
+const DAY_LABEL = new RegExp(`\\b${DAY_WORD}\\b`, 'i')
 const OPEN_BEFORE_DAYS = new RegExp(
   `^open\\s+(?=${DAY_WORD}\\b|daily\\b|every\\s*day\\b|weekdays?\\b|weekends?\\b|(?:7|seven)\\s+days\\b)`,
   'i',
@@ -176,11 +180,14 @@ export function readHoursLine(line: string): HoursReading | null {
   if (labelled !== null) return { value: capitalise(withoutOpen(labelled)), labelled: true, score: 1 }
   const label = ANY_LABEL.exec(text)
   // 'Monday - Thursday: 8:00 AM - 5:00 PM' starts with days, not a label.
-  if (label && !new RegExp(`\\b${DAY_WORD}\\b`, 'i').test(label[1] ?? '')) {
+  if (label && !DAY_LABEL.test(label[1] ?? '')) {
     const rest = text.slice(label[0].length)
     const score = Math.max(hoursScore(rest), namesWhatIsOpen(rest) ? 0.9 : 0)
     // A label that says 'hours' vouches for a vaguer line ('Winter hours: by the season').
     if (score < 0.5 && !(/\bhours\b/i.test(label[1] ?? '') && score > 0)) return null
+    // Several schedules, each behind a label of its own ('Taproom: Thu-Sun 3pm-10pm; Kitchen: Fri-Sat
+    // 5pm-9pm'): the first label says as much as the others, so all of them stay.
+    if (labelsAnotherSchedule(rest)) return { value: capitalise(text), labelled: true, score, keepsLabels: true }
     const season = SEASON.exec(label[1] ?? '')?.[1]
     return {
       value: capitalise(withoutOpen(rest)),
@@ -208,6 +215,17 @@ export function readHoursLine(line: string): HoursReading | null {
   return score >= 0.5 ? { value: capitalise(text), labelled: false, score } : null
 }
 
+/** Tells whether a clause after the first of a line is a schedule behind a label: '; Kitchen: Fri 5pm-9pm'. */
+function labelsAnotherSchedule(rest: string): boolean {
+  return rest
+    .split(/\s*[;|•]\s*|\s+\/\s+/)
+    .slice(1)
+    .some((clause) => {
+      const label = ANY_LABEL.exec(clause)
+      return label !== null && !DAY_LABEL.test(label[1] ?? '') && hoursScore(clause.slice(label[0].length)) >= 0.5
+    })
+}
+
 /** Tells whether a line names what is open before its hours: 'Office open daily 8am-8pm'. */
 function namesWhatIsOpen(text: string): boolean {
   const openAfter = BARE_OPEN.exec(text)
@@ -233,6 +251,43 @@ function withoutOpen(text: string): string {
   if (!open) return text
   const rest = text.slice(open[0].length)
   return hoursScore(rest) >= 0.5 ? rest : text
+}
+
+/** Tells whether a text gives a time range, 'closed' or 'open 24 hours': the least an hours line says. */
+export function mentionsTimes(text: string): boolean {
+  const source = text.replace(/[‐‑‒–—―]/g, '-')
+  return TIME_RANGE.test(source) || MENTIONS_CLOSED_OR_ALL_DAY.test(source)
+}
+
+// The months, for notes of when a schedule holds ('May–September', 'Nov-Mar').
+const MONTHS = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)$/
+// Small words a note of when may carry besides those of a schedule: 'closed on all major holidays'.
+const NOTE_WORDS = new Set([
+  'autumn',
+  'to',
+  'and',
+  'the',
+  'of',
+  'on',
+  'all',
+  'major',
+  'by',
+  'in',
+  'for',
+  'only',
+  'call',
+  'ahead',
+])
+
+/**
+ * Tells whether a clause says only when a schedule holds, not what is open: months ('May–September'),
+ * seasons, 'year-round', 'closed holidays', 'by appointment'.
+ */
+export function isScheduleNote(clause: string): boolean {
+  const words = clause.toLowerCase().match(/[a-z]+/g) ?? []
+  const when = (word: string) =>
+    SCHEDULE_WORDS.has(word) || MORE_SCHEDULE_WORDS.has(word) || word in DAY_NAMES || MONTHS.test(word)
+  return words.some(when) && words.every((word) => when(word) || NOTE_WORDS.has(word))
 }
 
 /** Scores from 0 to 1 how surely a line, without its label, gives opening hours. */

@@ -1,6 +1,7 @@
 import { readHoursLine, stripHoursLabel, type HoursReading } from '../hours.ts'
 import { DESCRIPTION, LIKELY, PLAIN_ADDRESS, SURE } from './confidence.ts'
 import { isAddressLike } from './address.ts'
+import { readLabelledHours } from './hours.ts'
 import type { LineKind } from './kinds.ts'
 import { phoneLineScore } from './phone.ts'
 import type { ListReader } from './reader.ts'
@@ -53,7 +54,7 @@ function scoreLine(bare: string, list: ListReader): Reading[] {
   if (category) return [{ kind: { kind: 'category', value: bare.slice(category[0].length).trim() }, score: SURE }]
   const features = FEATURES_LABEL.exec(bare)
   if (features) return [{ kind: { kind: 'features', value: bare.slice(features[0].length).trim() }, score: SURE }]
-  const hours = readHoursLine(bare)
+  const hours = readHoursLine(bare) ?? readLabelledHours(bare)
   if (hours?.labelled && stripHoursLabel(bare) !== null)
     return [{ kind: { kind: 'hours', value: hours.value }, score: SURE }]
   const labelled = readFieldLabel(bare, hours, list)
@@ -86,7 +87,10 @@ function readContent(bare: string, hours: HoursReading | null, list: ListReader)
   if (bare.includes('@') && bare.search(EMAIL) !== -1 && leftover(bare, EMAIL).length <= 12)
     add({ kind: 'ignored' }, LIKELY)
   if (hours !== null)
-    add({ kind: 'hours', value: hours.value, season: hours.season }, hours.labelled ? LIKELY : hours.score * 0.85)
+    add(
+      { kind: 'hours', value: hours.value, season: hours.season, keepsLabels: hours.keepsLabels },
+      hours.labelled ? LIKELY : hours.score * 0.85,
+    )
   const shouted = isShouted(bare) && !endsSentence(bare)
   const found = list.phones(bare)
   if (found.length > 0) {
