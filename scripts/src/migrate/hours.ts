@@ -215,10 +215,16 @@ export function readHoursLine(line: string): HoursReading | null {
   return score >= 0.5 ? { value: capitalise(text), labelled: false, score } : null
 }
 
+/**
+ * Where the clauses of an hours line meet: ';', '|', '•', a comma, ' / ', and a full stop that ends a
+ * sentence (not the dot of 'a.m.').
+ */
+export const CLAUSE_BREAK = /\s*[;|•,]\s*|\s+\/\s+|(?<![\s.]\p{L})\.\s+/u
+
 /** Tells whether a clause after the first of a line is a schedule behind a label: '; Kitchen: Fri 5pm-9pm'. */
 function labelsAnotherSchedule(rest: string): boolean {
   return rest
-    .split(/\s*[;|•]\s*|\s+\/\s+/)
+    .split(CLAUSE_BREAK)
     .slice(1)
     .some((clause) => {
       const label = ANY_LABEL.exec(clause)

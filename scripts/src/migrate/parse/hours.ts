@@ -1,13 +1,17 @@
-import { hoursScore, isScheduleNote, MAX_HOURS_LENGTH, mentionsTimes, type HoursReading } from '../hours.ts'
+import {
+  CLAUSE_BREAK,
+  hoursScore,
+  isScheduleNote,
+  MAX_HOURS_LENGTH,
+  mentionsTimes,
+  type HoursReading,
+} from '../hours.ts'
 import type { Draft, LineState } from './draft.ts'
 import type { LineKind } from './kinds.ts'
 
 // Stage: hours. Finds hours by what they are, whatever label stands before them, and keeps an
 // entry's hours lines together (the days and times themselves are read by ../hours.ts).
 
-// Where a line's clauses meet: ';', '|', '•', a comma, ' / ', and a full stop that ends a sentence
-// (not the dot of 'a.m.').
-const CLAUSE_BREAK = /\s*[;|•,]\s*|\s+\/\s+|(?<![\s.]\p{L})\.\s+/u
 // A label in front of a schedule: a season, a service, an activity ('Drive-thru', 'Winter (Nov-Mar)',
 // 'Fish fry every'), with no digit, sentence mark, web or e-mail address in it.
 const LABEL = /^[\p{L}'’&()-]+(?:\s+[\p{L}'’&()-]+){0,5}$/u
