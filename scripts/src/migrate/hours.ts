@@ -464,92 +464,107 @@ function readWord(match: RegExpExecArray): Token | null | 'skip' {
 type Group = { days: DayOfWeek[]; spec: Spec }
 
 function parseGroups(tokens: Token[]): Group[] | null {
+  const stream = new TokenStream(tokens)
   const groups: Group[] = []
-  let index = 0
-  const peek = (offset = 0): Token | undefined => tokens[index + offset]
+  while (!stream.done) {
+    while (stream.peek()?.kind === 'list') stream.index += 1
+    if (stream.done) break
+    let days = stream.days()
+    if (stream.peek()?.kind === 'colon') stream.index += 1
+    const read = stream.specs()
+    if (read === null) return null
+    if (days === null) {
+      // The days may follow the times: '6am-10pm daily', 'Closed Sundays', '24 hours, 7 days a week'.
+      days = stream.daysAfter()
+      // 'Open 24 hours' on its own means every day; a bare '7am-5pm' does not say which days.
+      if (days === null && read.allDay && groups.length === 0 && stream.done) days = ALL_DAYS
+      if (days === null) return null
+    }
+    for (const spec of read.specs) groups.push({ days, spec })
+  }
+  return groups
+}
 
-  const parseDays = (): DayOfWeek[] | null => {
+/** A cursor over the tokens of an hours line, reading days and the times that go with them. */
+class TokenStream {
+  index = 0
+  private readonly tokens: Token[]
+
+  constructor(tokens: Token[]) {
+    this.tokens = tokens
+  }
+
+  /** The token at the cursor, or offset past it. */
+  peek(offset = 0): Token | undefined {
+    return this.tokens[this.index + offset]
+  }
+
+  /** Tells whether every token is read. */
+  get done(): boolean {
+    return this.index >= this.tokens.length
+  }
+
+  /** Reads days: 'Mon-Fri', 'daily', 'Sat & Sun', 'Mon, Wed, Fri'; null when none come next. */
+  days(): DayOfWeek[] | null {
     const days: DayOfWeek[] = []
     for (;;) {
-      const token = peek()
+      const token = this.peek()
       if (token?.kind === 'days') {
         days.push(...token.days)
-        index += 1
+        this.index += 1
       } else if (token?.kind === 'day') {
-        const end = peek(2)
-        if (peek(1)?.kind === 'range' && end?.kind === 'day') {
-          days.push(...dayRange(token.day, end.day))
-          index += 3
-        } else {
-          days.push(token.day)
-          index += 1
-        }
+        const end = this.peek(2)
+        const range = this.peek(1)?.kind === 'range' && end?.kind === 'day'
+        days.push(...(range ? dayRange(token.day, end.day) : [token.day]))
+        this.index += range ? 3 : 1
       } else {
         break
       }
       // 'Sat & Sun', 'Mon, Wed, Fri': a list separator continues the days only if a day follows.
-      const next = peek(1)?.kind
-      if (peek()?.kind === 'list' && (next === 'day' || next === 'days')) index += 1
+      const next = this.peek(1)?.kind
+      if (this.peek()?.kind === 'list' && (next === 'day' || next === 'days')) this.index += 1
     }
     return days.length > 0 ? days : null
   }
 
-  const parseSpec = (): Spec | 'allDay' | null => {
-    const token = peek()
-    if (token?.kind === 'closed') {
-      index += 1
-      return { kind: 'closed' }
+  /** Reads days after the times ('6am-10pm daily'), or moves nowhere and gives null. */
+  daysAfter(): DayOfWeek[] | null {
+    const save = this.index
+    if (this.peek()?.kind === 'list') this.index += 1
+    const days = this.days()
+    if (days === null) this.index = save
+    return days
+  }
+
+  /** Reads the times of one set of days: a range, 'closed' or '24 hours', and a split shift's second range. */
+  specs(): { specs: Spec[]; allDay: boolean } | null {
+    const specs: Spec[] = []
+    let allDay = false
+    for (;;) {
+      const spec = this.spec()
+      if (spec === null) return null
+      allDay ||= spec === 'allDay'
+      specs.push(spec === 'allDay' ? { kind: 'open', opens: 0, closes: 0 } : spec)
+      // A split shift: 'Mon-Fri 11am-2pm, 5pm-9pm' gives the same days a second range.
+      if (this.peek()?.kind !== 'list' || this.peek(1)?.kind !== 'time') return { specs, allDay }
+      this.index += 1
     }
-    if (token?.kind === 'allDay') {
-      index += 1
-      return 'allDay'
+  }
+
+  /** Reads 'closed', '24 hours' or a time range; null when none comes next. */
+  private spec(): Spec | 'allDay' | null {
+    const token = this.peek()
+    if (token?.kind === 'closed' || token?.kind === 'allDay') {
+      this.index += 1
+      return token.kind === 'closed' ? { kind: 'closed' } : 'allDay'
     }
-    const end = peek(2)
-    if (token?.kind === 'time' && peek(1)?.kind === 'range' && end?.kind === 'time') {
-      index += 3
+    const end = this.peek(2)
+    if (token?.kind === 'time' && this.peek(1)?.kind === 'range' && end?.kind === 'time') {
+      this.index += 3
       return resolveRange(token.time, end.time)
     }
     return null
   }
-
-  while (index < tokens.length) {
-    while (peek()?.kind === 'list') index += 1
-    if (index >= tokens.length) break
-    let days = parseDays()
-    if (peek()?.kind === 'colon') index += 1
-    const specs: Spec[] = []
-    let allDayWithoutDays = false
-    for (;;) {
-      const spec = parseSpec()
-      if (spec === null) return null
-      if (spec === 'allDay') {
-        specs.push({ kind: 'open', opens: 0, closes: 0 })
-        allDayWithoutDays = days === null
-      } else {
-        specs.push(spec)
-      }
-      // A split shift: 'Mon-Fri 11am-2pm, 5pm-9pm' gives the same days a second range.
-      if (peek()?.kind === 'list' && peek(1)?.kind === 'time') {
-        index += 1
-        continue
-      }
-      break
-    }
-    if (days === null) {
-      // The days may follow the times: '6am-10pm daily', 'Closed Sundays', '24 hours, 7 days a week'.
-      const save = index
-      if (peek()?.kind === 'list') index += 1
-      days = parseDays()
-      if (days === null) {
-        index = save
-        // 'Open 24 hours' on its own means every day; a bare '7am-5pm' does not say which days.
-        if (allDayWithoutDays && groups.length === 0 && index >= tokens.length) days = ALL_DAYS
-        else return null
-      }
-    }
-    for (const spec of specs) groups.push({ days, spec })
-  }
-  return groups
 }
 
 function dayRange(from: DayOfWeek, to: DayOfWeek): DayOfWeek[] {
