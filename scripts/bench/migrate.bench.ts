@@ -1,5 +1,5 @@
 import { importEntry, runMigration } from '../src/migrate/job.ts'
-import { parseRolandText } from '../src/migrate/parse.ts'
+import { parseRolandText } from '../src/migrate/parse/index.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import type { Store } from '../src/store/types.ts'
 import { measure, table } from './measure.ts'

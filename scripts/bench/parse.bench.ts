@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { parseRolandText, RolandFileError } from '../src/migrate/parse.ts'
+import { parseRolandText, RolandFileError } from '../src/migrate/parse/index.ts'
 import { measure, table } from './measure.ts'
 
 // Issue 42's target: the parser reads any text in under a second per 100 KB. Measured on the fixture

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { decodeRolandFile, parseRolandText, type ParsedBusiness } from './parse.ts'
+import { decodeRolandFile, parseRolandText, type ParsedBusiness } from './parse/index.ts'
 
 // How well the parser reads a hand-typed list, against what a person reading it would write down:
 // the accuracy tests (parse-towns.test.ts) and the measuring script (measure-accuracy.ts) share it.

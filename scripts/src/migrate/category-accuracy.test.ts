@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { guessCategory, guessCategoryByKeywords, matchCategoryLabel, type BusinessCategory } from './category.ts'
-import { parseRolandText, type ParsedBusiness } from './parse.ts'
+import { parseRolandText, type ParsedBusiness } from './parse/index.ts'
 
 // Category guessing measured on every hand-typed list we have: our keywords alone (before issue 29)
 // against keywords with OpenStreetMap's vocabulary where they cannot tell. The guess must be right

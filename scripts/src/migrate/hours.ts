@@ -132,6 +132,8 @@ export type HoursReading = {
   score: number
   /** The season a dropped label named ('Winter hours:' gives 'Winter'), to tell two seasons' lines apart. */
   season?: string
+  /** The value keeps labels that say what each schedule is for ('Kitchen: …; Bar: …'). */
+  keepsLabels?: true
 }
 
 const SEASON = /\b(summer|winter|spring|fall|autumn|off[- ]?season|peak[- ]?season)\b/i
@@ -141,6 +143,8 @@ const APPOINTMENT =
   /^(?:(?:open\s+)?by\s+appo?i?n?t(?:ment)?s?\.?(?:\s+only)?|appo?i?n?t(?:ment)?s?\.?\s+only|call\s+(?:ahead\s+)?for\s+(?:an\s+)?appo?i?n?t(?:ment)?s?\.?)\b/i
 // A label in front of the hours: one to three words and a colon ('Shop:', 'Winter hours:', 'Kitchen hours:').
 const ANY_LABEL = /^([a-z][a-z'&]*(?:\s+[a-z'&]+){0,2})\s*:\s*/i
+// A label that is a day or days ('Monday - Thursday:') is part of the hours.
+const DAY_LABEL = new RegExp(`\\b${DAY_WORD}\\b`, 'i')
 const OPEN_BEFORE_DAYS = new RegExp(
   `^open\\s+(?=${DAY_WORD}\\b|daily\\b|every\\s*day\\b|weekdays?\\b|weekends?\\b|(?:7|seven)\\s+days\\b)`,
   'i',
@@ -176,11 +180,14 @@ export function readHoursLine(line: string): HoursReading | null {
   if (labelled !== null) return { value: capitalise(withoutOpen(labelled)), labelled: true, score: 1 }
   const label = ANY_LABEL.exec(text)
   // 'Monday - Thursday: 8:00 AM - 5:00 PM' starts with days, not a label.
-  if (label && !new RegExp(`\\b${DAY_WORD}\\b`, 'i').test(label[1] ?? '')) {
+  if (label && !DAY_LABEL.test(label[1] ?? '')) {
     const rest = text.slice(label[0].length)
     const score = Math.max(hoursScore(rest), namesWhatIsOpen(rest) ? 0.9 : 0)
     // A label that says 'hours' vouches for a vaguer line ('Winter hours: by the season').
     if (score < 0.5 && !(/\bhours\b/i.test(label[1] ?? '') && score > 0)) return null
+    // Several schedules, each behind a label of its own ('Taproom: Thu-Sun 3pm-10pm; Kitchen: Fri-Sat
+    // 5pm-9pm'): the first label says as much as the others, so all of them stay.
+    if (labelsAnotherSchedule(rest)) return { value: capitalise(text), labelled: true, score, keepsLabels: true }
     const season = SEASON.exec(label[1] ?? '')?.[1]
     return {
       value: capitalise(withoutOpen(rest)),
@@ -208,6 +215,23 @@ export function readHoursLine(line: string): HoursReading | null {
   return score >= 0.5 ? { value: capitalise(text), labelled: false, score } : null
 }
 
+/**
+ * Where the clauses of an hours line meet: ';', '|', '•', a comma, ' / ', and a full stop that ends a
+ * sentence (not the dot of 'a.m.').
+ */
+export const CLAUSE_BREAK = /\s*[;|•,]\s*|\s+\/\s+|(?<![\s.]\p{L})\.\s+/u
+
+/** Tells whether a clause after the first of a line is a schedule behind a label: '; Kitchen: Fri 5pm-9pm'. */
+function labelsAnotherSchedule(rest: string): boolean {
+  return rest
+    .split(CLAUSE_BREAK)
+    .slice(1)
+    .some((clause) => {
+      const label = ANY_LABEL.exec(clause)
+      return label !== null && !DAY_LABEL.test(label[1] ?? '') && hoursScore(clause.slice(label[0].length)) >= 0.5
+    })
+}
+
 /** Tells whether a line names what is open before its hours: 'Office open daily 8am-8pm'. */
 function namesWhatIsOpen(text: string): boolean {
   const openAfter = BARE_OPEN.exec(text)
@@ -233,6 +257,43 @@ function withoutOpen(text: string): string {
   if (!open) return text
   const rest = text.slice(open[0].length)
   return hoursScore(rest) >= 0.5 ? rest : text
+}
+
+/** Tells whether a text gives a time range, 'closed' or 'open 24 hours': the least an hours line says. */
+export function mentionsTimes(text: string): boolean {
+  const source = text.replace(/[‐‑‒–—―]/g, '-')
+  return TIME_RANGE.test(source) || MENTIONS_CLOSED_OR_ALL_DAY.test(source)
+}
+
+// The months, for notes of when a schedule holds ('May–September', 'Nov-Mar').
+const MONTHS = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)$/
+// Small words a note of when may carry besides those of a schedule: 'closed on all major holidays'.
+const NOTE_WORDS = new Set([
+  'autumn',
+  'to',
+  'and',
+  'the',
+  'of',
+  'on',
+  'all',
+  'major',
+  'by',
+  'in',
+  'for',
+  'only',
+  'call',
+  'ahead',
+])
+
+/**
+ * Tells whether a clause says only when a schedule holds, not what is open: months ('May–September'),
+ * seasons, 'year-round', 'closed holidays', 'by appointment'.
+ */
+export function isScheduleNote(clause: string): boolean {
+  const words = clause.toLowerCase().match(/[a-z]+/g) ?? []
+  const when = (word: string) =>
+    SCHEDULE_WORDS.has(word) || MORE_SCHEDULE_WORDS.has(word) || word in DAY_NAMES || MONTHS.test(word)
+  return words.some(when) && words.every((word) => when(word) || NOTE_WORDS.has(word))
 }
 
 /** Scores from 0 to 1 how surely a line, without its label, gives opening hours. */
@@ -403,92 +464,107 @@ function readWord(match: RegExpExecArray): Token | null | 'skip' {
 type Group = { days: DayOfWeek[]; spec: Spec }
 
 function parseGroups(tokens: Token[]): Group[] | null {
+  const stream = new TokenStream(tokens)
   const groups: Group[] = []
-  let index = 0
-  const peek = (offset = 0): Token | undefined => tokens[index + offset]
+  while (!stream.done) {
+    while (stream.peek()?.kind === 'list') stream.index += 1
+    if (stream.done) break
+    let days = stream.days()
+    if (stream.peek()?.kind === 'colon') stream.index += 1
+    const read = stream.specs()
+    if (read === null) return null
+    if (days === null) {
+      // The days may follow the times: '6am-10pm daily', 'Closed Sundays', '24 hours, 7 days a week'.
+      days = stream.daysAfter()
+      // 'Open 24 hours' on its own means every day; a bare '7am-5pm' does not say which days.
+      if (days === null && read.allDay && groups.length === 0 && stream.done) days = ALL_DAYS
+      if (days === null) return null
+    }
+    for (const spec of read.specs) groups.push({ days, spec })
+  }
+  return groups
+}
 
-  const parseDays = (): DayOfWeek[] | null => {
+/** A cursor over the tokens of an hours line, reading days and the times that go with them. */
+class TokenStream {
+  index = 0
+  private readonly tokens: Token[]
+
+  constructor(tokens: Token[]) {
+    this.tokens = tokens
+  }
+
+  /** The token at the cursor, or offset past it. */
+  peek(offset = 0): Token | undefined {
+    return this.tokens[this.index + offset]
+  }
+
+  /** Tells whether every token is read. */
+  get done(): boolean {
+    return this.index >= this.tokens.length
+  }
+
+  /** Reads days: 'Mon-Fri', 'daily', 'Sat & Sun', 'Mon, Wed, Fri'; null when none come next. */
+  days(): DayOfWeek[] | null {
     const days: DayOfWeek[] = []
     for (;;) {
-      const token = peek()
+      const token = this.peek()
       if (token?.kind === 'days') {
         days.push(...token.days)
-        index += 1
+        this.index += 1
       } else if (token?.kind === 'day') {
-        const end = peek(2)
-        if (peek(1)?.kind === 'range' && end?.kind === 'day') {
-          days.push(...dayRange(token.day, end.day))
-          index += 3
-        } else {
-          days.push(token.day)
-          index += 1
-        }
+        const end = this.peek(2)
+        const range = this.peek(1)?.kind === 'range' && end?.kind === 'day'
+        days.push(...(range ? dayRange(token.day, end.day) : [token.day]))
+        this.index += range ? 3 : 1
       } else {
         break
       }
       // 'Sat & Sun', 'Mon, Wed, Fri': a list separator continues the days only if a day follows.
-      const next = peek(1)?.kind
-      if (peek()?.kind === 'list' && (next === 'day' || next === 'days')) index += 1
+      const next = this.peek(1)?.kind
+      if (this.peek()?.kind === 'list' && (next === 'day' || next === 'days')) this.index += 1
     }
     return days.length > 0 ? days : null
   }
 
-  const parseSpec = (): Spec | 'allDay' | null => {
-    const token = peek()
-    if (token?.kind === 'closed') {
-      index += 1
-      return { kind: 'closed' }
+  /** Reads days after the times ('6am-10pm daily'), or moves nowhere and gives null. */
+  daysAfter(): DayOfWeek[] | null {
+    const save = this.index
+    if (this.peek()?.kind === 'list') this.index += 1
+    const days = this.days()
+    if (days === null) this.index = save
+    return days
+  }
+
+  /** Reads the times of one set of days: a range, 'closed' or '24 hours', and a split shift's second range. */
+  specs(): { specs: Spec[]; allDay: boolean } | null {
+    const specs: Spec[] = []
+    let allDay = false
+    for (;;) {
+      const spec = this.spec()
+      if (spec === null) return null
+      allDay ||= spec === 'allDay'
+      specs.push(spec === 'allDay' ? { kind: 'open', opens: 0, closes: 0 } : spec)
+      // A split shift: 'Mon-Fri 11am-2pm, 5pm-9pm' gives the same days a second range.
+      if (this.peek()?.kind !== 'list' || this.peek(1)?.kind !== 'time') return { specs, allDay }
+      this.index += 1
     }
-    if (token?.kind === 'allDay') {
-      index += 1
-      return 'allDay'
+  }
+
+  /** Reads 'closed', '24 hours' or a time range; null when none comes next. */
+  private spec(): Spec | 'allDay' | null {
+    const token = this.peek()
+    if (token?.kind === 'closed' || token?.kind === 'allDay') {
+      this.index += 1
+      return token.kind === 'closed' ? { kind: 'closed' } : 'allDay'
     }
-    const end = peek(2)
-    if (token?.kind === 'time' && peek(1)?.kind === 'range' && end?.kind === 'time') {
-      index += 3
+    const end = this.peek(2)
+    if (token?.kind === 'time' && this.peek(1)?.kind === 'range' && end?.kind === 'time') {
+      this.index += 3
       return resolveRange(token.time, end.time)
     }
     return null
   }
-
-  while (index < tokens.length) {
-    while (peek()?.kind === 'list') index += 1
-    if (index >= tokens.length) break
-    let days = parseDays()
-    if (peek()?.kind === 'colon') index += 1
-    const specs: Spec[] = []
-    let allDayWithoutDays = false
-    for (;;) {
-      const spec = parseSpec()
-      if (spec === null) return null
-      if (spec === 'allDay') {
-        specs.push({ kind: 'open', opens: 0, closes: 0 })
-        allDayWithoutDays = days === null
-      } else {
-        specs.push(spec)
-      }
-      // A split shift: 'Mon-Fri 11am-2pm, 5pm-9pm' gives the same days a second range.
-      if (peek()?.kind === 'list' && peek(1)?.kind === 'time') {
-        index += 1
-        continue
-      }
-      break
-    }
-    if (days === null) {
-      // The days may follow the times: '6am-10pm daily', 'Closed Sundays', '24 hours, 7 days a week'.
-      const save = index
-      if (peek()?.kind === 'list') index += 1
-      days = parseDays()
-      if (days === null) {
-        index = save
-        // 'Open 24 hours' on its own means every day; a bare '7am-5pm' does not say which days.
-        if (allDayWithoutDays && groups.length === 0 && index >= tokens.length) days = ALL_DAYS
-        else return null
-      }
-    }
-    for (const spec of specs) groups.push({ days, spec })
-  }
-  return groups
 }
 
 function dayRange(from: DayOfWeek, to: DayOfWeek): DayOfWeek[] {

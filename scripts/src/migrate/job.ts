@@ -3,7 +3,13 @@ import { runJob, type JobListener, type JobReporter } from '../jobs/run-job.ts'
 import { phoneCountry, type TownRow } from '../content/schema.ts'
 import { readTown, TownMissingError } from '../content/town.ts'
 import type { Store } from '../store/types.ts'
-import { decodeRolandFile, MAX_FILE_BYTES, parseRolandText, RolandFileError, type ParsedBusiness } from './parse.ts'
+import {
+  decodeRolandFile,
+  MAX_FILE_BYTES,
+  parseRolandText,
+  RolandFileError,
+  type ParsedBusiness,
+} from './parse/index.ts'
 
 /** The name of the business list in the 'files' bucket (SPEC §7). */
 export const rolandObjectPath = 'Roland.txt'
@@ -247,7 +253,7 @@ async function readSource(store: Store, source: MigrationSource): Promise<Uint8A
 }
 
 function checkSize<T>(size: number, what: string, value: T): T {
-  // The limit is parse.ts's, checked here before the file is read whole.
+  // The limit is the parser's (parse/decode.ts), checked here before the file is read whole.
   if (size > MAX_FILE_BYTES) {
     throw new MigrationError(
       `Roland.txt cannot be imported: ${what} is ${(size / 1024 / 1024).toFixed(1)} MB, over the ${MAX_FILE_BYTES / 1024 / 1024} MB limit. ` +

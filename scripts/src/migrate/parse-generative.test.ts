@@ -2,7 +2,7 @@ import { fc, test } from '@fast-check/vitest'
 import { readdirSync } from 'node:fs'
 import { describe, expect } from 'vitest'
 import { loadList, type ExpectedBusiness, type FixtureList } from './accuracy.ts'
-import { parseRolandText, RolandFileError, type ParsedBusiness } from './parse.ts'
+import { parseRolandText, RolandFileError, type ParsedBusiness } from './parse/index.ts'
 
 // Issue 42: every entry of every fixture list, rewritten the ways people type the same fields, must
 // parse the same; and any text parses without a crash. A fixed seed in CI (so a run can be repeated

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs'
 import { describe, expect, test } from 'vitest'
 import { loadList as load, scoreList as score } from './accuracy.ts'
-import { parseRolandTextReport } from './parse.ts'
+import { parseRolandTextReport } from './parse/index.ts'
 
 // Hand-typed business lists of other (invented) towns, each with the output a person reading it
 // would write down. They vary the way volunteers' files do: entries with no blank line between

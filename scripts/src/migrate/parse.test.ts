@@ -9,7 +9,7 @@ import {
   RolandFileError,
   shorten,
   type ParsedBusiness,
-} from './parse.ts'
+} from './parse/index.ts'
 
 /** Parses text expected to hold exactly one business and returns it. */
 function parseOne(text: string): ParsedBusiness {
