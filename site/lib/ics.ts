@@ -1,5 +1,6 @@
 import type { CommunityEvent, Town } from '@roland/scripts/catalog/types'
-import { TZDate } from '@date-fns/tz'
+import { addressNamesTown } from '@roland/scripts/text/index'
+import { wallClockOf } from '@roland/scripts/time/zone'
 import { getVtimezoneComponent } from '@touch4it/ical-timezones'
 import ICAL from 'ical.js'
 
@@ -40,36 +41,15 @@ export interface IcsEvent {
   recurrenceId?: Date | null
 }
 
-interface Wall {
-  year: number
-  month: number
-  day: number
-  hour: number
-  minute: number
-  second: number
-}
-
-const wallOf = (date: Date, zone: string): Wall => {
-  const t = new TZDate(date.getTime(), zone)
-  return {
-    year: t.getFullYear(),
-    month: t.getMonth() + 1,
-    day: t.getDate(),
-    hour: t.getHours(),
-    minute: t.getMinutes(),
-    second: t.getSeconds(),
-  }
-}
-
 /** A time as the event is written: a DATE, a wall-clock time of its zone, or UTC. */
 function icalTime(date: Date, event: IcsEvent, zones: Set<string>): { time: ICAL.Time; tzid: string | null } {
   const zone = event.timeZone && zones.has(event.timeZone) ? event.timeZone : null
   if (event.allDay) {
-    const wall = wallOf(date, event.timeZone ?? 'UTC')
+    const wall = wallClockOf(date.getTime(), event.timeZone ?? 'UTC')
     return { time: ICAL.Time.fromData({ year: wall.year, month: wall.month, day: wall.day, isDate: true }), tzid: null }
   }
   if (!zone) return { time: ICAL.Time.fromJSDate(date, true), tzid: null }
-  return { time: ICAL.Time.fromData({ ...wallOf(date, zone), isDate: false }), tzid: zone }
+  return { time: ICAL.Time.fromData({ ...wallClockOf(date.getTime(), zone), isDate: false }), tzid: zone }
 }
 
 function addTime(vevent: ICAL.Component, name: string, dates: readonly Date[], event: IcsEvent, zones: Set<string>) {
@@ -153,11 +133,8 @@ export function eventIcsPath(event: Pick<CommunityEvent, 'slug'>): string {
  */
 export function calendarEvent(event: CommunityEvent, site: URL, town: Town, series?: CommunityEvent): IcsEvent {
   // A place name ("Community Center") gets the town, state and ZIP so a maps app finds it; an
-  // address that names the state or ends in a ZIP already has them.
-  const state = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const hasTown = new RegExp(`\\b(${state(town.state_code)}|${state(town.state)})\\b|\\b\\d{5}\\s*$`).test(
-    event.location,
-  )
+  // address that says where it is (addressNamesTown) already has them.
+  const hasTown = addressNamesTown(event.location, town)
   const root = series ?? event
   const repeats = Boolean(root.rrule)
   return {

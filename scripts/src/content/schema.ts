@@ -11,6 +11,7 @@ import {
   updatedAtSchema,
   webAddress,
 } from './schema-base.ts'
+import { isIanaZone } from '../time/zone.ts'
 
 export * from './schema-base.ts'
 
@@ -238,12 +239,6 @@ export const submissionPayloadSchemas = usSubmissionSchemas.payloads
 export const submissionSchema = usSubmissionSchemas.submission
 export type Submission = z.input<typeof submissionSchema>
 
-/** The time zones a town may keep: those Node knows (IANA names), and UTC. */
-export function isKnownTimeZone(zone: string): boolean {
-  knownTimeZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])
-  return knownTimeZones.has(zone)
-}
-let knownTimeZones: Set<string> | undefined
 
 /** A US ZIP code: 5 digits, or ZIP+4. */
 const usZip = /^\d{5}(-\d{4})?$/
@@ -271,7 +266,7 @@ export const townFieldsSchema = z.object({
   county: requiredText('County', 100),
   tagline: requiredText('Tagline', 200),
   time_zone: requiredText('Time zone', 64).refine(
-    isKnownTimeZone,
+    isIanaZone,
     'Time zone must be an IANA time zone name, such as America/New_York or Europe/Berlin',
   ),
   country: z

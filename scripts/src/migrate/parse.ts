@@ -4,6 +4,7 @@ import { DEFAULT_CATEGORY, guessCategory, matchCategoryLabel, type BusinessCateg
 import { MAX_HOURS_LENGTH, parseHours, readHoursLine, stripHoursLabel, type HoursRow } from './hours.ts'
 import { SMALL_WORDS } from './small-words.ts'
 import { SlugClaims, slugify } from './slug.ts'
+import { escapeRegExp } from '../text/index.ts'
 
 export type { BusinessCategory } from './category.ts'
 export type { ClosedHoursRow, DayOfWeek, HoursRow, OpenHoursRow } from './hours.ts'
@@ -551,15 +552,14 @@ function addressPatterns(place: ListPlace | undefined): AddressPatterns {
 
 /** A state's name, its shortenings with or without a dot ('Ark.', 'Colo') when it is one word, and its postal code. */
 function ownStateWords({ state, state_code }: ListPlace): string {
-  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   const name = state.trim()
   const shortenings = /^[A-Za-z]+$/.test(name)
     ? Array.from(
         { length: Math.max(0, name.length - 3) },
-        (_, i) => `${escape(name.slice(0, name.length - 1 - i))}\\.?`,
+        (_, i) => `${escapeRegExp(name.slice(0, name.length - 1 - i))}\\.?`,
       )
     : []
-  return [escape(name), ...shortenings, escape(state_code.trim())].filter((word) => word !== '').join('|')
+  return [escapeRegExp(name), ...shortenings, escapeRegExp(state_code.trim())].filter((word) => word !== '').join('|')
 }
 
 const DIRECTORY_WORDS = /\b(?:directory|listings?|last\s+updated|updated|compiled|table\s+of\s+contents|page\s+\d+)\b/i
