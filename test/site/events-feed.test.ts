@@ -29,8 +29,7 @@ async function fetchIcs(pathname: string) {
 }
 
 /** The properties of each VEVENT of a calendar text, by name. */
-const eventsOf = (text: string) =>
-  readIcs(text).events
+const eventsOf = (text: string) => readIcs(text).events
 
 describe('/events.ics', () => {
   test('is a calendar with CRLF line endings and no line over 75 octets', async () => {

@@ -240,7 +240,6 @@ export const submissionPayloadSchemas = usSubmissionSchemas.payloads
 export const submissionSchema = usSubmissionSchemas.submission
 export type Submission = z.input<typeof submissionSchema>
 
-
 /** A US ZIP code: 5 digits, or ZIP+4. */
 const usZip = /^\d{5}(-\d{4})?$/
 

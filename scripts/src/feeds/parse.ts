@@ -76,7 +76,11 @@ class FeedClock {
   private readonly zones = new Map<string, string | null>()
   private readonly instants = new Map<string, number>()
 
-  constructor(readonly townZone: string) {}
+  readonly townZone: string
+
+  constructor(townZone: string) {
+    this.townZone = townZone
+  }
 
   /** The IANA zone of a TZID (ianaZoneOf), remembered. */
   zoneOf(tzid: string): string | null {

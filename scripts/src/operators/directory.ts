@@ -19,15 +19,14 @@ import type { Actor } from './schema.ts'
 import type { OperatorDirectory, OperatorSessions } from './directory-types.ts'
 import { supabaseOperators } from './supabase-accounts.ts'
 
-/** What a directory does: directory-types.ts, apart from both homes. */
-export type { NewOperator, OperatorDirectory, OperatorRef, OperatorSessions } from './directory-types.ts'
-
 // One interface over the operator accounts of both stores, for the CLI and the console:
 // - embedded: the operators table holds argon2id hashes, checked here (accounts.ts);
 // - Supabase: Supabase Auth holds the passwords; the operators table links its users to a role
 //   (supabase-accounts.ts).
 // Sessions are server-side on both, in operator_sessions.
 
+/** What a directory does: directory-types.ts, apart from both homes. */
+export type { NewOperator, OperatorDirectory, OperatorRef, OperatorSessions } from './directory-types.ts'
 
 /** The operators of a store, managed as the actor (the console's admin), or as the service role (the CLI). */
 export function operatorDirectory(store: Store, actor?: Actor): OperatorDirectory {

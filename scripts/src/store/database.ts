@@ -62,5 +62,8 @@ export type ColumnsOf<Shape, T extends TableName, Extra extends PropertyKey = ne
  * values, a JSON column's shape): `RowOf<'pages', 'id' | 'items', { items: PageItem[] }>`. A
  * column name that is not the table's stops compiling.
  */
-export type RowOf<T extends TableName, K extends keyof Row<T>, Narrowed extends Partial<Record<K, unknown>> = object> =
-  Omit<Pick<Row<T>, K>, keyof Narrowed> & Narrowed
+export type RowOf<
+  T extends TableName,
+  K extends keyof Row<T>,
+  Narrowed extends Partial<Record<K, unknown>> = object,
+> = Omit<Pick<Row<T>, K>, keyof Narrowed> & Narrowed
