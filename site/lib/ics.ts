@@ -16,7 +16,11 @@ import ICAL from 'ical.js'
 const icalendarDesign = ICAL.design.icalendar
 const calendarDesign: typeof icalendarDesign = {
   ...icalendarDesign,
-  property: { ...icalendarDesign.property, name: { defaultType: 'text' }, 'x-wr-calname': { defaultType: 'text' } },
+  property: {
+    ...(icalendarDesign.property as Record<string, object>),
+    name: { defaultType: 'text' },
+    'x-wr-calname': { defaultType: 'text' },
+  },
 }
 
 /** Adds a TEXT property (NAME, X-WR-CALNAME) that ical.js's design does not list. */
@@ -155,7 +159,7 @@ export function icsCalendar(options: {
   }
   // ical.js folds by its global foldLength and counts a continuation without its space (76 octets):
   // the lines are folded here instead, and no setting of ical.js is changed.
-  return contentLines(calendar.toJSON()).join('\r\n') + '\r\n'
+  return contentLines(calendar.toJSON() as unknown[]).join('\r\n') + '\r\n'
 }
 
 /** Where an event's own calendar file is: /events/{slug}.ics. */
