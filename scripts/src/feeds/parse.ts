@@ -83,7 +83,7 @@ class FeedClock {
   }
 
   /** The IANA zone of a TZID (ianaZoneOf), remembered. */
-  zoneOf(tzid: string): string | null {
+  zone(tzid: string): string | null {
     let zone = this.zones.get(tzid)
     if (zone === undefined) {
       zone = ianaZoneOf(tzid)
@@ -93,7 +93,7 @@ class FeedClock {
   }
 
   /** The instant of a wall-clock time of a zone (time/zone.ts's instantOf), remembered. */
-  instantOf(wall: WallClock, zone: string): number {
+  instant(wall: WallClock, zone: string): number {
     const key = `${zone} ${wall.year} ${wall.month} ${wall.day} ${wall.hour} ${wall.minute} ${wall.second}`
     let instant = this.instants.get(key)
     if (instant === undefined) {
@@ -109,7 +109,7 @@ function readTime(time: ICAL.Time, tzid: string | null, clock: FeedClock): ReadT
   const { year, month, day, hour, minute, second } = time
   if (time.isDate) {
     return {
-      instant: clock.instantOf({ year, month, day, hour: 0, minute: 0, second: 0 }, clock.townZone),
+      instant: clock.instant({ year, month, day, hour: 0, minute: 0, second: 0 }, clock.townZone),
       zone: null,
       allDay: true,
     }
@@ -117,14 +117,14 @@ function readTime(time: ICAL.Time, tzid: string | null, clock: FeedClock): ReadT
   if (time.zone === ICAL.Timezone.utcTimezone) return { instant: time.toUnixTime() * 1000, zone: 'UTC', allDay: false }
   const wall = { year, month, day, hour, minute, second }
   if (tzid) {
-    const zone = clock.zoneOf(tzid)
-    if (zone) return { instant: clock.instantOf(wall, zone), zone, allDay: false }
+    const zone = clock.zone(tzid)
+    if (zone) return { instant: clock.instant(wall, zone), zone, allDay: false }
     // A zone known only by the feed's own VTIMEZONE: ical.js converts it; it repeats in the town's.
     if (time.zone && time.zone !== ICAL.Timezone.localTimezone && time.zone.tzid === tzid) {
       return { instant: time.toUnixTime() * 1000, zone: null, allDay: false }
     }
   }
-  return { instant: clock.instantOf(wall, clock.townZone), zone: null, allDay: false }
+  return { instant: clock.instant(wall, clock.townZone), zone: null, allDay: false }
 }
 
 function timeOf(vevent: ICAL.Component, name: string, clock: FeedClock): ReadTime | null {
