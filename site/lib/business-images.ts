@@ -1,26 +1,9 @@
 import type { Business, BusinessImage } from '@roland/scripts/catalog/types'
-import { pictureLayouts, variantsFor, type ShownVariant } from './picture.ts'
+import { pictureLayouts, variantsFor, type ShownImage } from './picture.ts'
 import { placeholderColor, placeholderDataUrl } from './placeholder.ts'
 
-/**
- * An image ready for a <picture>: where it is, what it shows, and what processing made of it
- * (the last fields are left out for an image not processed yet, so the search index stays small).
- */
-export interface ShownImage {
-  url: string
-  alt: string
-  /** Drawn by the images job, not a photo of the place: the page says so. */
-  generated: boolean
-  /** Intrinsic size in pixels. */
-  width?: number
-  height?: number
-  /** Its average colour (#rrggbb), shown until it loads. */
-  color?: string
-  /** A blurred preview (a PNG data URL), made only for a business page's featured image. */
-  blur?: string
-  /** Its derivatives: what its <picture> offers. */
-  variants?: ShownVariant[]
-}
+/** An image ready for a <picture>: defined beside the markup it makes (picture.ts). */
+export type { ShownImage } from './picture.ts'
 
 /** The fixed picture an operator set for one business (SPEC §4's named big-box store). */
 export interface FixedImages {

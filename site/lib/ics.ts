@@ -1,5 +1,6 @@
 import type { CommunityEvent, Town } from '@roland/scripts/catalog/types'
-import { TZDate } from '@date-fns/tz'
+import { addressNamesTown } from '@roland/scripts/text/index'
+import { wallClockOf } from '@roland/scripts/time/zone'
 import { getVtimezoneComponent } from '@touch4it/ical-timezones'
 import ICAL from 'ical.js'
 
@@ -10,9 +11,56 @@ import ICAL from 'ical.js'
 // dates (EXDATE) and its moved dates (a VEVENT with the series' UID and a RECURRENCE-ID).
 
 // The calendar's name properties (RFC 7986's NAME, Apple's X-WR-CALNAME) are TEXT, escaped as such:
-// ical.js's design does not list them, and writes what it does not know as it is.
-const designed = ICAL.design.icalendar.property as Record<string, { defaultType?: string }>
-for (const name of ['name', 'x-wr-calname']) designed[name] ??= { defaultType: 'text' }
+// ical.js's design does not list them, and writes what it does not know as it is. They are added
+// to a design of our own, which writing passes to ical.js: its shared design stays as it is.
+const icalendarDesign = ICAL.design.icalendar
+const calendarDesign: typeof icalendarDesign = {
+  ...icalendarDesign,
+  property: {
+    ...(icalendarDesign.property as Record<string, object>),
+    name: { defaultType: 'text' },
+    'x-wr-calname': { defaultType: 'text' },
+  },
+}
+
+/** Adds a TEXT property (NAME, X-WR-CALNAME) that ical.js's design does not list. */
+function addText(component: ICAL.Component, name: string, value: string): void {
+  const property = new ICAL.Property(name, component)
+  property.resetType('text')
+  property.setValue(value)
+  component.addProperty(property)
+}
+
+/** Folds a content line (RFC 5545 §3.1): at most 75 octets a line, the continuation's space counted, never inside a character. */
+function fold(line: string): string {
+  const lines: string[] = []
+  let current = ''
+  let octets = 0
+  for (const char of line) {
+    const point = char.codePointAt(0)!
+    const size = point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4
+    if (octets + size > 75) {
+      lines.push(current)
+      current = ' '
+      octets = 1
+    }
+    current += char
+    octets += size
+  }
+  lines.push(current)
+  return lines.join('\r\n')
+}
+
+/** A component's content lines, written by ical.js (unfolded, with our design) and folded here. */
+function contentLines(jcal: unknown[]): string[] {
+  const [name, properties, components] = jcal as [string, unknown[][], unknown[][]]
+  return [
+    `BEGIN:${name.toUpperCase()}`,
+    ...properties.map((property) => fold(ICAL.stringify.property(property, calendarDesign, true))),
+    ...components.flatMap(contentLines),
+    `END:${name.toUpperCase()}`,
+  ]
+}
 
 /** What a calendar file is served as. */
 export const icsContentType = 'text/calendar; charset=utf-8'
@@ -40,36 +88,15 @@ export interface IcsEvent {
   recurrenceId?: Date | null
 }
 
-interface Wall {
-  year: number
-  month: number
-  day: number
-  hour: number
-  minute: number
-  second: number
-}
-
-const wallOf = (date: Date, zone: string): Wall => {
-  const t = new TZDate(date.getTime(), zone)
-  return {
-    year: t.getFullYear(),
-    month: t.getMonth() + 1,
-    day: t.getDate(),
-    hour: t.getHours(),
-    minute: t.getMinutes(),
-    second: t.getSeconds(),
-  }
-}
-
 /** A time as the event is written: a DATE, a wall-clock time of its zone, or UTC. */
 function icalTime(date: Date, event: IcsEvent, zones: Set<string>): { time: ICAL.Time; tzid: string | null } {
   const zone = event.timeZone && zones.has(event.timeZone) ? event.timeZone : null
   if (event.allDay) {
-    const wall = wallOf(date, event.timeZone ?? 'UTC')
+    const wall = wallClockOf(date.getTime(), event.timeZone ?? 'UTC')
     return { time: ICAL.Time.fromData({ year: wall.year, month: wall.month, day: wall.day, isDate: true }), tzid: null }
   }
   if (!zone) return { time: ICAL.Time.fromJSDate(date, true), tzid: null }
-  return { time: ICAL.Time.fromData({ ...wallOf(date, zone), isDate: false }), tzid: zone }
+  return { time: ICAL.Time.fromData({ ...wallClockOf(date.getTime(), zone), isDate: false }), tzid: zone }
 }
 
 function addTime(vevent: ICAL.Component, name: string, dates: readonly Date[], event: IcsEvent, zones: Set<string>) {
@@ -102,8 +129,8 @@ export function icsCalendar(options: {
   calendar.addPropertyWithValue('prodid', `-//${town.name} ${town.state}//Community events//EN`)
   calendar.addPropertyWithValue('calscale', 'GREGORIAN')
   calendar.addPropertyWithValue('method', 'PUBLISH')
-  calendar.addPropertyWithValue('name', options.name)
-  calendar.addPropertyWithValue('x-wr-calname', options.name)
+  addText(calendar, 'name', options.name)
+  addText(calendar, 'x-wr-calname', options.name)
   const zones = new Set<string>()
   for (const zone of new Set(options.events.flatMap((e) => (e.timeZone && !e.allDay ? [e.timeZone] : [])))) {
     const component = vtimezone(zone)
@@ -130,14 +157,9 @@ export function icsCalendar(options: {
     if (event.cancelled) vevent.addPropertyWithValue('status', 'CANCELLED')
     calendar.addSubcomponent(vevent)
   }
-  // RFC 5545 §3.1 allows 75 octets a line; ical.js counts them without the continuation's space.
-  const foldLength = ICAL.foldLength
-  ICAL.foldLength = 74
-  try {
-    return calendar.toString() + '\r\n'
-  } finally {
-    ICAL.foldLength = foldLength
-  }
+  // ical.js folds by its global foldLength and counts a continuation without its space (76 octets):
+  // the lines are folded here instead, and no setting of ical.js is changed.
+  return contentLines(calendar.toJSON() as unknown[]).join('\r\n') + '\r\n'
 }
 
 /** Where an event's own calendar file is: /events/{slug}.ics. */
@@ -153,11 +175,8 @@ export function eventIcsPath(event: Pick<CommunityEvent, 'slug'>): string {
  */
 export function calendarEvent(event: CommunityEvent, site: URL, town: Town, series?: CommunityEvent): IcsEvent {
   // A place name ("Community Center") gets the town, state and ZIP so a maps app finds it; an
-  // address that names the state or ends in a ZIP already has them.
-  const state = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  const hasTown = new RegExp(`\\b(${state(town.state_code)}|${state(town.state)})\\b|\\b\\d{5}\\s*$`).test(
-    event.location,
-  )
+  // address that says where it is (addressNamesTown) already has them.
+  const hasTown = addressNamesTown(event.location, town)
   const root = series ?? event
   const repeats = Boolean(root.rrule)
   return {
@@ -192,47 +211,4 @@ export function calendarEvents(events: readonly CommunityEvent[], site: URL, tow
     const series = byId.get(event.series_id)
     return series ? [calendarEvent(event, site, town, series)] : []
   })
-}
-
-/** Where the name and parameters of a content line end: its first colon outside a quoted parameter value. */
-function nameEnd(line: string): number {
-  let quoted = false
-  for (let index = 0; index < line.length; index++) {
-    if (line[index] === '"') quoted = !quoted
-    else if (line[index] === ':' && !quoted) return index
-  }
-  throw new Error(`Not an iCalendar content line: ${line}`)
-}
-
-/** A content line read back: its name, parameters and unescaped value. */
-export interface IcsProperty {
-  name: string
-  params: Record<string, string>
-  value: string
-}
-
-/**
- * Reads the content lines of an .ics text (unfolding continuations, unescaping TEXT values),
- * grouped into the VEVENTs it holds and the calendar's own properties. The counterpart of
- * icsCalendar, for checking a feed.
- */
-export function readIcs(text: string): { calendar: IcsProperty[]; events: IcsProperty[][] } {
-  const calendar: IcsProperty[] = []
-  const events: IcsProperty[][] = []
-  let event: IcsProperty[] | null = null
-  for (const line of text.replace(/\r\n[ \t]/g, '').split('\r\n')) {
-    if (line === '') continue
-    const colon = nameEnd(line)
-    const [name = '', ...params] = line.slice(0, colon).split(';')
-    const raw = line.slice(colon + 1)
-    const value =
-      name === 'URL' ? raw : raw.replace(/\\([\\;,nN])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c))
-    const property = { name, params: Object.fromEntries(params.map((p) => p.split('=') as [string, string])), value }
-    if (name === 'BEGIN' && value === 'VEVENT') event = []
-    else if (name === 'END' && value === 'VEVENT') {
-      events.push(event!)
-      event = null
-    } else (event ?? calendar).push(property)
-  }
-  return { calendar, events }
 }

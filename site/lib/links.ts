@@ -1,13 +1,13 @@
 import type { Town } from '@roland/scripts/catalog/types'
 import { phoneE164 } from '@roland/scripts/content/schema'
+import { addressNamesTown } from '@roland/scripts/text/index'
 
 /**
  * A maps search for an address (SPEC §2 "Get Directions": the address plus the town and its
- * state code); the town is added only when the address does not name it already.
+ * state code); the town is added only when the address does not say where it is already.
  */
-export function mapsSearchUrl(address: string, town: Pick<Town, 'name' | 'state_code'>): string {
-  const named = new RegExp(`\\b${town.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(address)
-  const query = named ? address : `${address}, ${town.name}, ${town.state_code}`
+export function mapsSearchUrl(address: string, town: Pick<Town, 'name' | 'state' | 'state_code'>): string {
+  const query = addressNamesTown(address, town) ? address : `${address}, ${town.name}, ${town.state_code}`
   return `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(query)}`
 }
 

@@ -1,10 +1,29 @@
 import type { ImageVariant } from '@roland/scripts/catalog/types'
-import type { ShownImage } from './business-images.ts'
 
 // The markup of a business photo, card photo or logo, worked out once for both renderers
 // (components/Picture.astro on static pages, components/Picture.tsx in the businesses island).
 // A processed photo is offered as AVIF, then WebP, then its JPEG (or PNG) fallback, each in a few
 // widths, and the browser picks the smallest that fills the place at the phone's pixel density.
+
+/**
+ * An image ready for a <picture>: where it is, what it shows, and what processing made of it
+ * (the last fields are left out for an image not processed yet, so the search index stays small).
+ */
+export interface ShownImage {
+  url: string
+  alt: string
+  /** Drawn by the images job, not a photo of the place: the page says so. */
+  generated: boolean
+  /** Intrinsic size in pixels. */
+  width?: number
+  height?: number
+  /** Its average colour (#rrggbb), shown until it loads. */
+  color?: string
+  /** A blurred preview (a PNG data URL), made only for a business page's featured image. */
+  blur?: string
+  /** Its derivatives: what its <picture> offers. */
+  variants?: ShownVariant[]
+}
 
 /** The places a business image is drawn in; each has its own drawn width and loading. */
 export type PicturePlace = 'hero' | 'photo' | 'card' | 'lead-card' | 'featured-card' | 'logo'

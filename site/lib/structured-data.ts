@@ -1,4 +1,5 @@
 import type { Attraction, Business, BusinessHours, CommunityEvent, Town } from '@roland/scripts/catalog/types'
+import { escapeRegExp } from '@roland/scripts/text/index'
 import { aboutText } from './business-text.ts'
 import { dayNames } from './hours.ts'
 
@@ -9,7 +10,7 @@ type JsonLd = Record<string, unknown>
 // "…, Boulder, CO 80302": the street part, the town, the state (its code, or the town's state
 // spelt out) and an optional ZIP.
 function townStateZip(town: Town): RegExp {
-  const state = town.state.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const state = escapeRegExp(town.state)
   return new RegExp(`^(.+?),\\s*([^,\\d][^,]*?),\\s*([A-Z]{2}|${state})\\.?(?:\\s+(\\d{5}(?:-\\d{4})?))?$`)
 }
 

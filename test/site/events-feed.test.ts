@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
 import { describe, expect, inject, test } from 'vitest'
-import { readIcs } from '../../site/lib/ics.ts'
+import { readIcs } from '../support/read-ics.ts'
 import { useSite } from '../support/site-session.ts'
 
 // The events feed (/events.ics) and each event's "Add to calendar" file (/events/{slug}.ics).
@@ -29,8 +29,7 @@ async function fetchIcs(pathname: string) {
 }
 
 /** The properties of each VEVENT of a calendar text, by name. */
-const eventsOf = (text: string) =>
-  readIcs(text).events.map((event) => Object.fromEntries(event.map((p) => [p.name, p.value])))
+const eventsOf = (text: string) => readIcs(text).events
 
 describe('/events.ics', () => {
   test('is a calendar with CRLF line endings and no line over 75 octets', async () => {

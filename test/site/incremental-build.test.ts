@@ -18,6 +18,7 @@ import type { SearchManifest } from '../../site/lib/search-shards.ts'
 import { activeFixtureBusinesses } from '../support/fixture-catalog.ts'
 import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
 import { serveStatic, type StaticServer } from '../support/static-server.ts'
+import { escapeRegExp } from '../../scripts/src/text/index.ts'
 
 // A site of ninety businesses (the fixture's ten and eighty "Ozark Shop"s): enough for four pages
 // of the businesses list, and four of Shopping & Convenience (its featured location and 82 cards).
@@ -118,7 +119,7 @@ const mentions = (output: string, file: string) =>
 // before its timing, and another page's line can land in between. A page's entry is therefore the
 // text after its name up to the next tree marker or line end, not a whole line.
 function fate(output: string, file: string): 'rendered' | 'reused' | 'absent' {
-  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+  const escaped = escapeRegExp(file)
   const entry = output.match(new RegExp(`[├└]─ ${escaped}(?![a-zA-Z/._-])([^\\n├└]*)`))
   if (!entry) return 'absent'
   return /\((?:restored|cached)\)/.test(entry[1] ?? '') ? 'reused' : 'rendered'

@@ -5,6 +5,7 @@ import { createGzip } from 'node:zlib'
 import { pack as tarPack, type Pack } from 'tar-stream'
 import { z } from 'zod'
 import type { EmbeddedStore } from '../store/embedded.ts'
+import type { TableName } from '../store/database.ts'
 import { readMigrations } from '../store/sql-files.ts'
 import type { SupabaseStore } from '../store/supabase.ts'
 import { StoreError, type Store } from '../store/types.ts'
@@ -144,7 +145,8 @@ async function readRows(store: Store, table: BackupTable): Promise<unknown[]> {
   const client = (store as SupabaseStore).admin()
   const all: unknown[] = []
   for (let from = 0; ; from += pageSize) {
-    let query = client.from(table.name).select('*')
+    // backup_tables names the tables at run time; each is one of public's (TableName).
+    let query = client.from(table.name as TableName).select('*')
     for (const column of table.key) query = query.order(column)
     const { data, error } = await query.range(from, from + pageSize - 1)
     if (error) throw new StoreError(`Could not read the table ${table.name} (${store.location}): ${error.message}`)

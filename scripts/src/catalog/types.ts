@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { ColumnsOf } from '../store/database.ts'
 
 // Row shapes follow supabase/migrations/*_catalog.sql; zod checks them where they cross
 // a boundary (a store's answer), so a schema drift fails loudly instead of rendering blanks.
@@ -190,18 +191,26 @@ export const catalogSchema = z.object({
   pages: z.array(pageSchema).default([]),
 })
 
-export type BusinessService = z.infer<typeof businessServiceSchema>
-export type BusinessImage = z.infer<typeof businessImageSchema>
+// The catalog's shapes are checked against the tables they are read from (supabase/types.ts,
+// generated from the migrations): a column a migration renames, drops or retypes stops them
+// compiling (ColumnsOf). The rest are shapes of JSON columns (variants, items) or of no table.
+export type BusinessService = ColumnsOf<z.infer<typeof businessServiceSchema>, 'business_services'>
+export type BusinessImage = ColumnsOf<z.infer<typeof businessImageSchema>, 'business_images'>
 export type ImageVariant = z.infer<typeof imageVariantSchema>
 export type ImageVariantFormat = (typeof imageVariantFormats)[number]
-export type BusinessHours = z.infer<typeof businessHoursSchema>
-export type Business = z.infer<typeof businessSchema>
-export type LocationCategory = z.infer<typeof locationCategorySchema>
-export type Attraction = z.infer<typeof attractionSchema>
-export type CommunityEvent = z.infer<typeof communityEventSchema>
+export type BusinessHours = ColumnsOf<z.infer<typeof businessHoursSchema>, 'business_hours'>
+/** A business as the build reads it: its row, website_hidden (a computed column), services, photos and hours. */
+export type Business = ColumnsOf<
+  z.infer<typeof businessSchema>,
+  'businesses',
+  'website_hidden' | 'services' | 'images' | 'hours_detail'
+>
+export type LocationCategory = ColumnsOf<z.infer<typeof locationCategorySchema>, 'location_categories'>
+export type Attraction = ColumnsOf<z.infer<typeof attractionSchema>, 'attractions'>
+export type CommunityEvent = ColumnsOf<z.infer<typeof communityEventSchema>, 'community_events'>
 /** The town the site is about: its name, place, time zone and contacts (the town_settings row). */
-export type Town = z.infer<typeof townSchema>
-export type Page = z.infer<typeof pageSchema>
+export type Town = ColumnsOf<z.infer<typeof townSchema>, 'town_settings'>
+export type Page = ColumnsOf<z.infer<typeof pageSchema>, 'pages'>
 export type PageItem = z.infer<typeof pageItemSchema>
 /** Everything a visitor may see, read once per build. */
 export type Catalog = z.infer<typeof catalogSchema>

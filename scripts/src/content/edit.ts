@@ -1,6 +1,7 @@
 import { parseHours } from '../migrate/hours.ts'
 import type { Actor } from '../operators/schema.ts'
 import type { Store } from '../store/types.ts'
+import { auditEntrySchema, type AuditEntry } from './schema-base.ts'
 
 // Editing content (issue 18): thin calls of the SQL functions in
 // supabase/migrations/20261125000400_editing.sql, which do the work in one transaction and let
@@ -29,20 +30,8 @@ export type EditOutcome =
   | { status: 'conflict'; row: ContentRow }
   | { status: 'invalid'; message: string; constraint: string | null }
 
-/** One entry of the audit trail. */
-export interface AuditEntry {
-  id: number
-  at: string
-  actor: string
-  table: string
-  row_id: string
-  action: 'insert' | 'update' | 'delete'
-  before: Record<string, unknown> | null
-  after: Record<string, unknown> | null
-  txid: number
-  /** The visitor's submission the change applied, when an operator accepted one. */
-  submission_id: string | null
-}
+/** One entry of the audit trail (its schema is content/schema-base.ts's auditEntrySchema). */
+export type { AuditEntry } from './schema-base.ts'
 
 /**
  * Adds the parsed opening hours to a business's fields. The hours are stored twice, the text the
@@ -133,11 +122,10 @@ export async function auditEntries(
   store: Store,
   filter: { table?: string | undefined; rowId?: string | undefined; limit?: number | undefined } = {},
 ): Promise<AuditEntry[]> {
-  return (
-    (await store.call<AuditEntry[] | null>('audit_entries', {
-      target: filter.table ?? null,
-      row_id: filter.rowId ?? null,
-      max_entries: filter.limit ?? 100,
-    })) ?? []
-  )
+  const answer = await store.call<unknown>('audit_entries', {
+    target: filter.table ?? null,
+    row_id: filter.rowId ?? null,
+    max_entries: filter.limit ?? 100,
+  })
+  return auditEntrySchema.array().parse(answer ?? [])
 }

@@ -1,5 +1,5 @@
-import type { AuditEntry } from './edit.ts'
 import { z } from 'zod'
+import type { RowOf } from '../store/database.ts'
 import { ruleProblem } from '../events/recurrence.ts'
 
 // The part of the shared content schemas (schema.ts, which re-exports all of it) that needs no
@@ -205,46 +205,77 @@ export const attractionPatchSchema = attractionFieldsSchema
   .extend({ updated_at: updatedAtSchema.optional() })
   .strict()
 
+// The rows the API answers are the tables' (supabase/types.ts, generated from the migrations):
+// a column a migration renames stops these compiling.
+
 /** A community event as the API answers it. */
-export interface EventRow {
-  id: string
-  slug: string
-  title: string
-  description: string | null
-  starts_at: string
-  ends_at: string | null
-  location: string
-  event_type: (typeof eventTypes)[number]
-  is_active: boolean
-  is_cancelled: boolean
-  rrule: string | null
-  exdates: string[]
-  series_id: string | null
-  recurrence_id: string | null
-  time_zone: string | null
-  all_day: boolean
-  updated_at: string
-}
+export type EventRow = RowOf<
+  'community_events',
+  | 'id'
+  | 'slug'
+  | 'title'
+  | 'description'
+  | 'starts_at'
+  | 'ends_at'
+  | 'location'
+  | 'event_type'
+  | 'is_active'
+  | 'is_cancelled'
+  | 'rrule'
+  | 'exdates'
+  | 'series_id'
+  | 'recurrence_id'
+  | 'time_zone'
+  | 'all_day'
+  | 'updated_at',
+  { event_type: (typeof eventTypes)[number] }
+>
 
 /** An attraction as the API answers it. */
-export interface AttractionRow {
-  id: string
-  name: string
-  category: (typeof attractionCategories)[number]
-  description: string
-  badge: string | null
-  rating: number | null
-  distance: string | null
-  address: string | null
-  website: string | null
-  image_url: string | null
-  is_featured: boolean
-  is_active: boolean
-  sort_order: number
-  updated_at: string
-}
+export type AttractionRow = RowOf<
+  'attractions',
+  | 'id'
+  | 'name'
+  | 'category'
+  | 'description'
+  | 'badge'
+  | 'rating'
+  | 'distance'
+  | 'address'
+  | 'website'
+  | 'image_url'
+  | 'is_featured'
+  | 'is_active'
+  | 'sort_order'
+  | 'updated_at',
+  { category: (typeof attractionCategories)[number] }
+>
 
-/** An entry of the audit trail, as GET /api/audit answers it: the rows of scripts/src/content/edit.ts. */
+/** A row as an audit entry keeps it: its columns as JSON, or null (before an insert, after a delete). */
+const auditedRow = z.record(z.string(), z.unknown()).nullable()
+
+/**
+ * One entry of the audit trail as public.audit_entries answers it (20261126000300_submissions.sql):
+ * parsed where it enters TypeScript (content/edit.ts's auditEntries), so a changed answer fails there.
+ */
+export const auditEntrySchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  actor: z.string(),
+  table: z.string(),
+  row_id: z.string(),
+  action: z.enum(['insert', 'update', 'delete']),
+  before: auditedRow,
+  after: auditedRow,
+  txid: z.number(),
+  /** The visitor's submission the change applied, when an operator accepted one. */
+  submission_id: z.string().nullable(),
+})
+
+/** One entry of the audit trail. */
+export type AuditEntry = z.infer<typeof auditEntrySchema>
+
+/** An entry of the audit trail, as GET /api/audit answers it. */
 export type AuditEntryView = AuditEntry
 
 /** The columns whose values differ between an entry's before and after (all of them for an insert or delete). */

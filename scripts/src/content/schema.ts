@@ -11,6 +11,8 @@ import {
   updatedAtSchema,
   webAddress,
 } from './schema-base.ts'
+import type { Row, RowOf } from '../store/database.ts'
+import { isIanaZone } from '../time/zone.ts'
 
 export * from './schema-base.ts'
 
@@ -238,13 +240,6 @@ export const submissionPayloadSchemas = usSubmissionSchemas.payloads
 export const submissionSchema = usSubmissionSchemas.submission
 export type Submission = z.input<typeof submissionSchema>
 
-/** The time zones a town may keep: those Node knows (IANA names), and UTC. */
-export function isKnownTimeZone(zone: string): boolean {
-  knownTimeZones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC'])
-  return knownTimeZones.has(zone)
-}
-let knownTimeZones: Set<string> | undefined
-
 /** A US ZIP code: 5 digits, or ZIP+4. */
 const usZip = /^\d{5}(-\d{4})?$/
 
@@ -271,7 +266,7 @@ export const townFieldsSchema = z.object({
   county: requiredText('County', 100),
   tagline: requiredText('Tagline', 200),
   time_zone: requiredText('Time zone', 64).refine(
-    isKnownTimeZone,
+    isIanaZone,
     'Time zone must be an IANA time zone name, such as America/New_York or Europe/Berlin',
   ),
   country: z
@@ -358,19 +353,14 @@ export const categoryPatchSchema = z
 
 /** The town settings as GET /api/town answers them. */
 export interface TownRow extends TownSettings {
-  updated_at: string
+  updated_at: Row<'town_settings'>['updated_at']
 }
 
-/** A category as GET /api/categories answers it. */
-export interface CategoryRow {
-  id: string
-  slug: string
-  name: string
-  description: string | null
-  category_type: string
-  sort_order: number
-  updated_at: string
-}
+/** A category as GET /api/categories answers it (its columns are location_categories'). */
+export type CategoryRow = RowOf<
+  'location_categories',
+  'id' | 'slug' | 'name' | 'description' | 'category_type' | 'sort_order' | 'updated_at'
+>
 
 /** The pages the site cannot do without: always published (the SQL constraint pages_always_published says the same). */
 export const alwaysPublishedPaths = ['/', '/businesses', '/events', '/contact', '/404'] as const
@@ -447,63 +437,59 @@ export const pageCreateSchema = pageFieldsSchema
   .strict()
 export type PageCreate = z.input<typeof pageCreateSchema>
 
+// The rows the API answers are the tables' (supabase/types.ts, generated from the migrations), JSON
+// columns narrowed to what they hold: a column a migration renames stops these compiling.
+
 /** A page as GET /api/pages answers it (the pages row). */
-export interface PageRow {
-  id: string
-  path: string
-  title: string
-  description: string | null
-  intro: string | null
-  body: string
-  items: PageItem[]
-  is_published: boolean
-  updated_at: string
-}
+export type PageRow = RowOf<
+  'pages',
+  'id' | 'path' | 'title' | 'description' | 'intro' | 'body' | 'items' | 'is_published' | 'updated_at',
+  { items: PageItem[] }
+>
 
 /** A service of a business as the API answers it. */
-export interface ServiceRow {
-  service_name: string
-  description: string | null
-}
+export type ServiceRow = RowOf<'business_services', 'service_name' | 'description'>
 
 /** A photo of a business as the API answers it (the business_images row). */
-export interface BusinessImageRow {
-  id: string
-  business_id: string
-  image_url: string
-  alt_text: string | null
-  image_type: string
-  is_primary: boolean
-  sort_order: number
-  metadata: Record<string, unknown>
-  width: number | null
-  height: number | null
-  updated_at: string
-}
+export type BusinessImageRow = RowOf<
+  'business_images',
+  | 'id'
+  | 'business_id'
+  | 'image_url'
+  | 'alt_text'
+  | 'image_type'
+  | 'is_primary'
+  | 'sort_order'
+  | 'metadata'
+  | 'width'
+  | 'height'
+  | 'updated_at',
+  { metadata: Record<string, unknown> }
+>
 
 /** A business as GET /api/businesses answers it: the row, its services and photos. */
-export interface BusinessRow {
-  id: string
-  slug: string
-  name: string
-  category: string
-  short_description: string | null
-  full_description: string | null
-  address: string | null
-  phone: string | null
-  email: string | null
-  website: string | null
-  hours: string | null
-  is_featured: boolean
-  is_active: boolean
-  rating: number | null
-  price_range: string | null
-  metadata: Record<string, unknown>
-  created_at: string
-  updated_at: string
-  services: ServiceRow[]
-  images: BusinessImageRow[]
-}
+export type BusinessRow = RowOf<
+  'businesses',
+  | 'id'
+  | 'slug'
+  | 'name'
+  | 'category'
+  | 'short_description'
+  | 'full_description'
+  | 'address'
+  | 'phone'
+  | 'email'
+  | 'website'
+  | 'hours'
+  | 'is_featured'
+  | 'is_active'
+  | 'rating'
+  | 'price_range'
+  | 'metadata'
+  | 'created_at'
+  | 'updated_at',
+  { metadata: Record<string, unknown>; services: ServiceRow[]; images: BusinessImageRow[] }
+>
 // Calendar feeds (issue 40): what the console's POST /api/feeds and `roland feeds add` accept.
 /** What the console and the CLI accept as a new feed: a name and an http(s) address. */
 export const newFeedSchema = z.object({

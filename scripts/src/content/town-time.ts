@@ -1,4 +1,4 @@
-import { TZDate } from '@date-fns/tz'
+import { instantOf, wallClockOf } from '../time/zone.ts'
 
 // Event times: operators and visitors type them in the town's wall-clock time (the time_zone of
 // the town settings), whatever the time zone of their computer, and the database keeps the instant
@@ -8,8 +8,9 @@ import { TZDate } from '@date-fns/tz'
 
 /** Shows an instant as the town's wall-clock time, in the form a datetime-local input takes (YYYY-MM-DDTHH:mm). */
 export function toTownInput(iso: string, timeZone: string): string {
-  // TZDate's ISO form is the town's clock with its offset: "2027-07-04T21:00:00.000-05:00".
-  return new TZDate(Date.parse(iso), timeZone).toISOString().slice(0, 16)
+  const { year, month, day, hour, minute } = wallClockOf(Date.parse(iso), timeZone)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${String(year).padStart(4, '0')}-${two(month)}-${two(day)}T${two(hour)}:${two(minute)}`
 }
 
 /**
@@ -22,10 +23,10 @@ export function fromTownInput(local: string, timeZone: string): string | null {
   if (!match) return null
   const [year, month, day, hour, minute] = match.slice(1).map(Number) as [number, number, number, number, number]
   if (hour > 23 || minute > 59) return null
-  const time = new TZDate(year, month - 1, day, hour, minute, timeZone)
   // A day or month that does not exist (February 30, month 13) rolls over into the next: no such time.
-  if (time.getMonth() !== month - 1 || time.getDate() !== day) return null
-  return new Date(time.getTime()).toISOString()
+  const rolled = new Date(Date.UTC(year, month - 1, day))
+  if (rolled.getUTCMonth() !== month - 1 || rolled.getUTCDate() !== day) return null
+  return new Date(instantOf({ year, month, day, hour, minute, second: 0 }, timeZone)).toISOString()
 }
 
 /** Says an instant in the town's time for people: "Sat, Jul 4, 2027, 9:00 PM". */

@@ -1,5 +1,5 @@
-import { TZDate } from '@date-fns/tz'
 import ICAL from 'ical.js'
+import { instantOf, wallClockOf, type WallClock } from '../time/zone.ts'
 
 // Recurring events (issue 40): an RFC 5545 RRULE, read and expanded by ical.js. A series is kept
 // as its first start (an instant) and the IANA zone its times belong to; it is expanded on the
@@ -73,31 +73,7 @@ export interface Schedule {
   all_day?: boolean | undefined
 }
 
-interface Wall {
-  year: number
-  month: number
-  day: number
-  hour: number
-  minute: number
-  second: number
-}
-
-const wallOf = (instant: number, zone: string): Wall => {
-  const t = new TZDate(instant, zone)
-  return {
-    year: t.getFullYear(),
-    month: t.getMonth() + 1,
-    day: t.getDate(),
-    hour: t.getHours(),
-    minute: t.getMinutes(),
-    second: t.getSeconds(),
-  }
-}
-
-const instantOf = (wall: Wall, zone: string): number =>
-  new TZDate(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second, zone).getTime()
-
-const dayNumber = (wall: Wall) => Date.UTC(wall.year, wall.month - 1, wall.day) / 86_400_000
+const dayNumber = (wall: WallClock) => Date.UTC(wall.year, wall.month - 1, wall.day) / 86_400_000
 
 /** The instants (ms) a series starts at, from its first start, while `keep` says go on (at most `limit`). */
 function* seriesStarts(schedule: Schedule, zone: string): Generator<number> {
@@ -107,11 +83,11 @@ function* seriesStarts(schedule: Schedule, zone: string): Generator<number> {
     return
   }
   const recur = ICAL.Recur.fromString(schedule.rrule)
-  const start = wallOf(first, zone)
+  const start = wallClockOf(first, zone)
   const dtstart = ICAL.Time.fromData({ ...start, isDate: schedule.all_day ?? false })
   if (recur.until && !recur.until.isDate && recur.until.zone === ICAL.Timezone.utcTimezone) {
     // The rule's UNTIL is an instant (RFC 5545 wants UTC); the iteration runs on the wall clock.
-    const until = wallOf(recur.until.toJSDate().getTime(), zone)
+    const until = wallClockOf(recur.until.toJSDate().getTime(), zone)
     recur.until = ICAL.Time.fromData({ ...until, isDate: false })
   }
   const iterator = recur.iterator(dtstart)
@@ -136,14 +112,14 @@ function lengthOf(schedule: Schedule, zone: string): { ms: number } | { days: nu
   if (!schedule.ends_at) return null
   const start = Date.parse(schedule.starts_at)
   const end = Date.parse(schedule.ends_at)
-  if (schedule.all_day) return { days: dayNumber(wallOf(end, zone)) - dayNumber(wallOf(start, zone)) }
+  if (schedule.all_day) return { days: dayNumber(wallClockOf(end, zone)) - dayNumber(wallClockOf(start, zone)) }
   return { ms: end - start }
 }
 
 function endOf(start: number, length: ReturnType<typeof lengthOf>, zone: string): number | null {
   if (!length) return null
   if ('ms' in length) return start + length.ms
-  const wall = wallOf(start, zone)
+  const wall = wallClockOf(start, zone)
   const date = new Date(Date.UTC(wall.year, wall.month - 1, wall.day + length.days))
   return instantOf(
     {
@@ -269,7 +245,7 @@ export function expandEvents<E extends SeriesEvent>(
 
 /** "20270309": an instant's date in a zone. */
 function dateKey(iso: string, zone: string): string {
-  const wall = wallOf(Date.parse(iso), zone)
+  const wall = wallClockOf(Date.parse(iso), zone)
   return `${wall.year}${String(wall.month).padStart(2, '0')}${String(wall.day).padStart(2, '0')}`
 }
 
@@ -306,14 +282,14 @@ export interface RepeatPattern {
 }
 
 /** The Nth weekday of its month a day is (1-5), or -1 when it is the last one of a fifth week. */
-function weekOfMonth(wall: Wall): number {
+function weekOfMonth(wall: WallClock): number {
   return Math.ceil(wall.day / 7)
 }
 
 /** The rule a pattern makes for an event starting at `startsAt`, or null for "does not repeat". */
 export function ruleOfPattern(pattern: RepeatPattern, startsAt: string, zone: string): string | null {
   if (pattern.kind === 'none') return null
-  const wall = wallOf(Date.parse(startsAt), zone)
+  const wall = wallClockOf(Date.parse(startsAt), zone)
   const weekday = weekdayCodes[new Date(Date.UTC(wall.year, wall.month - 1, wall.day)).getUTCDay()]!
   const parts: string[] = []
   switch (pattern.kind) {
@@ -359,7 +335,7 @@ export function patternOfRule(rrule: string | null | undefined, zone: string): R
   if (recur.until) {
     const wall = recur.until.isDate
       ? { year: recur.until.year, month: recur.until.month, day: recur.until.day }
-      : wallOf(recur.until.toJSDate().getTime(), zone)
+      : wallClockOf(recur.until.toJSDate().getTime(), zone)
     until = `${wall.year}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`
   }
   const byday = (parts.BYDAY ?? []).map(String)
@@ -403,7 +379,7 @@ export function describeRule(rrule: string, startsAt: string, zone: string, allD
     return rrule
   }
   const start = Date.parse(startsAt)
-  const wall = wallOf(start, zone)
+  const wall = wallClockOf(start, zone)
   const parts = recur.parts as Record<string, Array<string | number> | undefined>
   const every = (unit: string) => (recur.interval > 1 ? `Every ${recur.interval} ${unit}s` : `Every ${unit}`)
   const byday = (parts.BYDAY ?? []).map(String)

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { TZDate } from '@date-fns/tz'
 import ICAL from 'ical.js'
 import { findIana } from 'windows-iana'
 import { slugify } from '../migrate/slug.ts'
+import { addWallDays, instantOf, isIanaZone, type WallClock } from '../time/zone.ts'
 
 // Calendar feeds (issue 40): one iCalendar file, as a feed serves it, read with ical.js into the
 // rows of community_events that public.sync_calendar_feed writes. Real producers differ:
@@ -43,21 +43,6 @@ export interface FeedEventRow {
   exdates: string[]
 }
 
-const knownZones = new Map<string, boolean>()
-function isIanaZone(zone: string): boolean {
-  let known = knownZones.get(zone)
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone: zone })
-      known = zone.includes('/') || zone === 'UTC'
-    } catch {
-      known = false
-    }
-    knownZones.set(zone, known)
-  }
-  return known
-}
-
 /**
  * The IANA zone a TZID names: itself, its Windows name's ("Central Standard Time"), or the IANA
  * name at its end ("/mozilla.org/20050126_1/America/Denver"); null when none.
@@ -82,54 +67,71 @@ interface ReadTime {
   allDay: boolean
 }
 
-// A feed repeats the same dates and hours many times, and converting one costs Intl's time.
-const instants = new Map<string, number>()
-function instantOf(
-  zone: string,
-  year: number,
-  month: number,
-  day: number,
-  hour: number,
-  minute: number,
-  second: number,
-) {
-  const key = `${zone} ${year} ${month} ${day} ${hour} ${minute} ${second}`
-  let instant = instants.get(key)
-  if (instant === undefined) {
-    if (instants.size >= 100_000) instants.clear()
-    instant = new TZDate(year, month - 1, day, hour, minute, second, zone).getTime()
-    instants.set(key, instant)
+/**
+ * The zone lookups and wall-clock conversions of one feed's reading: a feed repeats the same
+ * TZIDs, dates and hours many times, and converting one costs Intl's time. Made per parseFeed
+ * call, so what it remembers lives as long as the reading.
+ */
+class FeedClock {
+  private readonly zones = new Map<string, string | null>()
+  private readonly instants = new Map<string, number>()
+
+  readonly townZone: string
+
+  constructor(townZone: string) {
+    this.townZone = townZone
   }
-  return instant
+
+  /** The IANA zone of a TZID (ianaZoneOf), remembered. */
+  zone(tzid: string): string | null {
+    let zone = this.zones.get(tzid)
+    if (zone === undefined) {
+      zone = ianaZoneOf(tzid)
+      this.zones.set(tzid, zone)
+    }
+    return zone
+  }
+
+  /** The instant of a wall-clock time of a zone (time/zone.ts's instantOf), remembered. */
+  instant(wall: WallClock, zone: string): number {
+    const key = `${zone} ${wall.year} ${wall.month} ${wall.day} ${wall.hour} ${wall.minute} ${wall.second}`
+    let instant = this.instants.get(key)
+    if (instant === undefined) {
+      instant = instantOf(wall, zone)
+      this.instants.set(key, instant)
+    }
+    return instant
+  }
 }
 
 /** An instant of a time as the feed wrote it, with the zone it repeats in. */
-function readTime(time: ICAL.Time, tzid: string | null, townZone: string): ReadTime {
-  const wall = (zone: string) => instantOf(zone, time.year, time.month, time.day, time.hour, time.minute, time.second)
+function readTime(time: ICAL.Time, tzid: string | null, clock: FeedClock): ReadTime {
+  const { year, month, day, hour, minute, second } = time
   if (time.isDate) {
     return {
-      instant: instantOf(townZone, time.year, time.month, time.day, 0, 0, 0),
+      instant: clock.instant({ year, month, day, hour: 0, minute: 0, second: 0 }, clock.townZone),
       zone: null,
       allDay: true,
     }
   }
   if (time.zone === ICAL.Timezone.utcTimezone) return { instant: time.toUnixTime() * 1000, zone: 'UTC', allDay: false }
+  const wall = { year, month, day, hour, minute, second }
   if (tzid) {
-    const zone = ianaZoneOf(tzid)
-    if (zone) return { instant: wall(zone), zone, allDay: false }
+    const zone = clock.zone(tzid)
+    if (zone) return { instant: clock.instant(wall, zone), zone, allDay: false }
     // A zone known only by the feed's own VTIMEZONE: ical.js converts it; it repeats in the town's.
     if (time.zone && time.zone !== ICAL.Timezone.localTimezone && time.zone.tzid === tzid) {
       return { instant: time.toUnixTime() * 1000, zone: null, allDay: false }
     }
   }
-  return { instant: wall(townZone), zone: null, allDay: false }
+  return { instant: clock.instant(wall, clock.townZone), zone: null, allDay: false }
 }
 
-function timeOf(vevent: ICAL.Component, name: string, townZone: string): ReadTime | null {
+function timeOf(vevent: ICAL.Component, name: string, clock: FeedClock): ReadTime | null {
   const property = vevent.getFirstProperty(name)
   const value = property?.getFirstValue()
   if (!property || !(value instanceof ICAL.Time)) return null
-  return readTime(value, (property.getParameter('tzid') as string | undefined) ?? null, townZone)
+  return readTime(value, (property.getParameter('tzid') as string | undefined) ?? null, clock)
 }
 
 function text(vevent: ICAL.Component, name: string, max: number): string | null {
@@ -157,6 +159,7 @@ function slugOf(feedKey: string, uid: string, recurrenceId: string | null, title
  */
 export function parseFeed(source: string, options: { townZone: string; feedKey: string }): FeedEventRow[] {
   const { townZone, feedKey } = options
+  const clock = new FeedClock(townZone)
   const start = source.replace(/^\uFEFF/, '').trimStart()
   if (!/^BEGIN:VCALENDAR/i.test(start)) {
     const opening = start.slice(0, 40).replace(/\s+/g, ' ')
@@ -181,13 +184,13 @@ export function parseFeed(source: string, options: { townZone: string; feedKey: 
   const rows = new Map<string, FeedEventRow>()
   const cancelledDates = new Map<string, number[]>()
   for (const vevent of calendar.getAllSubcomponents('vevent')) {
-    const begins = timeOf(vevent, 'dtstart', townZone)
+    const begins = timeOf(vevent, 'dtstart', clock)
     if (!begins) continue
     const summary = text(vevent, 'summary', 500) ?? '(No title)'
     const rawUid = text(vevent, 'uid', 1000)
     const uid =
       rawUid ?? `no-uid-${createHash('sha256').update(`${summary}\n${begins.instant}`).digest('hex').slice(0, 16)}`
-    const recurrence = timeOf(vevent, 'recurrence-id', townZone)
+    const recurrence = timeOf(vevent, 'recurrence-id', clock)
     const recurrenceId = recurrence ? iso(recurrence.instant) : null
     const cancelled = String(vevent.getFirstPropertyValue('status') ?? '').toUpperCase() === 'CANCELLED'
     if (cancelled) {
@@ -196,7 +199,7 @@ export function parseFeed(source: string, options: { townZone: string; feedKey: 
       continue
     }
     let ends: number | null = null
-    const endTime = timeOf(vevent, 'dtend', townZone)
+    const endTime = timeOf(vevent, 'dtend', clock)
     if (endTime) ends = endTime.instant
     else {
       const duration = vevent.getFirstPropertyValue('duration')
@@ -204,9 +207,9 @@ export function parseFeed(source: string, options: { townZone: string; feedKey: 
         const property = vevent.getFirstProperty('dtstart')!
         const time = (property.getFirstValue() as ICAL.Time).clone()
         time.addDuration(duration)
-        ends = readTime(time, (property.getParameter('tzid') as string | undefined) ?? null, townZone).instant
+        ends = readTime(time, (property.getParameter('tzid') as string | undefined) ?? null, clock).instant
       } else if (begins.allDay) {
-        ends = new TZDate(begins.instant, townZone).setDate(new TZDate(begins.instant, townZone).getDate() + 1)
+        ends = addWallDays(begins.instant, 1, townZone)
       }
     }
     if (ends !== null && ends < begins.instant) ends = null
@@ -218,7 +221,7 @@ export function parseFeed(source: string, options: { townZone: string; feedKey: 
       for (const property of vevent.getAllProperties('exdate')) {
         const tzid = (property.getParameter('tzid') as string | undefined) ?? null
         for (const value of property.getValues()) {
-          if (value instanceof ICAL.Time) exdates.push(iso(readTime(value, tzid, townZone).instant))
+          if (value instanceof ICAL.Time) exdates.push(iso(readTime(value, tzid, clock).instant))
         }
       }
     }

@@ -2,6 +2,9 @@ import { newFeedSchema } from '../content/schema.ts'
 import { readTown } from '../content/town.ts'
 import { CrawlError } from '../crawl/crawl-error.ts'
 import { decodeText, safeFetch } from '../crawl/safe-fetch.ts'
+import { z } from 'zod'
+import type { ColumnsOf } from '../store/database.ts'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 import { StoreError } from '../store/types.ts'
 import { feedLimits, FeedError, parseFeed } from './parse.ts'
@@ -13,23 +16,36 @@ import { feedLimits, FeedError, parseFeed } from './parse.ts'
 // of the feed's events in one call of public.sync_calendar_feed, one transaction per feed. A feed
 // that fails records why (Needs attention lists it) and keeps its events as they were.
 
-/** A feed as `roland feeds list` and the console show it. */
-export interface CalendarFeed {
-  id: string
-  name: string
-  url: string
-  etag: string | null
-  last_modified: string | null
-  last_synced_at: string | null
-  last_attempt_at: string | null
-  last_error: string | null
-  created_by: string | null
-  created_at: string
-  /** Its events on the site: series and single events. */
-  events: number
+const stamp = z.string().nullable()
+
+/** A feed as the feed functions answer it: a calendar_feeds row, with its event counts. */
+const calendarFeedSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  url: z.string(),
+  etag: stamp,
+  last_modified: stamp,
+  last_synced_at: stamp,
+  last_attempt_at: stamp,
+  last_error: stamp,
+  created_by: stamp,
+  created_at: z.string(),
+  /** Its events on the site: series and single events (remove_calendar_feed's feed has no counts). */
+  events: z.number().int().default(0),
   /** How many of them an operator hid. */
-  hidden: number
-}
+  hidden: z.number().int().default(0),
+})
+
+/** A feed as `roland feeds list` and the console show it: its fields are calendar_feeds' columns (ColumnsOf). */
+export type CalendarFeed = ColumnsOf<z.output<typeof calendarFeedSchema>, 'calendar_feeds', 'events' | 'hidden'>
+
+/** What add_calendar_feed and remove_calendar_feed answer. */
+const feedOutcomeSchema = z.object({
+  status: z.string(),
+  feed: calendarFeedSchema.optional(),
+  events: z.number().int().optional(),
+  message: z.string().optional(),
+})
 
 /** One feed's line of a sync, as `roland feeds sync --json` prints it. */
 export interface FeedSyncLine {
@@ -48,18 +64,19 @@ export interface FeedSyncResult {
 
 /** Every feed, by name, with its event counts. */
 export function listFeeds(store: Store): Promise<CalendarFeed[]> {
-  return store.call<CalendarFeed[]>('calendar_feed_rows', {})
+  return callParsed(store, 'calendar_feed_rows', {}, z.array(calendarFeedSchema))
 }
 
 /** Adds a feed; throws StoreError (its name taken, a bad address) with what to do. */
 export async function addFeed(store: Store, input: unknown, actor?: object): Promise<CalendarFeed> {
   const parsed = newFeedSchema.safeParse(input)
   if (!parsed.success) throw new StoreError(parsed.error.issues.map((issue) => issue.message).join('; '))
-  const outcome = await store.call<{ status: string; feed?: CalendarFeed; message?: string }>('add_calendar_feed', {
-    feed_name: parsed.data.name,
-    feed_url: parsed.data.url,
-    actor: actor ?? null,
-  })
+  const outcome = await callParsed(
+    store,
+    'add_calendar_feed',
+    { feed_name: parsed.data.name, feed_url: parsed.data.url, actor: actor ?? null },
+    feedOutcomeSchema,
+  )
   if (outcome.status !== 'ok' || !outcome.feed) throw new StoreError(outcome.message ?? 'The feed was not added')
   return outcome.feed
 }
@@ -70,11 +87,12 @@ export async function removeFeed(
   which: { id: string } | { name: string },
   actor?: object,
 ): Promise<{ feed: CalendarFeed; events: number } | null> {
-  const outcome = await store.call<{ status: string; feed?: CalendarFeed; events?: number }>('remove_calendar_feed', {
-    feed: 'id' in which ? which.id : null,
-    feed_name: 'name' in which ? which.name : null,
-    actor: actor ?? null,
-  })
+  const outcome = await callParsed(
+    store,
+    'remove_calendar_feed',
+    { feed: 'id' in which ? which.id : null, feed_name: 'name' in which ? which.name : null, actor: actor ?? null },
+    feedOutcomeSchema,
+  )
   return outcome.status === 'ok' && outcome.feed ? { feed: outcome.feed, events: outcome.events ?? 0 } : null
 }
 
@@ -90,13 +108,15 @@ export interface SyncFeedsOptions {
   actor?: object
 }
 
-interface SyncAnswer {
-  status: 'ok' | 'not_found' | 'invalid'
-  inserted?: number
-  updated?: number
-  removed?: number
-  message?: string
-}
+/** What sync_calendar_feed answers. */
+const syncAnswerSchema = z.object({
+  status: z.string(),
+  inserted: z.number().int().optional(),
+  updated: z.number().int().optional(),
+  removed: z.number().int().optional(),
+  message: z.string().optional(),
+})
+type SyncAnswer = z.output<typeof syncAnswerSchema>
 
 /** Why a fetch of a feed failed, in words an operator acts on. */
 function reason(error: unknown, url: string): string {
@@ -125,11 +145,12 @@ async function syncOne(feed: CalendarFeed, townZone: string, options: SyncFeedsO
   })
   let answer: SyncAnswer
   if (response.status === 304) {
-    answer = await store.call<SyncAnswer>('sync_calendar_feed', {
-      feed: feed.id,
-      events: null,
-      actor: options.actor ?? null,
-    })
+    answer = await callParsed(
+      store,
+      'sync_calendar_feed',
+      { feed: feed.id, events: null, actor: options.actor ?? null },
+      syncAnswerSchema,
+    )
   } else {
     if (response.status < 200 || response.status > 299) {
       throw new FeedError(
@@ -141,13 +162,8 @@ async function syncOne(feed: CalendarFeed, townZone: string, options: SyncFeedsO
       const value = response.headers[name]
       return typeof value === 'string' && value.length <= 500 ? value : null
     }
-    answer = await store.call<SyncAnswer>('sync_calendar_feed', {
-      feed: feed.id,
-      events,
-      etag: header('etag'),
-      last_modified: header('last-modified'),
-      actor: options.actor ?? null,
-    })
+    const args = { feed: feed.id, events, etag: header('etag'), last_modified: header('last-modified') }
+    answer = await callParsed(store, 'sync_calendar_feed', { ...args, actor: options.actor ?? null }, syncAnswerSchema)
   }
   if (answer.status === 'not_found') throw new FeedError('it was removed while it was being synced')
   if (answer.status !== 'ok') throw new FeedError(`its events could not be stored: ${answer.message ?? answer.status}`)
@@ -168,7 +184,8 @@ export async function syncFeeds(options: SyncFeedsOptions): Promise<FeedSyncResu
     } catch (error) {
       const message = reason(error, feed.url)
       errors.set(feed.id, message)
-      await store.call('fail_calendar_feed', { feed: feed.id, error: message, actor: options.actor ?? null })
+      const failed = { feed: feed.id, error: message, actor: options.actor ?? null }
+      await callParsed(store, 'fail_calendar_feed', failed, z.object({ status: z.string() }))
     }
   }
   const after = new Map((await listFeeds(store)).map((feed) => [feed.id, feed]))

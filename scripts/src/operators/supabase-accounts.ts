@@ -1,4 +1,5 @@
 import { createClient, isAuthApiError, type AuthError, type PostgrestError } from '@supabase/supabase-js'
+import type { Database } from '../store/database.ts'
 import type { SupabaseStore } from '../store/supabase.ts'
 import { StoreError } from '../store/types.ts'
 import {
@@ -11,7 +12,7 @@ import {
   tokenHash,
   type SignInOutcome,
 } from './accounts.ts'
-import type { OperatorDirectory, OperatorRef, OperatorSessions } from './directory.ts'
+import type { OperatorDirectory, OperatorRef, OperatorSessions } from './directory-types.ts'
 import { lockoutMs } from './lockout.ts'
 import { operatorEmailSchema, operatorPasswordSchema, operatorRoleSchema, type OperatorView } from './schema.ts'
 
@@ -189,7 +190,7 @@ export function supabaseOperators(store: SupabaseStore): OperatorDirectory & Ope
 
       const account = operatorEmailSchema.safeParse(email).success ? await find({ email }) : undefined
       const { url, publicKey } = store.settings
-      const client = createClient(url, publicKey, {
+      const client = createClient<Database>(url, publicKey, {
         auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
       })
       const { data, error } = await client.auth.signInWithPassword({ email, password: input.password })

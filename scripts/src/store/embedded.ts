@@ -7,6 +7,7 @@ import path from 'node:path'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
 import { acquireLockFile } from '../lock-file.ts'
 import { folderStorage, sweepAfterCrash } from './folder-storage.ts'
+import type { FunctionName } from './database.ts'
 import { readMigrations, readSeed, type Migration } from './sql-files.ts'
 import {
   SqlError,
@@ -425,7 +426,7 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
         return rows
       })
     },
-    async call<T>(fn: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
+    async call<T>(fn: FunctionName, args: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
       if (!/^[a-z_][a-z0-9_]*$/.test(fn)) throw new StoreError(`Not a SQL function name: ${fn}`)
       const names = Object.keys(args)
       names.forEach((name) => {

@@ -1,3 +1,4 @@
+import type { FunctionName } from './database.ts'
 import type { CallOptions, CatalogMark, Store } from './types.ts'
 
 // The embedded PGlite can be open in one process at a time, and a local site build (`astro build`)
@@ -83,7 +84,7 @@ export async function openLeasedStore(
     loadCatalog: () => use((s) => s.loadCatalog()),
     ...(follows && { followCatalog: (since: CatalogMark | undefined) => use((s) => s.followCatalog!(since)) }),
     listBusinesses: () => use((s) => s.listBusinesses()),
-    call: <T>(fn: string, args: Record<string, unknown>, options?: CallOptions) =>
+    call: <T>(fn: FunctionName, args: Record<string, unknown>, options?: CallOptions) =>
       use((s) => s.call<T>(fn, args, options)),
     addImage: (image) => use((s) => s.addImage(image)),
     addImages: (images) => use((s) => s.addImages(images)),

@@ -1,6 +1,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { hostname } from 'node:os'
 import { parseCatalog, type Catalog } from '../catalog/types.ts'
+import type { Database, FunctionName, Json, Update } from './database.ts'
 import {
   SqlError,
   StoreError,
@@ -13,6 +14,9 @@ import {
   type Store,
   type StoredBusinessImage,
 } from './types.ts'
+
+/** A value of a JSON column that is not null (jobs.params, business_images.metadata). */
+type JsonValue = NonNullable<Json>
 
 /** Where the Supabase project is and the keys it takes. */
 export interface SupabaseSettings {
@@ -37,22 +41,22 @@ export interface SupabaseStore extends Store {
   /** Where the project is and its keys (a sign-in needs a client of its own, holding nobody else's session). */
   readonly settings: SupabaseSettings
   /** A client with the secret key (service role), or a clear error when the key is not set. */
-  admin(): SupabaseClient
+  admin(): SupabaseClient<Database>
 }
 
 /** Opens a store over a Supabase project (DESIGN.md, "Two stores"). */
 export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
   const options = { auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false } }
-  const publicClient = createClient(settings.url, settings.publicKey, options)
-  let secretClient: SupabaseClient | null = null
-  const admin = (): SupabaseClient => {
+  const publicClient = createClient<Database>(settings.url, settings.publicKey, options)
+  let secretClient: SupabaseClient<Database> | null = null
+  const admin = (): SupabaseClient<Database> => {
     if (!settings.secretKey) {
       throw new StoreError(
         'This needs the Supabase secret key: set SUPABASE_SECRET_KEY (or the legacy SUPABASE_SERVICE_ROLE_KEY) ' +
           'in .env, from the Supabase dashboard, Project Settings → API Keys. Keep it on the server.',
       )
     }
-    secretClient ??= createClient(settings.url, settings.secretKey, options)
+    secretClient ??= createClient<Database>(settings.url, settings.secretKey, options)
     return secretClient
   }
   const location = `Supabase at ${settings.url}`
@@ -112,7 +116,9 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
       .maybeSingle<{ id: string }>()
     if (existing.error) return fail('look up the image', existing.error)
     if (existing.data) return { id: existing.data.id, created: false }
-    const { data, error } = await admin().from('business_images').insert(image).select('id').single<{ id: string }>()
+    // JSON columns take the image's metadata and derivatives as they are (plain JSON values).
+    const row = { ...image, metadata: image.metadata as JsonValue, variants: image.variants as JsonValue | undefined }
+    const { data, error } = await admin().from('business_images').insert(row).select('id').single()
     if (error) return fail('add the image', error)
     return { id: data.id, created: true }
   }
@@ -121,26 +127,43 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     async create(kind, params, startedBy) {
       const { data, error } = await admin()
         .from('jobs')
-        .insert({ kind, params, started_by: startedBy, pid: process.pid, host: hostname() })
+        .insert({ kind, params: params as JsonValue, started_by: startedBy, pid: process.pid, host: hostname() })
         .select()
-        .single<Job>()
+        .single()
+        .overrideTypes<Job, { merge: false }>()
       if (error) return fail('record the job', error)
       return data
     },
     async update(id, update) {
       const { appendLog, ...fields } = update
-      const patch: Record<string, unknown> = { ...fields }
+      const { progress, result, ...plain } = fields
+      const patch: Update<'jobs'> = {
+        ...plain,
+        ...(progress !== undefined && { progress: progress as unknown as JsonValue }),
+        ...(result !== undefined && { result: result as Json }),
+      }
       if (appendLog?.length) {
         const current = await jobs.get(id)
         if (!current) throw new StoreError(`No job with id ${id}`)
         patch.log = [...current.log, ...appendLog.map((message) => ({ at: new Date().toISOString(), message }))]
       }
-      const { data, error } = await admin().from('jobs').update(patch).eq('id', id).select().single<Job>()
+      const { data, error } = await admin()
+        .from('jobs')
+        .update(patch)
+        .eq('id', id)
+        .select()
+        .single()
+        .overrideTypes<Job, { merge: false }>()
       if (error) return fail('update the job', error)
       return data
     },
     async get(id) {
-      const { data, error } = await admin().from('jobs').select('*').eq('id', id).maybeSingle<Job>()
+      const { data, error } = await admin()
+        .from('jobs')
+        .select('*')
+        .eq('id', id)
+        .maybeSingle()
+        .overrideTypes<Job, { merge: false }>()
       if (error) return fail('read the job', error)
       return data
     },
@@ -150,8 +173,9 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
         .select('*')
         .order('created_at', { ascending: false })
         .limit(limit)
+        .overrideTypes<Job[], { merge: false }>()
       if (error) return fail('list the jobs', error)
-      return data as Job[]
+      return data
     },
     async unfinished() {
       const { data, error } = await admin()
@@ -159,8 +183,9 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
         .select('*')
         .in('status', ['queued', 'running'])
         .order('created_at', { ascending: true })
+        .overrideTypes<Job[], { merge: false }>()
       if (error) return fail('list the unfinished jobs', error)
-      return data as Job[]
+      return data
     },
   }
 
@@ -206,8 +231,9 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
       if (error) return fail('list businesses', error)
       return data
     },
-    async call<T>(fn: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
-      let request = admin().rpc(fn, args)
+    async call<T>(fn: FunctionName, args: Record<string, unknown>, options: CallOptions = {}): Promise<T> {
+      // The name is checked (FunctionName); the arguments are the caller's, and so is parsing the answer.
+      let request = admin().rpc(fn, args as never)
       for (const [name, value] of Object.entries(options.headers ?? {})) request = request.setHeader(name, value)
       const answer = await request
       if (answer.error && /^PT\d{3}$/.test(answer.error.code ?? ''))

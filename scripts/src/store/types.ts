@@ -1,4 +1,5 @@
 import type { Catalog, ImageType, ImageVariant } from '../catalog/types.ts'
+import type { FunctionName } from './database.ts'
 
 /** Which database a store talks to. */
 export type StoreKind = 'embedded' | 'supabase'
@@ -181,7 +182,7 @@ export interface Store {
    * Calls a SQL function of the migrations with named arguments (service role). `headers` are the
    * request's headers as the function reads them (request.headers), as PostgREST passes them.
    */
-  call<T>(fn: string, args: Record<string, unknown>, options?: CallOptions): Promise<T>
+  call<T>(fn: FunctionName, args: Record<string, unknown>, options?: CallOptions): Promise<T>
   /** Adds a business image, or returns the existing row for the same business and URL. */
   addImage(image: NewBusinessImage): Promise<{ id: string; created: boolean }>
   /**

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { EmbeddedStore } from '../../src/store/embedded.ts'
+import type { FunctionName } from '../../src/store/database.ts'
 
 // A stand-in for the parts of a hosted Supabase project we cannot reach from here, speaking
 // their protocol on 127.0.0.1: PostgREST under /rest/v1 (tables, filters, ordering, rpc),
@@ -109,7 +110,7 @@ export function publicSqlFunctions(postgres: EmbeddedStore, names: string[]): No
     names.map((name) => [
       name,
       (args: Record<string, unknown>, role: Role, request: RpcRequest) => {
-        if (role === 'service_role') return postgres.call(name, args, { headers: request.headers })
+        if (role === 'service_role') return postgres.call(name as FunctionName, args, { headers: request.headers })
         const names = Object.keys(args).filter((arg) => /^[a-z_][a-z0-9_]*$/.test(arg))
         const list = names.map((arg, i) => `${arg} => $${i + 1}`).join(', ')
         const values = names.map((arg) => {

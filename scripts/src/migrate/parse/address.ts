@@ -1,4 +1,4 @@
-import { escapeRegExp } from './text.ts'
+import { escapeRegExp } from '../../text/index.ts'
 
 // Fields, address: how a list names a street and a place, in its own state and in others.
 

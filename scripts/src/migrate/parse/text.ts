@@ -1,10 +1,5 @@
 // Small text helpers more than one stage of the parser uses.
 
-/** Escapes a text for use inside a regular expression ('Ark.' matches only 'Ark.'). */
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
 // Abbreviations whose dot does not end a sentence in a Roland listing.
 export const ABBREVIATIONS = /\b(?:St|Rd|Dr|Mr|Mrs|Ms|Jr|Sr|Hwy|Ave|Ln|Mt|No|Co|Inc|Est|approx|vs|etc|[A-Z])\.$/
 
