@@ -188,9 +188,9 @@ describe('the console at 390 px wide, in Chromium', () => {
         await openScreen(label)
         problems.push(...(await problemsOf(label)))
         const buttons = [...editorButtons, ...(moreEditorsOf.get(label) ?? [])]
-        const opened = await eachEditor(buttons, async (editor) =>
-          problems.push(...(await problemsOf(`${label}, ${editor}`))),
-        )
+        const opened = await eachEditor(buttons, async (editor) => {
+          problems.push(...(await problemsOf(`${label}, ${editor}`)))
+        })
         const expected = editorsOf.get(label) ?? 0
         if (opened.length < expected) {
           problems.push(`${label}: opened ${opened.length} editor(s) (${opened.join(', ')}), expected ${expected}`)
