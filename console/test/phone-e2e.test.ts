@@ -27,8 +27,11 @@ const slow = { timeout: 300_000 }
 // Every screen and editor, each measured and audited: the longest test.
 const everyScreen = { timeout: 900_000 }
 
-/** The page's width beyond the viewport's, in CSS pixels (0 when nothing scrolls sideways). */
-const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+/**
+ * The page's width beyond the phone's, in CSS pixels (0 when nothing scrolls sideways); not the
+ * window's, which grows with the page when the phone zooms out to show it whole.
+ */
+const overflow = async () => (await page.evaluate(() => document.documentElement.scrollWidth)) - phoneWidth
 
 /** Waits until the screen shows its heading and has loaded what it shows. */
 async function screenReady(): Promise<void> {
@@ -72,7 +75,7 @@ const editorsOf = new Map([
 
 /** Describes what sticks out sideways and what axe (with its best practices) finds, each line naming `where`. */
 async function problemsOf(where: string): Promise<string[]> {
-  const lines = [...(await sideways(page)), ...(await axeViolations(page, { bestPractice: true }))]
+  const lines = [...(await sideways(page, phoneWidth)), ...(await axeViolations(page, { bestPractice: true }))]
   return lines.map((line) => `${where}: ${line}`)
 }
 
@@ -144,7 +147,7 @@ beforeAll(async () => {
   await preloadAxe(page)
   await page.goto(`${server.url}/today`)
   await page.getByLabel('Email').waitFor()
-  expect(await sideways(page)).toEqual([])
+  expect(await sideways(page, phoneWidth)).toEqual([])
   expect(await axeViolations(page, { bestPractice: true })).toEqual([])
   await page.getByLabel('Email').fill('webmaster@example.org')
   await page.getByLabel('Password').fill(testPassword)

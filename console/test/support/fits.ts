@@ -1,15 +1,16 @@
 import type { Page } from 'playwright-core'
 
 /**
- * Describes, a line each, what sticks out of the viewport sideways: every shown element whose box
- * runs past the left or right edge, and every element that scrolls sideways (its content wider
- * than itself). Only the outermost of a nest of offenders is named (its children stick out with
- * it); an empty list means the page fits. Text fields are left out of the scrolling check: their
- * typed text scrolls inside them by design.
+ * Describes, a line each, what sticks out of a `width` (CSS px) wide screen sideways: every shown
+ * element whose box runs past the left or right edge, and every element that scrolls sideways (its
+ * content wider than itself). Only the outermost of a nest of offenders is named (its children
+ * stick out with it); an empty list means the page fits. Text fields are left out of the scrolling
+ * check: their typed text scrolls inside them by design. The width is given, not read from the
+ * window: a phone (Chromium's mobile emulation) zooms out to show a page wider than itself, and its
+ * window.innerWidth grows to the page's width.
  */
-export function sideways(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = window.innerWidth
+export function sideways(page: Page, width: number): Promise<string[]> {
+  return page.evaluate((width) => {
     const describe = (element: Element) => {
       const tag = element.tagName.toLowerCase()
       const id = element.id ? `#${element.id}` : ''
@@ -48,5 +49,5 @@ export function sideways(page: Page): Promise<string[]> {
     const lines = outermost.map(([, line]) => line)
     if (page.scrollWidth > width) lines.unshift(`the page is ${page.scrollWidth} px wide`)
     return lines
-  })
+  }, width)
 }
