@@ -6,6 +6,7 @@ import { ensureAppBuilt } from '../src/server/build-app.ts'
 import { publicSubmissionsPath } from '../src/server/public-submissions.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
 import { addTestOperator, call, startTestConsole, tempDataDir, testPassword, waitForJob } from './support/console.ts'
+import { sideways } from './support/fits.ts'
 
 // The console on a phone (issue 43): the webhook's message lands on a volunteer's phone and they
 // open the Inbox there. At 390 px wide no screen is wider than the viewport, the navigation folds
@@ -23,9 +24,14 @@ let business: { id: string; slug: string; name: string; phone: string }
 
 // Chromium and the console share the machine with other suites: generous limits, never asserted.
 const slow = { timeout: 300_000 }
+// Every screen and editor, each measured and audited: the longest test.
+const everyScreen = { timeout: 900_000 }
 
-/** The page's width beyond the viewport's, in CSS pixels (0 when nothing scrolls sideways). */
-const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+/**
+ * The page's width beyond the phone's, in CSS pixels (0 when nothing scrolls sideways); not the
+ * window's, which grows with the page when the phone zooms out to show it whole.
+ */
+const overflow = async () => (await page.evaluate(() => document.documentElement.scrollWidth)) - phoneWidth
 
 /** Waits until the screen shows its heading and has loaded what it shows. */
 async function screenReady(): Promise<void> {
@@ -46,6 +52,72 @@ async function openScreen(label: string | RegExp): Promise<void> {
   await screenReady()
 }
 
+/**
+ * The buttons that open a screen's editors, in the order tried: the first that makes a new row
+ * ("New event") and the first that edits one ("Edit", "Edit /contact", "Edit, then accept").
+ */
+const editorButtons = [/^New\b/, /^Edit\b/]
+
+/** Editors tried after those: a page with list entries (the first page, the home page, has none). */
+const moreEditorsOf = new Map([['Pages', [/^Edit \/community\/emergency$/]]])
+
+/**
+ * How many editors the screens known today must open: the test fails if one stops opening. The
+ * Town settings, the operators' add form and a feed's form are always open.
+ */
+const editorsOf = new Map([
+  ['Businesses', 2],
+  ['Events', 2],
+  ['Attractions', 2],
+  ['Pages', 2],
+  ['Inbox', 1],
+])
+
+/** Describes what sticks out sideways and what axe (with its best practices) finds, each line naming `where`. */
+async function problemsOf(where: string): Promise<string[]> {
+  const lines = [...(await sideways(page, phoneWidth)), ...(await axeViolations(page, { bestPractice: true }))]
+  return lines.map((line) => `${where}: ${line}`)
+}
+
+/**
+ * Opens the screen's editors one after the other, by their buttons' names, waiting for each to show
+ * (controls that were not there before) and calling `check` with its button's name while it is
+ * open; returns the names. (Opening one may close another: an editing list keeps one open.)
+ */
+async function eachEditor(buttons: RegExp[], check: (name: string) => Promise<void>): Promise<string[]> {
+  const opened: string[] = []
+  for (const name of buttons) {
+    const button = page.locator('main').getByRole('button', { name }).first()
+    if ((await button.count()) === 0) continue
+    const label = (await button.getAttribute('aria-label')) ?? (await button.innerText())
+    await page.locator('main').evaluate((main) => {
+      for (const control of main.querySelectorAll('input, select, textarea')) control.setAttribute('data-seen', '')
+    })
+    await button.click()
+    await page
+      .locator('main')
+      .locator('input:not([data-seen]), select:not([data-seen]), textarea:not([data-seen])')
+      .first()
+      .waitFor()
+    await screenReady()
+    opened.push(label)
+    await check(label)
+  }
+  return opened
+}
+
+/** Sends a visitor's suggestion to the public route, as the site's form does; returns its id. */
+async function suggest(body: { kind: string; payload: Record<string, unknown> }): Promise<string> {
+  const sent = await call(server, publicSubmissionsPath, {
+    method: 'POST',
+    auth: 'none',
+    headers: { origin: 'http://127.0.0.1:4321' },
+    body,
+  })
+  expect(sent.status).toBe(201)
+  return sent.json.id
+}
+
 beforeAll(async () => {
   await ensureAppBuilt()
   data = await tempDataDir('roland-console-phone-')
@@ -56,6 +128,13 @@ beforeAll(async () => {
   // Findings for Needs attention: the sample's websites are .example addresses nobody answers for.
   const started = await call(server, '/api/jobs/check', { method: 'POST' })
   expect((await waitForJob(server, started.json.job.id)).status).toBe('succeeded')
+  // A feed and a second operator with a long address, so their lists have rows to fit.
+  const feed = {
+    name: 'Roland Elementary School',
+    url: 'https://calendar.example.org/ical/roland-elementary/public/basic.ics',
+  }
+  expect((await call(server, '/api/feeds', { method: 'POST', body: feed })).status).toBe(201)
+  await addTestOperator(server, 'events.coordinator.volunteer@roland-arkansas.example.org', 'editor')
   browser = await launchBrowser()
   const context = await browser.newContext({
     viewport: { width: phoneWidth, height: 844 },
@@ -67,7 +146,9 @@ beforeAll(async () => {
   page.setDefaultTimeout(90_000)
   await preloadAxe(page)
   await page.goto(`${server.url}/today`)
-  expect(await overflow()).toBeLessThanOrEqual(0)
+  await page.getByLabel('Email').waitFor()
+  expect(await sideways(page, phoneWidth)).toEqual([])
+  expect(await axeViolations(page, { bestPractice: true })).toEqual([])
   await page.getByLabel('Email').fill('webmaster@example.org')
   await page.getByLabel('Password').fill(testPassword)
   await page.getByRole('button', { name: 'Sign in' }).click()
@@ -81,32 +162,57 @@ afterAll(async () => {
 })
 
 describe('the console at 390 px wide, in Chromium', () => {
-  test('folds the navigation behind a Menu button; every screen fits the width and passes axe', slow, async () => {
-    const navigation = page.getByRole('navigation', { name: 'Screens' })
-    expect(await navigation.isVisible()).toBe(false)
-    expect(await page.getByRole('button', { name: /^Menu/ }).getAttribute('aria-expanded')).toBe('false')
-    const labels = await page
-      .locator('#screens-nav a')
-      .evaluateAll((links) => links.map((link) => link.firstChild?.textContent ?? ''))
-    expect(labels).toContain('Inbox')
-    expect(labels).toContain('Operators')
-    // Every screen is looked at before the verdict, so one run names every screen that fails.
-    const problems: string[] = []
-    for (const label of labels) {
-      await openScreen(label)
-      const wider = await overflow()
-      if (wider !== 0) problems.push(`${label}: ${wider} px wider than the screen`)
-      for (const violation of await axeViolations(page)) problems.push(`${label}: ${violation}`)
-    }
-    expect(problems).toEqual([])
-    // And with the menu open.
-    await page.getByRole('button', { name: /^Menu/ }).click()
-    await navigation.waitFor()
-    expect(await overflow()).toBe(0)
-    expect(await axeViolations(page)).toEqual([])
-    await page.getByRole('button', { name: /^Menu/ }).click()
-    await navigation.waitFor({ state: 'hidden' })
-  })
+  test(
+    'folds the navigation behind a Menu button; every screen, with its first editors open, fits the width and passes axe with its best practices',
+    everyScreen,
+    async () => {
+      const navigation = page.getByRole('navigation', { name: 'Screens' })
+      expect(await navigation.isVisible()).toBe(false)
+      expect(await page.getByRole('button', { name: /^Menu/ }).getAttribute('aria-expanded')).toBe('false')
+      // Something in the Inbox, so its item's editor is tried too: an event, whose form has the widest fields.
+      const suggested = await suggest({
+        kind: 'event',
+        payload: {
+          title: 'Lakeside clean-up',
+          starts_at: '2027-05-01T09:00:00-05:00',
+          location: 'Roland boat ramp',
+          event_type: 'Community',
+        },
+      })
+      await page.getByRole('button', { name: /^Menu.*1 pending in the Inbox/ }).waitFor()
+      // The screens the navigation offers, whatever they are: a screen added later is covered too.
+      const labels = await page
+        .locator('#screens-nav a')
+        .evaluateAll((links) => links.map((link) => link.firstChild?.textContent ?? ''))
+      expect(labels).toEqual(expect.arrayContaining([...editorsOf.keys()]))
+      // Every screen is looked at before the verdict, so one run names every screen that fails.
+      const problems: string[] = []
+      for (const label of labels) {
+        await openScreen(label)
+        problems.push(...(await problemsOf(label)))
+        const buttons = [...editorButtons, ...(moreEditorsOf.get(label) ?? [])]
+        const opened = await eachEditor(buttons, async (editor) => {
+          problems.push(...(await problemsOf(`${label}, ${editor}`)))
+        })
+        const expected = editorsOf.get(label) ?? 0
+        if (opened.length < expected) {
+          problems.push(`${label}: opened ${opened.length} editor(s) (${opened.join(', ')}), expected ${expected}`)
+        }
+      }
+      expect(problems).toEqual([])
+      // And with the menu open.
+      await page.getByRole('button', { name: /^Menu/ }).click()
+      await navigation.waitFor()
+      expect(await problemsOf('the menu')).toEqual([])
+      await page.getByRole('button', { name: /^Menu/ }).click()
+      await navigation.waitFor({ state: 'hidden' })
+      // The suggestion goes, so the next test counts its own.
+      expect((await call(server, `/api/submissions/${suggested}/spam`, { method: 'POST' })).status).toBe(200)
+      await page.waitForFunction(
+        () => !/pending/.test(document.querySelector('button[aria-controls="screens-nav"]')?.textContent ?? 'pending'),
+      )
+    },
+  )
 
   test('accepts a suggested edit in the Inbox: the change first, stacked, the rest folded', slow, async () => {
     const sent = await call(server, publicSubmissionsPath, {
@@ -172,4 +278,43 @@ describe('the console at 390 px wide, in Chromium', () => {
     await listed.waitFor()
     expect(await overflow()).toBe(0)
   })
+})
+
+describe('the Events list', () => {
+  test(
+    'shows the next event first, the others coming after it, and past events below, latest first',
+    slow,
+    async () => {
+      const hour = 3_600_000
+      const add = async (title: string, startsAt: number) => {
+        const body = {
+          title,
+          starts_at: new Date(startsAt).toISOString(),
+          location: 'Town hall',
+          event_type: 'Community',
+        }
+        const { status, json } = await call(server, '/api/events', { method: 'POST', body })
+        expect(status).toBe(201)
+        return json.event.slug as string
+      }
+      // The API answers latest first; the screen puts the soonest first.
+      const past = await add('Last spring fair', Date.now() - 200 * 24 * hour)
+      const yesterday = await add('Yesterday’s potluck', Date.now() - 24 * hour)
+      const soon = await add('Soon: town meeting', Date.now() + hour)
+      await openScreen('Events')
+      const listed = await page.locator('article[data-event]').evaluateAll((items) =>
+        items.map((item) => ({
+          slug: item.getAttribute('data-event')!,
+          past: [...item.querySelectorAll('span')].some((badge) => badge.textContent === 'past'),
+        })),
+      )
+      const slugs = listed.map((item) => item.slug)
+      expect(slugs[0]).toBe(soon)
+      // Everything coming, then everything past: one change from one to the other.
+      const firstPast = listed.findIndex((item) => item.past)
+      expect(listed.slice(firstPast).every((item) => item.past)).toBe(true)
+      expect(slugs.indexOf(yesterday)).toBe(firstPast)
+      expect(slugs.indexOf(past)).toBeGreaterThan(slugs.indexOf(yesterday))
+    },
+  )
 })

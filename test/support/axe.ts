@@ -18,17 +18,25 @@ export async function preloadAxe(page: Page): Promise<void> {
   await page.addInitScript({ content: await axeSource })
 }
 
-/** Runs axe (WCAG 2.0 and 2.1, A and AA) on the page as it stands and describes each violation in a line. */
-export async function axeViolations(page: Page): Promise<string[]> {
+// The WCAG rule sets every audit runs: 2.0 and 2.1, at A and AA.
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']
+
+/**
+ * Runs axe (WCAG 2.0 and 2.1, A and AA; with `bestPractice`, also axe's best-practice rules: one
+ * h1, every piece of content in a landmark, …) on the page as it stands and describes each
+ * violation in a line.
+ */
+export async function axeViolations(page: Page, options: { bestPractice?: boolean } = {}): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: await axeSource })
-  const violations = await page.evaluate(async () => {
+  const tags = options.bestPractice ? [...wcagTags, 'best-practice'] : wcagTags
+  const violations = await page.evaluate(async (values) => {
     const axe = (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Violation[] }> } }).axe
     const result = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+      runOnly: { type: 'tag', values },
       // Only violations are read: axe then skips working out a selector for every element that passed.
       resultTypes: ['violations'],
     })
     return result.violations
-  })
+  }, tags)
   return violations.map((v) => `${v.id} (${v.help}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)
 }

@@ -182,7 +182,7 @@ export function BusinessEditor({
           </Alert>
         </div>
       ) : null}
-      <form className="mt-4 grid gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
+      <form className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
         <FormFields prefix="business" fields={fields} draft={draft} setDraft={setDraft} errors={errors} />
         <div className="flex flex-wrap gap-2 md:col-span-2">
           <Button type="submit" disabled={saving}>
@@ -275,7 +275,7 @@ function Photos({ business, onChanged }: { business: BusinessRow; onChanged: (bu
     <section aria-label="Photos" className="mt-6 flex flex-col gap-3">
       <h3 className="text-sm font-semibold">Photos</h3>
       {business.images.length === 0 ? <p className="text-xs text-slate-500">No photos yet.</p> : null}
-      <ul className="grid gap-3 sm:grid-cols-2" data-testid="photos">
+      <ul className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="photos">
         {business.images.map((image, index) => (
           <li key={image.id} className="flex gap-3 rounded-md border border-slate-200 p-2" data-image={image.id}>
             <SafeImage

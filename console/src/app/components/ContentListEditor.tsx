@@ -1,6 +1,7 @@
 import {
   useCallback,
   useEffect,
+  useMemo,
   useState,
   type Dispatch,
   type FormEvent,
@@ -40,6 +41,8 @@ export interface ContentKind<Row extends ContentRow, Draft extends FormDraft> {
   itemData: (row: Row) => Record<`data-${string}`, string>
   /** The list item's heading and badges; `loadedAt` is when the list was loaded (Date.now()). */
   summary: (row: Row, loadedAt: number) => ReactNode
+  /** The list's order, if not the API's; `loadedAt` as for summary. */
+  order?: (rows: readonly Row[], loadedAt: number) => Row[]
   /** The shared schemas of scripts/src/content/schema.ts the API applies, applied here first. */
   createSchema: z.ZodType
   patchSchema: z.ZodType
@@ -92,6 +95,7 @@ export function ContentListEditor<Row extends ContentRow, Draft extends FormDraf
     void load()
   }, [load])
 
+  const listed = useMemo(() => (rows && kind.order ? kind.order(rows, loadedAt) : rows), [rows, loadedAt, kind])
   const heading = <h1 className="text-2xl font-bold tracking-tight">{capitalised(kind.many)}</h1>
   return (
     <div className="flex flex-col gap-6">
@@ -119,7 +123,7 @@ export function ContentListEditor<Row extends ContentRow, Draft extends FormDraf
       ) : null}
       {rows === null ? <p className="text-sm text-slate-500">Loading {kind.many}...</p> : null}
       <ul className="flex flex-col gap-3" aria-label={capitalised(kind.many)}>
-        {rows?.map((row) => (
+        {listed?.map((row) => (
           <li key={row.id} className="flex flex-col gap-2">
             <article className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm" {...kind.itemData(row)}>
               <div className="flex flex-wrap items-center gap-2">
@@ -224,7 +228,7 @@ function ContentForm<Row extends ContentRow, Draft extends FormDraft>({
           </Alert>
         </div>
       ) : null}
-      <form className="mt-4 grid gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
+      <form className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
         <FormFields prefix={kind.one} fields={kind.fields} draft={draft} setDraft={setDraft} errors={errors} />
         {kind.extra?.({
           draft,

@@ -118,7 +118,7 @@ export function EventRepeat<D extends RepeatDraft & { starts_at: string; title: 
       className="flex flex-col gap-3 rounded-lg border border-slate-200 p-4 md:col-span-2"
       data-testid="event-repeat"
     >
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-2">
         <Select
           id="event-repeat"
           label="Repeats"

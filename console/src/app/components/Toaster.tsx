@@ -40,14 +40,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   return (
     <ToastContext.Provider value={api}>
       {children}
-      <ol
-        className="pointer-events-none fixed right-4 bottom-4 z-50 flex w-full max-w-sm flex-col gap-2"
+      {/* A landmark of its own, so a toast is never content outside one; on a phone it spans the
+          width less a margin each side (a full width pushed right would start off the screen). */}
+      <section
         aria-label="Notifications"
+        className="pointer-events-none fixed right-4 bottom-4 left-4 z-50 sm:left-auto sm:w-full sm:max-w-sm"
       >
-        {toasts.map((toast) => (
-          <ToastItem key={toast.id} toast={toast} onDone={dismiss} />
-        ))}
-      </ol>
+        <ol className="flex flex-col gap-2">
+          {toasts.map((toast) => (
+            <ToastItem key={toast.id} toast={toast} onDone={dismiss} />
+          ))}
+        </ol>
+      </section>
     </ToastContext.Provider>
   )
 }

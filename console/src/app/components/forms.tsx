@@ -10,8 +10,10 @@ import type {
 // The labelled form controls of every screen: each label tied to its control, a hint and the error
 // under it, the error tied to the control (aria-describedby) so a screen reader reads it with the field.
 
+// A control takes its cell's width and no more: a datetime-local field's own width is wider than a
+// phone's form (it pushed the new-event form to 449 px at 390).
 const controlClass = (error: string | null | undefined) =>
-  `rounded-md border px-3 py-2 text-sm shadow-xs focus:border-brand-600 focus:ring-1 focus:ring-brand-600 focus:outline-none ${error ? 'border-red-500' : 'border-slate-300'}`
+  `w-full min-w-0 rounded-md border px-3 py-2 text-sm shadow-xs focus:border-brand-600 focus:ring-1 focus:ring-brand-600 focus:outline-none ${error ? 'border-red-500' : 'border-slate-300'}`
 
 // Before the control's own props, so a screen may still set them itself.
 const errorTie = (id: string | undefined, error: string | null | undefined) => ({
@@ -33,7 +35,7 @@ function Labelled({
   children: ReactNode
 }) {
   return (
-    <div className="flex flex-col gap-1.5">
+    <div className="flex min-w-0 flex-col gap-1.5">
       <label htmlFor={id} className="text-sm font-medium text-slate-800">
         {label}
       </label>

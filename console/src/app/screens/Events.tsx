@@ -3,6 +3,7 @@ import { eventCreateSchema, eventPatchSchema, eventTypes, type EventRow } from '
 import type { TownRow } from '@roland/scripts/content/schema'
 import { formatTownTime, fromTownInput, toTownInput } from '@roland/scripts/content/town-time'
 import { ContentListEditor, type ContentKind } from '../components/ContentListEditor.tsx'
+import { inEventOrder, nextOccurrence } from '../event-order.ts'
 import {
   emptyRepeatDraft,
   EventRepeat,
@@ -66,15 +67,15 @@ const eventsKind = (town: TownRow): ContentKind<EventRow, SeriesDraft> => ({
   empty: 'No events yet.',
   nameOf: (event) => event.title,
   itemData: (event) => ({ 'data-event': event.slug }),
+  // The next event first, past ones below (the API answers latest first).
+  order: (events, loadedAt) => inEventOrder(events, loadedAt, town.time_zone),
   summary: (event, loadedAt) => (
     <>
       <h2 className="font-semibold">{event.title}</h2>
       <Badge>{event.event_type}</Badge>
       {event.is_cancelled ? <Badge tone="error">cancelled</Badge> : null}
       {event.rrule ? <Badge>repeats</Badge> : null}
-      {!event.rrule && Date.parse(event.ends_at ?? event.starts_at) < loadedAt ? (
-        <Badge tone="pending">past</Badge>
-      ) : null}
+      {nextOccurrence(event, loadedAt, town.time_zone) === null ? <Badge tone="pending">past</Badge> : null}
       <span className="text-xs text-slate-600">
         {formatTownTime(event.starts_at, town.time_zone)} · {event.location}
       </span>

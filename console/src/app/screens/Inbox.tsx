@@ -307,7 +307,7 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
           {entry.kind === 'business-update' ? <Comparison entry={entry} /> : <Draft entry={entry} />}
         </div>
         {draft ? (
-          <div className="mt-4 grid gap-3 md:grid-cols-2" aria-label="Edit before accepting" role="group">
+          <div className="mt-4 grid grid-cols-1 gap-3 md:grid-cols-2" aria-label="Edit before accepting" role="group">
             <FormFields
               prefix={idPrefix}
               fields={

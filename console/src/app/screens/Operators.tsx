@@ -54,14 +54,18 @@ export function Operators() {
 
   return (
     <div className="flex flex-col gap-6">
-      <Card
-        title="Operators"
-        description="Admins manage operators and everything else; editors keep content, run jobs and rebuild the site."
-      >
+      <header>
+        <h1 className="text-2xl font-bold tracking-tight">Operators</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Admins manage operators and everything else; editors keep content, run jobs and rebuild the site.
+        </p>
+      </header>
+      <Card>
         {operators === null ? (
           <p className="text-sm text-slate-500">Loading...</p>
         ) : (
-          <table className="w-full text-left text-sm">
+          // On a phone the address wraps and the buttons go under each other, so Remove stays on the screen.
+          <table className="w-full text-left text-sm" aria-label="Operators">
             <thead className="text-xs text-slate-500 uppercase">
               <tr>
                 <th className="py-2">Email</th>
@@ -74,7 +78,7 @@ export function Operators() {
             <tbody>
               {operators.map((operator) => (
                 <tr key={operator.id} className="border-t border-slate-100" data-testid="operator-row">
-                  <td className="py-2">{operator.email}</td>
+                  <td className="py-2 pr-2 break-all">{operator.email}</td>
                   <td className="py-2">
                     <label className="sr-only" htmlFor={`role-${operator.id}`}>
                       Role of {operator.email}
@@ -90,13 +94,20 @@ export function Operators() {
                     </select>
                     {operator.disabled ? <Badge>disabled</Badge> : null}
                   </td>
-                  <td className="flex justify-end gap-2 py-2">
-                    <Button variant="secondary" onClick={() => resetPassword(operator)}>
-                      Reset password
-                    </Button>
-                    <Button variant="danger" onClick={() => remove(operator)} aria-label={`Remove ${operator.email}`}>
-                      Remove
-                    </Button>
+                  <td className="py-2 pl-2">
+                    <div className="flex flex-wrap justify-end gap-2">
+                      <Button variant="secondary" className="px-3 py-1" onClick={() => resetPassword(operator)}>
+                        Reset password
+                      </Button>
+                      <Button
+                        variant="danger"
+                        className="px-3 py-1"
+                        onClick={() => remove(operator)}
+                        aria-label={`Remove ${operator.email}`}
+                      >
+                        Remove
+                      </Button>
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -152,7 +163,7 @@ function AddOperator({ onAdded }: { onAdded: () => Promise<void> }) {
       title="Add an operator"
       description="Give them the password by a safe way; they can ask an admin to reset it."
     >
-      <form onSubmit={(event) => void submit(event)} className="grid gap-4 sm:grid-cols-2" noValidate>
+      <form onSubmit={(event) => void submit(event)} className="grid grid-cols-1 gap-4 sm:grid-cols-2" noValidate>
         <Field label="Email" name="new-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
         <div className="flex flex-col gap-1.5">
           <label htmlFor="new-role" className="text-sm font-medium text-slate-800">

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react'
 import { renderMarkdown } from '@roland/scripts/content/markdown'
-import { alwaysPublishedPaths, pagePatchSchema, type PageItem, type PageRow } from '@roland/scripts/content/schema'
+import { alwaysPublishedPaths, pagePatchSchema, type PageRow } from '@roland/scripts/content/schema'
 import { api, ApiError, errorMessage } from '../api.ts'
 import { Checkbox, Field, TextArea } from '../components/forms.tsx'
 import { History } from '../components/History.tsx'
+import { entryBody, entryDraft, PageEntries, type EntryDraft } from '../components/PageEntries.tsx'
 import { useToast } from '../components/Toaster.tsx'
 import { Alert, Badge, Button } from '../components/ui.tsx'
 
@@ -12,45 +13,6 @@ import { Alert, Badge, Button } from '../components/ui.tsx'
 // list entries in place and puts them in order, and takes a page off the site or back. Each save is
 // checked with the shared schema first, then by the API (400 beside the field, 409 when stale),
 // audited with an Undo in the history below, and waits for the next rebuild.
-
-/** A list entry as the form edits it: every field as text, blank for none. */
-interface EntryDraft {
-  /** Keeps React's idea of the entry when entries move. */
-  key: number
-  name: string
-  phone: string
-  address: string
-  website: string
-  hours: string
-  note: string
-}
-
-const entryFields = [
-  { key: 'phone', label: 'Phone' },
-  { key: 'address', label: 'Address' },
-  { key: 'website', label: 'Website or page' },
-  { key: 'hours', label: 'Hours' },
-] as const
-
-let nextKey = 1
-const entryDraft = (item: Partial<PageItem> = {}): EntryDraft => ({
-  key: nextKey++,
-  name: item.name ?? '',
-  phone: item.phone ?? '',
-  address: item.address ?? '',
-  website: item.website ?? '',
-  hours: item.hours ?? '',
-  note: item.note ?? '',
-})
-
-/** An entry as the API takes it: blank fields left out. */
-const entryBody = (entry: EntryDraft): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(entry).filter(
-      (field): field is [string, string] =>
-        field[0] !== 'key' && typeof field[1] === 'string' && field[1].trim() !== '',
-    ),
-  )
 
 /** The first message for each field of a refused save, by its whole path (`title`, `items.2.phone`). */
 function messagesByPath(issues: ReadonlyArray<{ path: PropertyKey[] | string; message: string }>) {
@@ -143,24 +105,6 @@ function PageEditor({ page, onDone }: { page: PageRow; onDone: (keepOpen: boolea
   // What the site would show: the same renderer, so a <script> or a javascript: link stays text here too.
   const preview = useMemo(() => renderMarkdown(body), [body])
 
-  const setEntry = (index: number, field: keyof Omit<EntryDraft, 'key'>, value: string) =>
-    setEntries((current) => current.map((entry, i) => (i === index ? { ...entry, [field]: value } : entry)))
-  const move = (index: number, by: -1 | 1) => {
-    setEntries((current) => {
-      const next = [...current]
-      const [moved] = next.splice(index, 1)
-      next.splice(index + by, 0, moved!)
-      return next
-    })
-    // The button pressed moves with its entry: keep the keyboard on it, or on its other button at an end.
-    const target = index + by
-    requestAnimationFrame(() => {
-      const buttons = document.querySelectorAll<HTMLButtonElement>(`[data-entry-index="${target}"] [data-move]`)
-      const same = [...buttons].find((button) => button.dataset.move === String(by) && !button.disabled)
-      ;(same ?? [...buttons].find((button) => !button.disabled))?.focus()
-    })
-  }
-
   async function save(event: FormEvent) {
     event.preventDefault()
     const fields = {
@@ -192,7 +136,6 @@ function PageEditor({ page, onDone }: { page: PageRow; onDone: (keepOpen: boolea
     }
   }
 
-  const entryErrors = Object.entries(errors).filter(([path]) => path === 'items')
   return (
     <section
       aria-label={`Edit ${page.path}`}
@@ -234,7 +177,7 @@ function PageEditor({ page, onDone }: { page: PageRow; onDone: (keepOpen: boolea
           onChange={(event) => setIntro(event.target.value)}
           error={errors.intro}
         />
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">
           <TextArea
             id="page-body"
             label="Text (Markdown)"
@@ -256,91 +199,7 @@ function PageEditor({ page, onDone }: { page: PageRow; onDone: (keepOpen: boolea
           </section>
         </div>
 
-        <fieldset className="flex flex-col gap-3 rounded-md border border-slate-200 p-4">
-          <legend className="px-1 text-sm font-medium text-slate-800">List entries ({entries.length})</legend>
-          {entryErrors.map(([path, message]) => (
-            <p key={path} className="text-xs text-red-700">
-              {message}
-            </p>
-          ))}
-          <ol className="flex flex-col gap-3" aria-label="List entries">
-            {entries.map((entry, index) => {
-              const label = entry.name.trim() || `Entry ${index + 1}`
-              const error = (field: string) => errors[`items.${index}.${field}`]
-              return (
-                <li
-                  key={entry.key}
-                  className="rounded-md border border-slate-200 p-3"
-                  data-entry-index={index}
-                  aria-label={label}
-                >
-                  <div className="grid gap-3 md:grid-cols-2">
-                    <Field
-                      id={`page-item-${index}-name`}
-                      label={`Name (entry ${index + 1})`}
-                      value={entry.name}
-                      onChange={(event) => setEntry(index, 'name', event.target.value)}
-                      error={error('name')}
-                    />
-                    {entryFields.map((field) => (
-                      <Field
-                        key={field.key}
-                        id={`page-item-${index}-${field.key}`}
-                        label={`${field.label} (entry ${index + 1})`}
-                        value={entry[field.key]}
-                        onChange={(event) => setEntry(index, field.key, event.target.value)}
-                        error={error(field.key)}
-                      />
-                    ))}
-                    <TextArea
-                      id={`page-item-${index}-note`}
-                      label={`Note (entry ${index + 1})`}
-                      rows={2}
-                      value={entry.note}
-                      onChange={(event) => setEntry(index, 'note', event.target.value)}
-                      error={error('note')}
-                    />
-                  </div>
-                  <div className="mt-3 flex flex-wrap gap-2">
-                    <Button
-                      variant="secondary"
-                      className="px-3 py-1"
-                      data-move="-1"
-                      aria-label={`Move up: ${label}`}
-                      disabled={index === 0}
-                      onClick={() => move(index, -1)}
-                    >
-                      Move up
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      className="px-3 py-1"
-                      data-move="1"
-                      aria-label={`Move down: ${label}`}
-                      disabled={index === entries.length - 1}
-                      onClick={() => move(index, 1)}
-                    >
-                      Move down
-                    </Button>
-                    <Button
-                      variant="danger"
-                      className="px-3 py-1"
-                      aria-label={`Remove ${label}`}
-                      onClick={() => setEntries((current) => current.filter((_, i) => i !== index))}
-                    >
-                      Remove
-                    </Button>
-                  </div>
-                </li>
-              )
-            })}
-          </ol>
-          <div>
-            <Button variant="secondary" onClick={() => setEntries((current) => [...current, entryDraft()])}>
-              Add an entry
-            </Button>
-          </div>
-        </fieldset>
+        <PageEntries entries={entries} setEntries={setEntries} errors={errors} />
 
         <div className="flex flex-col gap-1">
           <Checkbox

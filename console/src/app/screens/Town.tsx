@@ -1,5 +1,11 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
-import { townFieldsSchema, townPatchSchema, type CategoryRow, type TownRow } from '@roland/scripts/content/schema'
+import {
+  categoryPatchSchema,
+  townFieldsSchema,
+  townPatchSchema,
+  type CategoryRow,
+  type TownRow,
+} from '@roland/scripts/content/schema'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { FormFields, draftOfRow, type FieldDef } from '../components/forms.tsx'
 import { History } from '../components/History.tsx'
@@ -125,7 +131,7 @@ function TownSettings({ editable }: { editable: boolean }) {
           </Alert>
         </div>
       ) : null}
-      <form className="mt-4 grid gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
+      <form className="mt-4 grid grid-cols-1 gap-4 md:grid-cols-2" onSubmit={(event) => void save(event)} noValidate>
         <fieldset disabled={!editable} className="contents">
           <FormFields prefix="town" fields={townFields} draft={draft} setDraft={setDraft} errors={errors} />
         </fieldset>
@@ -147,31 +153,42 @@ function TownSettings({ editable }: { editable: boolean }) {
 }
 
 function CategoryDescription({ category, onSaved }: { category: CategoryRow; onSaved: (saved: CategoryRow) => void }) {
-  const toast = useToast()
   const [text, setText] = useState(category.description ?? '')
   const [error, setError] = useState<string | null>(null)
+  const [saving, setSaving] = useState(false)
+  const toast = useToast()
   const id = `category-${category.slug}`
 
   async function save(event: FormEvent) {
     event.preventDefault()
+    const body = { description: text, updated_at: category.updated_at }
+    // The same schema the server applies: a description too long is named before any request.
+    const checked = categoryPatchSchema.safeParse(body)
+    if (!checked.success) {
+      setError(issuesByField(checked.error.issues).description ?? checked.error.issues[0]!.message)
+      return
+    }
+    setError(null)
+    setSaving(true)
     try {
-      const answer = await api<{ category: CategoryRow }>(`/api/categories/${category.id}`, {
-        method: 'PATCH',
-        body: { description: text, updated_at: category.updated_at },
-      })
-      setError(null)
+      const answer = await api<{ category: CategoryRow }>(`/api/categories/${category.id}`, { method: 'PATCH', body })
       onSaved(answer.category)
       toast.success(`Saved the description of ${category.name}`)
     } catch (failure) {
+      // The text stays as typed: the operator fixes it or tries again.
       if (failure instanceof ApiError && failure.status === 409) {
         setError('Someone else changed this description since you loaded it: reload the page, then change it again.')
-      } else setError(errorMessage(failure))
+      } else if (failure instanceof ApiError && failure.issues.length) {
+        setError(issuesByField(failure.issues).description ?? failure.issues[0]!.message)
+      } else setError(`Not saved: ${errorMessage(failure)}`)
+    } finally {
+      setSaving(false)
     }
   }
 
   return (
     <li data-category={category.slug}>
-      <form className="flex flex-col gap-2" onSubmit={(event) => void save(event)} noValidate>
+      <form className="flex flex-col gap-2" onSubmit={(event) => void save(event)} noValidate aria-busy={saving}>
         <label htmlFor={id} className="text-sm font-medium text-slate-800">
           {category.name}
         </label>
@@ -182,16 +199,17 @@ function CategoryDescription({ category, onSaved }: { category: CategoryRow; onS
           onChange={(event) => setText(event.target.value)}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `${id}-error` : undefined}
-          className="rounded-md border border-slate-300 px-3 py-2 text-sm shadow-xs"
+          className="w-full min-w-0 rounded-md border border-slate-300 px-3 py-2 text-sm shadow-xs"
         />
         {error ? (
-          <p id={`${id}-error`} className="text-xs text-red-700">
+          <p id={`${id}-error`} role="alert" className="text-xs text-red-700">
             {error}
           </p>
         ) : null}
         <div>
-          <Button type="submit" variant="secondary">
-            Save description<span className="sr-only"> of {category.name}</span>
+          <Button type="submit" variant="secondary" disabled={saving}>
+            {saving ? 'Saving...' : 'Save description'}
+            <span className="sr-only"> of {category.name}</span>
           </Button>
         </div>
       </form>
