@@ -18,6 +18,10 @@ const LABEL = /^[\p{L}'’&()-]+(?:\s+[\p{L}'’&()-]+){0,5}$/u
 // What stands between a label and its schedule: a colon or a dash ('Kitchen:', 'Pharmacy counter -').
 const LABEL_END = /\s*(?::|\s[-–—]|[-–—])\s*$|\s+$/
 
+// A day, a clock time with am or pm, 'noon', 'closed' or '24': most lines with none are spared the reading.
+const NAMES_WHEN =
+  /\b(?:mon|tue|wed|thu|fri|sat|sun|daily|every\s*day|weekdays?|weekends?|noon|midnight|closed|24)|\d\s*[ap]\.?\s?m\b|\b(?:m|tu|w|th|f|sa|su)\s*[-/&]\s*(?:m|tu|w|th|f|sa|su)\b/i
+
 /** What a clause of a line is: a schedule (maybe behind a label), a note of when, a label alone, or other text. */
 type Clause = 'schedule' | 'note' | 'label' | 'other'
 
@@ -28,9 +32,15 @@ type Clause = 'schedule' | 'note' | 'label' | 'other'
  */
 export function readLabelledHours(line: string): HoursReading | null {
   const text = line.trim()
-  if (!mentionsTimes(text)) return null
-  const clauses = text.replace(/\.$/, '').split(CLAUSE_BREAK).map(readClause)
-  if (!clauses.includes('schedule') || clauses.includes('other')) return null
+  if (!NAMES_WHEN.test(text) || !mentionsTimes(text)) return null
+  const clauses: Clause[] = []
+  // Most lines with a time in them are sentences: the first clause that is other text ends the reading.
+  for (const part of text.replace(/\.$/, '').split(CLAUSE_BREAK)) {
+    const clause = readClause(part)
+    if (clause === 'other') return null
+    clauses.push(clause)
+  }
+  if (!clauses.includes('schedule')) return null
   // A label on its own labels the schedule or note after it ('Open for breakfast and lunch, Tue-Sun 7am-2pm').
   if (clauses.some((clause, i) => clause === 'label' && (clauses[i + 1] ?? 'label') === 'label')) return null
   return { value: text.charAt(0).toUpperCase() + text.slice(1), labelled: true, score: 0.9, keepsLabels: true }
