@@ -1,6 +1,7 @@
 import { SlugClaims, slugify } from '@roland/scripts/migrate/slug'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
+import { profiled } from './build-profile.ts'
 import { hoursRows, unknownHoursText } from './hours.ts'
 
 // The printable directory (/directory): every active business grouped by category, each with its
@@ -66,6 +67,10 @@ export function compactHours(business: Pick<Business, 'hours' | 'hours_detail'>)
 
 /** The directory of a catalog: its active businesses by category (categories by name, businesses by name). */
 export function directorySections(catalog: Pick<Catalog, 'businesses'>): DirectorySection[] {
+  return profiled('directory sections', () => sectionsOf(catalog))
+}
+
+function sectionsOf(catalog: Pick<Catalog, 'businesses'>): DirectorySection[] {
   const sections = new Map<string, DirectorySection>()
   for (const business of allBusinesses(catalog)) {
     const category = business.category.trim() || 'Business'
