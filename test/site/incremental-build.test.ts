@@ -571,7 +571,8 @@ describe('rebuilds after a business moved to another category, was renamed to a 
     const full = await buildSite({ outDir: fullDir, dataDir, siteUrl: server.url })
     if (full.code !== 0) throw new Error(`The full build failed (exit ${full.code}):\n${full.output.slice(-3000)}`)
     fromNothing = await filesOf(fullDir)
-  })
+    // Four builds: more than the default hook time on a busy 2-core machine.
+  }, 900_000)
 
   test('each rebuild renders only a part of the site, and starts from the last one', () => {
     for (const { change, result } of rebuilds) {
