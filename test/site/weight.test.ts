@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest'
 import type { Page, Response } from 'playwright-core'
 import { loadSampleData } from '@roland/scripts/migrate/sample'
-import { freshStoreIn } from '../../scripts/test/support/fresh-store.ts'
+import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import { buildSite, builtPages, sitePathOf } from '../support/build-site.ts'
 import {
   firstRoundTrip,
@@ -241,7 +241,7 @@ describe('every page of the sample site (supabase/Roland.txt, as `pnpm start` bu
     root = await mkdtemp(path.join(tmpdir(), 'roland-sample-weight-'))
     const dataDir = path.join(root, 'data')
     siteDir = path.join(root, 'site')
-    const store = await freshStoreIn(dataDir)
+    const store = await openEmbeddedStore({ dir: dataDir })
     try {
       await loadSampleData(store)
     } finally {
