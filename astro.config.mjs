@@ -10,10 +10,12 @@ import { publishSite } from './site/integrations/publish-site.ts'
 import { submissions } from './site/integrations/submissions.ts'
 import { buildStarted } from './site/integrations/build-standby.ts'
 import { serviceWorker } from './site/integrations/service-worker.ts'
+import { markBuildStart } from './site/lib/build-profile.ts'
 
 // A build's process started ahead of time waits here, with Astro and the site's code loaded but
 // nothing read yet, until its rebuild starts it (site/integrations/build-standby.ts).
 await buildStarted()
+markBuildStart()
 
 // The build reads SUPABASE_URL and its keys from .env, like the CLI does.
 loadDotEnv()

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
 import { loadPublicCatalog, readCatalogAhead } from '../src/catalog/load.ts'
 import { closeBuildStandby, readyAstroBuild, runAstroBuild, type AstroBuildOptions } from '../src/rebuild/rebuild.ts'
+import { profileLinePrefix, profileVariable } from '../src/rebuild/build-process.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { openLeasedStore } from '../src/store/leased.ts'
 import type { Store } from '../src/store/types.ts'
@@ -534,6 +535,7 @@ export async function benchSite(n: number) {
     const inBrowser = await searchInBrowser(outDir)
     const typing = inBrowser.warm
     return {
+      profiles: [`full build, ${n} businesses`, full, `rebuild 3, ${n} businesses`, last] as const,
       build: {
         businesses: n,
         pages,
@@ -581,13 +583,22 @@ export async function benchSite(n: number) {
   }
 }
 
-/** Builds the site for each catalog size (1,000 and 10,000 generated businesses) and prints the figures of issues 8 and 30. */
+/**
+ * Builds the site for each catalog size (1,000 and 10,000 generated businesses) and prints the
+ * figures of issues 8, 30 and 50, each size's as soon as it is measured: a 100,000-business run
+ * takes long, and a smaller size's figures are not lost if it is stopped.
+ */
 export async function run(): Promise<void> {
+  // `pnpm bench site --profile`: every build prints its phases (site/lib/build-profile.ts).
+  if (process.argv.includes('--profile')) process.env[profileVariable] = '1'
   // Every build makes a folder per page, twice (the site and Astro's cache): the speed of creating
   // folders where the builds run weighs on the figures, and differs from one folder to another.
   process.stdout.write(`\nBuilding in ${tmpdir()} (set TMPDIR to measure on another disk).\n`)
-  const results = []
-  for (const n of sizes()) results.push(await benchSite(n))
+  for (const n of sizes()) printResults(await benchSite(n))
+}
+
+function printResults(result: Awaited<ReturnType<typeof benchSite>>): void {
+  const results = [result]
   process.stdout.write(
     '\nBuilds (a full build, then three rebuilds, each after one business changed; the first starts from the\n' +
       "pages the full build left in Astro's cache; the next ones copy in only the files the one before changed):\n",
@@ -614,4 +625,17 @@ export async function run(): Promise<void> {
       'search box to the first results:\n',
   )
   table(results.flatMap((result) => result.firstSearches))
+  if (process.env[profileVariable] !== '1') return
+  process.stdout.write('\nWhere the builds spent their time and memory, phase by phase (ROLAND_BUILD_PROFILE=1):\n')
+  for (const [fullLabel, full, rebuildLabel, rebuild] of results.map((result) => result.profiles)) {
+    for (const [label, run] of [
+      [fullLabel, full],
+      [rebuildLabel, rebuild],
+    ] as const) {
+      process.stdout.write(`\n${label}:\n`)
+      for (const line of run.output.split('\n').filter((l) => l.startsWith(profileLinePrefix))) {
+        process.stdout.write(`${line.slice(profileLinePrefix.length + 1)}\n`)
+      }
+    }
+  }
 }

@@ -9,6 +9,7 @@ import type {
 } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { catalogHandoverVariable, type FromBuild, type ToBuild } from '@roland/scripts/rebuild/build-process'
+import { recordPhase } from '../lib/build-profile.ts'
 import type { SearchIndexFiles } from '../lib/search-index.ts'
 
 // A build's threads. Astro renders pages one after another on one thread: at 100,000 businesses
@@ -182,14 +183,19 @@ function readCatalogOnThread(): CatalogRead {
   }
   const catalog = settle<Catalog>('the catalog')
   const searchIndex = settle<SearchIndexFiles | null>('the search index')
+  const readStarted = performance.now()
+  let catalogAt = readStarted
   reader.on('message', (message: CatalogMessage) => {
     switch (message.type) {
       case 'catalog':
+        catalogAt = performance.now()
+        recordPhase('catalog read (reader thread)', catalogAt - readStarted)
         return catalog.resolve(message.catalog)
       case 'catalog-failed':
         catalog.reject(revive(message.error))
         return searchIndex.resolve(null)
       case 'search-index':
+        recordPhase('search index (reader thread)', performance.now() - catalogAt)
         return searchIndex.resolve(message.index)
       case 'search-index-failed':
         return searchIndex.reject(revive(message.error))

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
 import { dataDir } from '@roland/scripts/paths'
 import { generatedFiles } from './generated-files.ts'
+import { buildProfileOn, profileLines, recordPhase } from '../lib/build-profile.ts'
 import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
 const imageTypes: Record<string, string> = {
@@ -115,7 +116,10 @@ export function publishSite(): AstroIntegration {
         const cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
         // Not awaited here: preparing the staging folder overlaps Astro's content sync, and
         // 'astro:build:start' waits for it.
-        staging = prepareStaging(finalDir, stagingDir, recordFile, assetsDir, cachedPagesDir)
+        const stagingStarted = performance.now()
+        staging = prepareStaging(finalDir, stagingDir, recordFile, assetsDir, cachedPagesDir).finally(() =>
+          recordPhase('publish: staging folder (beside bundling)', performance.now() - stagingStarted),
+        )
         // Astro empties its output folder before a build unless told not to; the staging folder is ours.
         updateConfig({ outDir: pathToFileURL(`${stagingDir}/`), vite: { build: { emptyOutDir: false } } })
       },
@@ -140,6 +144,11 @@ export function publishSite(): AstroIntegration {
         })
       },
       'astro:build:done': async ({ dir, assets, logger }) => {
+        let phaseStarted = performance.now()
+        const phase = (name: string) => {
+          recordPhase(name, performance.now() - phaseStarted)
+          phaseStarted = performance.now()
+        }
         const outDir = fileURLToPath(dir)
         const built = new Set<string>()
         for (const urls of assets.values()) for (const url of urls) built.add(path.relative(outDir, fileURLToPath(url)))
@@ -150,7 +159,9 @@ export function publishSite(): AstroIntegration {
         const complete = previous === null
         const written = new Set(files.filter((f) => complete || f.mtimeMs >= startedAt).map((f) => f.file))
 
+        phase('publish: list and stamp the files')
         const references = pageReferences(outDir, files, written, previous, siteOrigin)
+        phase('publish: storage references of the pages')
         const storage = await copyStorageFiles(outDir, path.join(dataDir(), 'storage', 'files'), references)
         for (const file of storage.copied) written.add(file)
         if (storage.used.size > 0)
@@ -166,6 +177,7 @@ export function publishSite(): AstroIntegration {
         for (const file of stale) written.delete(file)
         if (stale.length > 0) logger.info(`removed ${stale.length} file(s) the site no longer has`)
 
+        phase('publish: storage files, stale files')
         const stamps = new Map(files.map((f) => [f.file, f]))
         for (const file of storage.copied) stamps.set(file, stampOf(outDir, file))
 
@@ -191,6 +203,8 @@ export function publishSite(): AstroIntegration {
         }
         await mkdir(path.dirname(recordFile), { recursive: true })
         await writeFile(recordFile, JSON.stringify(record))
+        phase('publish: swap the folders, write the record')
+        if (buildProfileOn()) for (const line of profileLines()) process.stdout.write(`${line}\n`)
       },
     },
   }

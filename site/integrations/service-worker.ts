@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { keepGeneratedFile } from './generated-files.ts'
 import { appIconPath, appIconSizes } from '../lib/web-app-manifest.ts'
 import { serviceWorkerPath } from '../lib/offline.ts'
+import { recordPhase } from '../lib/build-profile.ts'
 
 /**
  * What the worker precaches, as paths in the output folder (DESIGN.md, "Offline and print"): the
@@ -105,6 +106,7 @@ export function serviceWorker(): AstroIntegration {
         for (const warning of warnings) logger.warn(`service worker: ${warning}`)
         keepGeneratedFile(serviceWorkerPath.slice(1))
         const took = Math.round(performance.now() - started)
+        recordPhase('app icons and service worker precache list', performance.now() - started)
         logger.info(`service worker: ${count} file(s) precached, ${Math.round(size / 1024)} KB, written in ${took} ms`)
       },
     },

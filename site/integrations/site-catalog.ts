@@ -1,6 +1,7 @@
 import type { AstroIntegration } from 'astro'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { recordPhase } from '../lib/build-profile.ts'
 import { setCatalogSource, setSearchIndexSource } from '../lib/catalog-slot.ts'
 import {
   BuildThread,
@@ -23,6 +24,9 @@ import {
 export function siteCatalog(): AstroIntegration {
   // The prerender bundle's entry file, as Vite writes it: the build thread loads its own copy.
   let prerenderEntry: string | null = null
+  // The profile's marks (lib/build-profile.ts): Astro bundles the site, then renders the pages.
+  let buildStartedAt = 0
+  let bundledAt = 0
   return {
     name: 'roland:catalog',
     hooks: {
@@ -44,6 +48,8 @@ export function siteCatalog(): AstroIntegration {
                     (chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.fileName.startsWith('prerender-entry'),
                   )
                   if (entry && options.dir) prerenderEntry = pathToFileURL(path.join(options.dir, entry.fileName)).href
+                  bundledAt = performance.now()
+                  recordPhase('bundling (Vite)', bundledAt - buildStartedAt)
                 },
               },
             ],
@@ -51,6 +57,7 @@ export function siteCatalog(): AstroIntegration {
         })
       },
       'astro:build:start': ({ setPrerenderer, logger }) => {
+        buildStartedAt = performance.now()
         if (oneThread()) return
         const options = { waitForThread: threadFromFirstPage(), log: logger }
         setPrerenderer((base) =>
@@ -62,6 +69,9 @@ export function siteCatalog(): AstroIntegration {
             options,
           ),
         )
+      },
+      'astro:build:generated': () => {
+        recordPhase('page rendering (and writing)', performance.now() - (bundledAt || buildStartedAt))
       },
     },
   }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { fixtureCatalog, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
-import { catalogPageCacheKey, pageCacheKey } from './build-cache.ts'
+import { catalogPageCacheKey, globalCatalogParts, layoutCacheData, pageCacheKey } from './build-cache.ts'
 
 describe('pageCacheKey', () => {
   test('is the same for the same data and differs when any of it changes', () => {
@@ -44,5 +44,19 @@ describe('catalogPageCacheKey (a business page)', () => {
   test('stays the same when another business changes', () => {
     const other = { ...catalog, businesses: [...catalog.businesses, makeBusiness({ name: 'New Shop' })] }
     expect(catalogPageCacheKey(business, other)).toBe(catalogPageCacheKey(business, catalog))
+  })
+})
+
+describe('globalCatalogParts (what every page draws)', () => {
+  const catalog = fixtureCatalog()
+
+  test("are in every page's layout data, so a change to them gives every page a new key", () => {
+    const town = { ...catalog, town: { ...catalog.town, name: 'Roland Village' } }
+    expect(layoutCacheData(catalog).slice(0, globalCatalogParts(catalog).length)).toEqual(globalCatalogParts(catalog))
+    expect(globalCatalogParts(town)).not.toEqual(globalCatalogParts(catalog))
+    expect(pageCacheKey({ list: 1 }, layoutCacheData(town))).not.toBe(
+      pageCacheKey({ list: 1 }, layoutCacheData(catalog)),
+    )
+    expect(catalogPageCacheKey({ page: 1 }, town)).not.toBe(catalogPageCacheKey({ page: 1 }, catalog))
   })
 })

@@ -17,9 +17,19 @@ export function pageCacheKey(...data: unknown[]): string {
 
 type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages' | 'town'>
 
-/** What every page's layout draws: the categories (header, footer), the town settings, the footer's year. */
+/**
+ * The parts of the catalog that every page draws: a change to any of them renders every page again
+ * (a full render), whatever else changed. Today the categories (header, footer) and the town
+ * settings. A part the layout starts to draw on every page (a site-wide alerts banner, for one)
+ * is added here, and only here: every page's cacheKey takes it through layoutCacheData.
+ */
+export function globalCatalogParts(catalog: Pick<Catalog, 'categories' | 'town'>): unknown[] {
+  return [catalog.categories, catalog.town]
+}
+
+/** What every page's layout draws: the catalog's global parts (globalCatalogParts) and the footer's year. */
 export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town'>): unknown[] {
-  return [catalog.categories, catalog.town, new Date().getFullYear()]
+  return [...globalCatalogParts(catalog), new Date().getFullYear()]
 }
 
 // Thousands of business pages share these lists: each catalog's are hashed once.

@@ -1,6 +1,7 @@
 import { businessesByCategory, sortedCategories } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog, LocationCategory, Town } from '@roland/scripts/catalog/types'
 import { layoutCacheData, pageCacheKey } from './build-cache.ts'
+import { profiled } from './build-profile.ts'
 import { itemsPerPage, listPages, pageParam, pagedPath } from './business-pages.ts'
 
 /** A link with its visible text. */
@@ -171,6 +172,10 @@ export interface CategoryPageProps {
  * whole category again).
  */
 export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town'>) {
+  return profiled('paths: /{category}/page/{n}', () => categoryPathsOf(catalog))
+}
+
+function categoryPathsOf(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town'>) {
   const categories = sortedCategories(catalog)
   assertCategorySlugsFree(categories)
   return categories.flatMap((category) =>

@@ -1,6 +1,15 @@
 import { describe, expect, test } from 'vitest'
 import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { compactHours, directoryIsSplit, directoryPages, directorySections } from './directory.ts'
+import { deflateRawSync } from 'node:zlib'
+import {
+  compactHours,
+  directoryIsSplit,
+  directoryPageBudget,
+  directoryPages,
+  directoryPartPath,
+  directorySections,
+  type DirectoryPage,
+} from './directory.ts'
 
 const day = (day_of_week: number, opens_at: string | null, closes_at: string | null, is_closed = false) => ({
   day_of_week,
@@ -46,16 +55,59 @@ describe('directorySections', () => {
     expect(sections[0]!.entries[1]).toMatchObject({ phone: '(501) 555-0101', address: null })
   })
 
-  test('is one page up to the limit, and past it a page per category, a long one in parts', () => {
+  test('is one page up to its budget, and past it a page per category, a heavy one in parts', () => {
     const sections = directorySections(catalog)
-    expect(directoryIsSplit(sections, 4)).toBe(false)
-    expect(directoryIsSplit(sections, 3)).toBe(true)
+    expect(directoryIsSplit(sections, 10_000)).toBe(false)
+    expect(directoryIsSplit(sections, 60)).toBe(true)
+    // A budget smaller than any entry: one entry a part, never none.
     const pages = directoryPages(sections, 1)
     expect(pages.map((p) => [p.path, p.part, p.parts, p.section.entries.map((e) => e.name)])).toEqual([
       ['dining-and-refreshments', 1, 2, ['Able Cafe']],
       ['dining-and-refreshments/2', 2, 2, ['Zed Diner']],
       ['dining-and-refreshments-2', 1, 1, ['Food Hut']],
       ['shopping', 1, 1, ['Bolt Hardware']],
+    ])
+  })
+})
+
+describe('directoryPages', () => {
+  const shops = Array.from({ length: 2_000 }, (_, index) =>
+    makeBusiness({
+      slug: `shop-${index}`,
+      name: `Shop ${index} of ${['Pine', 'Oak', 'Elm', 'Ash'][index % 4]} Street`,
+      category: 'Shopping',
+      phone: `(501) 555-${String(index).padStart(4, '0')}`,
+      address: `${100 + index} Highway 300, Roland, AR 72135`,
+    }),
+  )
+  const weight = (page: DirectoryPage) =>
+    deflateRawSync(
+      page.section.entries
+        .map((e) => `${e.slug}\n${e.name}\n${e.phone ?? ''}\n${e.address ?? ''}\n${e.hours}\n`)
+        .join(''),
+    ).byteLength
+
+  test('cuts a long category into parts within the budget, each as full as it fits, every business once in order', () => {
+    const sections = directorySections({ businesses: shops })
+    const pages = directoryPages(sections)
+    expect(pages.length).toBeGreaterThan(5)
+    expect(pages.map((p) => p.path).slice(0, 3)).toEqual(['shopping', 'shopping/2', 'shopping/3'])
+    expect(pages.every((p) => p.parts === pages.length)).toBe(true)
+    expect(pages.filter((p) => weight(p) > directoryPageBudget).map((p) => p.path)).toEqual([])
+    // Full: one more entry would not fit (the last part aside).
+    for (const [index, page] of pages.slice(0, -1).entries()) {
+      const next = pages[index + 1]!.section.entries[0]!
+      const fuller = { ...page, section: { ...page.section, entries: [...page.section.entries, next] } }
+      expect(weight(fuller), page.path).toBeGreaterThan(directoryPageBudget)
+    }
+    expect(pages.flatMap((p) => p.section.entries.map((e) => e.slug))).toEqual(sections[0]!.entries.map((e) => e.slug))
+  })
+
+  test('gives the path of each part: the category, then its number from the second on', () => {
+    expect([1, 2, 3].map((part) => directoryPartPath('shopping', part))).toEqual([
+      '/directory/shopping',
+      '/directory/shopping/2',
+      '/directory/shopping/3',
     ])
   })
 })

@@ -1,19 +1,24 @@
+import { deflateRawSync } from 'node:zlib'
 import { SlugClaims, slugify } from '@roland/scripts/migrate/slug'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
+import { profiled } from './build-profile.ts'
 import { hoursRows, unknownHoursText } from './hours.ts'
 
 // The printable directory (/directory): every active business grouped by category, each with its
 // phone, address and hours, in two columns on Letter paper.
 
 /**
- * Up to this many businesses, /directory is the whole directory on one page (the sample catalog
- * prints on three sheets; 500 businesses make about 150 KB of HTML and some 20 sheets). Past it, a
- * single page would be megabytes of HTML and hundreds of sheets nobody prints at once: /directory
- * then lists the categories, each printable on its own pages of at most this many businesses,
- * /directory/{category}, /directory/{category}/2… (at 100,000 businesses, about 200 pages).
+ * The most a page of the printable directory's own entries may weigh, as gzip of their words
+ * (entryWords): every page's first round trip (its HTML and stylesheet, gzip) must fit in 14.6 KB
+ * (issue 30), and the layout, the stylesheet, the heading and the links between the parts take
+ * about 11.3 KB of it; an entry's markup adds about a tenth to its words. Up to this weight,
+ * /directory is the whole directory on one page (the sample catalog, which prints on three
+ * sheets); past it, /directory lists the categories, each printable on its own pages
+ * /directory/{category}, /directory/{category}/2… of at most this weight (issue 50: 500 businesses
+ * a page made 19.9 KB at 100,000 businesses).
  */
-export const directoryPageLimit = 500
+export const directoryPageBudget = 2_600
 
 /** A business as the directory prints it. */
 export interface DirectoryEntry {
@@ -66,6 +71,17 @@ export function compactHours(business: Pick<Business, 'hours' | 'hours_detail'>)
 
 /** The directory of a catalog: its active businesses by category (categories by name, businesses by name). */
 export function directorySections(catalog: Pick<Catalog, 'businesses'>): DirectorySection[] {
+  let sections = sectionsByCatalog.get(catalog)
+  if (!sections) sectionsByCatalog.set(catalog, (sections = profiled('directory sections', () => sectionsOf(catalog))))
+  return sections
+}
+
+// The directory's pages, its index and the sitemap each ask for the sections and pages of one
+// catalog: they are worked out once.
+const sectionsByCatalog = new WeakMap<object, DirectorySection[]>()
+const pagesBySections = new WeakMap<readonly DirectorySection[], DirectoryPage[]>()
+
+function sectionsOf(catalog: Pick<Catalog, 'businesses'>): DirectorySection[] {
   const sections = new Map<string, DirectorySection>()
   for (const business of allBusinesses(catalog)) {
     const category = business.category.trim() || 'Business'
@@ -86,9 +102,19 @@ export function directorySections(catalog: Pick<Catalog, 'businesses'>): Directo
   return sorted
 }
 
-/** Whether the directory is too long for one page, and is split into a page per category. */
-export function directoryIsSplit(sections: readonly DirectorySection[], limit = directoryPageLimit): boolean {
-  return sections.reduce((sum, section) => sum + section.entries.length, 0) > limit
+/** The words of an entry as its page prints and links them: the measure of its weight. */
+function entryWords(entry: DirectoryEntry): string {
+  return `${entry.slug}\n${entry.name}\n${entry.phone ?? ''}\n${entry.address ?? ''}\n${entry.hours}\n`
+}
+
+/** The gzip weight of a run of entries' words (raw deflate: gzip without its 18 bytes of framing). */
+function weightOf(entries: readonly DirectoryEntry[]): number {
+  return deflateRawSync(entries.map(entryWords).join('')).byteLength
+}
+
+/** Whether the directory is too heavy for one page, and is split into pages per category. */
+export function directoryIsSplit(sections: readonly DirectorySection[], budget = directoryPageBudget): boolean {
+  return weightOf(sections.flatMap((section) => section.entries)) > budget
 }
 
 /** A page of a split directory: part of one category's businesses. */
@@ -100,19 +126,55 @@ export interface DirectoryPage {
   parts: number
 }
 
+/** How many entries a part grows by between two weighings; a part over its budget is then cut back. */
+const weighEvery = 16
+
 /**
- * The pages of a split directory: a page per category, and a category longer than
- * `limit` in parts of at most `limit` businesses (/directory/{slug}, /directory/{slug}/2…), so that
- * no page is megabytes whatever the catalog.
+ * Cuts a category's entries into parts of at most `budget` (gzip of their words), each of at least
+ * one entry. A part is weighed every few entries, not after each one: at 100,000 businesses that
+ * is a few thousand small compressions rather than a hundred thousand.
  */
-export function directoryPages(sections: readonly DirectorySection[], limit = directoryPageLimit): DirectoryPage[] {
+function partsOf(entries: readonly DirectoryEntry[], budget: number): DirectoryEntry[][] {
+  const parts: DirectoryEntry[][] = []
+  let start = 0
+  while (start < entries.length) {
+    let end = Math.min(entries.length, start + weighEvery)
+    while (end < entries.length && weightOf(entries.slice(start, end)) <= budget) {
+      end = Math.min(entries.length, end + weighEvery)
+    }
+    // Back to the last entry that fits (the step past it, or the end of the category, may not).
+    while (end - start > 1 && weightOf(entries.slice(start, end)) > budget) end--
+    parts.push(entries.slice(start, end))
+    start = end
+  }
+  return parts
+}
+
+/**
+ * The pages of a split directory: a page per category, and a category heavier than `budget` in
+ * parts (/directory/{slug}, /directory/{slug}/2…), so that every page fits the first round trip,
+ * whatever the catalog.
+ */
+export function directoryPages(sections: readonly DirectorySection[], budget = directoryPageBudget): DirectoryPage[] {
+  if (budget !== directoryPageBudget) return pagesOf(sections, budget)
+  let pages = pagesBySections.get(sections)
+  if (!pages) pagesBySections.set(sections, (pages = profiled('directory pages', () => pagesOf(sections, budget))))
+  return pages
+}
+
+function pagesOf(sections: readonly DirectorySection[], budget: number): DirectoryPage[] {
   return sections.flatMap((section) => {
-    const parts = Math.max(1, Math.ceil(section.entries.length / limit))
-    return Array.from({ length: parts }, (_, index) => ({
-      path: index === 0 ? section.slug : `${section.slug}/${index + 1}`,
-      section: { ...section, entries: section.entries.slice(index * limit, (index + 1) * limit) },
+    const parts = partsOf(section.entries, budget)
+    return parts.map((entries, index) => ({
+      path: directoryPartPath(section.slug, index + 1).slice('/directory/'.length),
+      section: { ...section, entries },
       part: index + 1,
-      parts,
+      parts: parts.length,
     }))
   })
+}
+
+/** The path of part `part` (1-based) of a category of the split directory. */
+export function directoryPartPath(slug: string, part: number): string {
+  return part <= 1 ? `/directory/${slug}` : `/directory/${slug}/${part}`
 }

@@ -1,6 +1,7 @@
 import type { CommunityEvent } from '@roland/scripts/catalog/types'
 // Event times are shown in the town's time zone (town_settings.time_zone) whatever the build machine's zone.
 import { describeRule, expandEvents, recurrenceHorizonDays, type Occurrence } from '@roland/scripts/events/recurrence'
+import { profiled } from './build-profile.ts'
 
 /** An event as a list shows it: a single event, or one occurrence of a series. */
 export type EventOccurrence = Occurrence<CommunityEvent>
@@ -22,7 +23,7 @@ export function upcomingEvents(
   limit = Infinity,
 ): EventOccurrence[] {
   const horizon = new Date(now.getTime() + recurrenceHorizonDays * 86_400_000)
-  return expandEvents(events, now, horizon, timeZone).slice(0, limit)
+  return profiled('recurring-event expansion', () => expandEvents(events, now, horizon, timeZone)).slice(0, limit)
 }
 
 /**

@@ -540,3 +540,72 @@ describe('a rebuild after the published site was changed by hand', () => {
     expect((await fetch(new URL('/business/ozark-shop-21', server.url))).status).toBe(200)
   })
 })
+
+describe('rebuilds after a business moved to another category, was renamed to a new slug, and was deactivated', () => {
+  const moved = 'ozark-shop-30'
+  const renamed = { from: 'ozark-shop-40', slug: 'lakeside-outfitters', name: 'Lakeside Outfitters' }
+  const deactivated = 'ozark-shop-60'
+  const rebuilds: Array<{ change: string; result: BuildResult; files: Map<string, Buffer> }> = []
+  let fromNothing: Map<string, Buffer>
+
+  beforeAll(async () => {
+    const changes: Array<[string, string, unknown[]]> = [
+      [
+        'category move',
+        `update businesses set category = 'Dining & Refreshments', updated_at = now() where slug = $1`,
+        [moved],
+      ],
+      [
+        'rename',
+        `update businesses set slug = $2, name = $3, updated_at = now() where slug = $1`,
+        Object.values(renamed),
+      ],
+      ['deactivation', `update businesses set is_active = false, updated_at = now() where slug = $1`, [deactivated]],
+    ]
+    for (const [change, sql, params] of changes) {
+      await runSql(dataDir, sql, params)
+      const result = await build()
+      rebuilds.push({ change, result, files: await filesOf(outDir) })
+    }
+    // The same catalog built from nothing, into a folder of its own (and so a cache of its own).
+    const fullDir = path.join(root, 'full')
+    const full = await buildSite({ outDir: fullDir, dataDir, siteUrl: server.url })
+    if (full.code !== 0) throw new Error(`The full build failed (exit ${full.code}):\n${full.output.slice(-3000)}`)
+    fromNothing = await filesOf(fullDir)
+    // Four builds: more than the default hook time on a busy 2-core machine.
+  }, 900_000)
+
+  test('each rebuild renders only a part of the site, and starts from the last one', () => {
+    for (const { change, result } of rebuilds) {
+      expect(result.output, change).toMatch(/staging: the last site/)
+      expect(fate(result.output, '/business/ozark-shop-10/index.html'), change).toBe('reused')
+    }
+  })
+
+  test('the move shows the business in its new category and no longer in its old one', () => {
+    const { files } = rebuilds[0]!
+    const shopping = shoppingPages.map((pathname) => files.get(fileOf(pathname))?.toString() ?? '').join('')
+    expect(shopping).not.toContain(`data-business="${moved}"`)
+    expect(files.get('dining-refreshments/index.html')?.toString()).toContain('Ozark Shop 30')
+  })
+
+  test('the rename publishes the page at the new slug and takes the old one down', () => {
+    const { files } = rebuilds[1]!
+    expect(files.get(`business/${renamed.slug}/index.html`)?.toString()).toContain(renamed.name)
+    expect(files.has(`business/${renamed.from}/index.html`)).toBe(false)
+    expect(files.get('sitemap.xml')!.toString()).not.toContain(`/business/${renamed.from}<`)
+  })
+
+  test('the deactivation takes the page down', () => {
+    expect(rebuilds[2]!.files.has(`business/${deactivated}/index.html`)).toBe(false)
+  })
+
+  test('leave the site a build from nothing gives, byte for byte, file for file', () => {
+    const site = rebuilds.at(-1)!.files
+    expect([...site.keys()].sort()).toEqual([...fromNothing.keys()].sort())
+    const differ = [...site.keys()].filter(
+      (file) => !timeStamped(file) && !site.get(file)!.equals(fromNothing.get(file)!),
+    )
+    expect(differ).toEqual([])
+  })
+})

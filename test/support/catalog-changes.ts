@@ -79,6 +79,6 @@ export async function closeBusiness(dataDir: string, slug: string): Promise<void
 }
 
 /** Runs one SQL statement against the embedded store in dataDir. */
-export async function runSql(dataDir: string, sql: string): Promise<void> {
-  await withStore(dataDir, (query) => query(sql, []).then(() => undefined))
+export async function runSql(dataDir: string, sql: string, params: unknown[] = []): Promise<void> {
+  await withStore(dataDir, (query) => query(sql, params).then(() => undefined))
 }

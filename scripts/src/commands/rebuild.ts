@@ -4,6 +4,7 @@ import { openLeasedStore } from '../store/leased.ts'
 import { runRebuild, type RebuildResult } from '../rebuild/rebuild.ts'
 import { openStore } from '../store/index.ts'
 import { terminalProgress } from './progress.ts'
+import { profileLinePrefix, profileVariable } from '../rebuild/build-process.ts'
 
 /** Adds `roland rebuild`: what the console runs after a job changes data. */
 export function register(program: Command): void {
@@ -12,7 +13,10 @@ export function register(program: Command): void {
     .description('rebuild the site: POST to REBUILD_HOOK_URL when it is set, else build it locally (astro build)')
     .option('--json', 'print the result as one JSON object')
     .option('--verbose', "print the build's output as it goes")
-    .action(async (flags: { json?: boolean; verbose?: boolean }) => {
+    .option('--profile', 'print where the build spent its time and memory, phase by phase (ROLAND_BUILD_PROFILE=1)')
+    .action(async (flags: { json?: boolean; verbose?: boolean; profile?: boolean }) => {
+      // The build's process takes this process's environment: it prints its table once published.
+      if (flags.profile) process.env[profileVariable] = '1'
       // Leased: the local build opens the embedded database in its own process.
       const store = await openLeasedStore(() => openStore({ onCreate: loadSampleData }))
       const progress = terminalProgress()
@@ -22,7 +26,7 @@ export function register(program: Command): void {
           trigger: 'cli',
           startedBy: 'cli',
           onEvent: (event) => {
-            if (flags.verbose && 'log' in event) {
+            if ('log' in event && (flags.verbose || (flags.profile && event.log.startsWith(profileLinePrefix)))) {
               progress.done()
               process.stderr.write(`${event.log}\n`)
             }

@@ -21,6 +21,12 @@ import type { Catalog } from '../catalog/types.ts'
 /** Set in a build's environment when its rebuild hands over the catalog. */
 export const catalogHandoverVariable = 'ROLAND_BUILD_CATALOG_HANDOVER'
 
+/** Set in a build's environment (ROLAND_BUILD_PROFILE=1) for it to print where it spends its time and memory. */
+export const profileVariable = 'ROLAND_BUILD_PROFILE'
+
+/** How each line of a build's profile starts (site/lib/build-profile.ts), for whoever picks them out. */
+export const profileLinePrefix = '[roland:profile]'
+
 /** Set in a build's environment when its process starts on standby. */
 export const standbyVariable = 'ROLAND_BUILD_STANDBY'
 

@@ -1,5 +1,6 @@
 import type { APIRoute, GetStaticPaths } from 'astro'
 import { pageCacheKey } from '../../../lib/build-cache.ts'
+import { profiled } from '../../../lib/build-profile.ts'
 import { getCatalog } from '../../../lib/catalog.ts'
 import { renderSearchCard, getSearchIndex } from '../../../lib/search-build.ts'
 import type { SearchIndexEntry } from '../../../lib/search-index.ts'
@@ -9,7 +10,7 @@ import type { SearchIndexEntry } from '../../../lib/search-index.ts'
 // to one business's texts rewrites its card file and the few files of its words; a business added or
 // removed numbers them all anew, in a new folder.
 export const getStaticPaths = (async () => {
-  const { manifest, files, cardFiles } = await getSearchIndex()
+  const { manifest, files, cardFiles } = await profiled('search index (pages)', getSearchIndex)
   // A card without a description says the town's name: its files are written again when that changes.
   const { town } = await getCatalog()
   const paths = []
