@@ -6,6 +6,7 @@ import { pack as tarPack, type Pack } from 'tar-stream'
 import { z } from 'zod'
 import type { EmbeddedStore } from '../store/embedded.ts'
 import type { TableName } from '../store/database.ts'
+import { callParsed } from '../store/parsed-call.ts'
 import { readMigrations } from '../store/sql-files.ts'
 import type { SupabaseStore } from '../store/supabase.ts'
 import { StoreError, type Store } from '../store/types.ts'
@@ -48,10 +49,10 @@ export const backupManifestSchema = z.object({
 export type BackupManifest = z.infer<typeof backupManifestSchema>
 
 /** A public table as public.backup_tables() lists it: its name and primary key. */
-export interface BackupTable {
-  name: string
-  key: string[]
-}
+export type BackupTable = z.output<typeof backupTablesSchema>[number]
+
+/** What public.backup_tables answers: each table a backup holds, with the columns that order its rows. */
+export const backupTablesSchema = z.array(z.object({ name: z.string(), key: z.array(z.string()) }))
 
 /** What a backup held, for the CLI and the console to say. */
 export interface BackupSummary {
@@ -66,7 +67,7 @@ const pageSize = 1000
 
 /** Writes a backup of the store to a stream (a file, an HTTP answer); resolves when it is written whole. */
 export async function writeBackup(store: Store, output: Writable, now = new Date()): Promise<BackupSummary> {
-  const tables = await store.call<BackupTable[]>('backup_tables', {})
+  const tables = await callParsed(store, 'backup_tables', {}, backupTablesSchema)
   const migrations = await readMigrations()
   const archive = tarPack()
   const written = pipeline(archive, createGzip(), output)

@@ -9,18 +9,19 @@ import { extract as tarExtract } from 'tar-stream'
 import { lookup as contentTypeOf } from 'mime-types'
 import { z } from 'zod'
 import { openEmbeddedStore, type EmbeddedStore } from '../store/embedded.ts'
+import { callParsed } from '../store/parsed-call.ts'
 import { readMigrations, type Migration } from '../store/sql-files.ts'
 import { StoreError, type Store } from '../store/types.ts'
 import {
   backupFormat,
   backupHeaderSchema,
   backupManifestSchema,
+  backupTablesSchema,
   backupVersion,
   digest,
   type BackupHeader,
   type BackupManifest,
   type BackupSummary,
-  type BackupTable,
 } from './backup.ts'
 
 // Restoring a backup (backup.ts) into the embedded store: the archive is read and checked whole
@@ -216,7 +217,7 @@ async function refuseIfHoldsData(store: EmbeddedStore, dir: string): Promise<voi
  * are gone, and it is emptied too. Answers the tables kept.
  */
 async function replaceRows(store: EmbeddedStore, backup: CheckedBackup): Promise<string[]> {
-  const current = await store.call<BackupTable[]>('backup_tables', {})
+  const current = await callParsed(store, 'backup_tables', {}, backupTablesSchema)
   const known = new Set(current.map((table) => table.name))
   for (const name of backup.tables.keys()) {
     if (!known.has(name)) {

@@ -1,5 +1,7 @@
 import type { SubmissionKind } from './schema.ts'
 import { withHoursDetail, type Actor, type ContentRow, type ContentTable, type EditOutcome } from './edit.ts'
+import { z } from 'zod'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 
 // Visitors' suggestions (issue 27): thin calls of the SQL functions in
@@ -55,9 +57,11 @@ export function submitSuggestion(
   submission: { kind: string; payload: unknown; contact?: unknown },
   clientIp: string,
 ): Promise<string> {
-  return store.call<string>(
+  return callParsed(
+    store,
     'submit_suggestion',
     { kind: submission.kind, payload: submission.payload, contact: submission.contact ?? null },
+    z.string(),
     { headers: { 'x-roland-client-ip': clientIp } },
   )
 }
@@ -74,7 +78,7 @@ export function submissionEntry(store: Store, id: string): Promise<SubmissionEnt
 
 /** How many submissions wait for a decision. */
 export function pendingSubmissionCount(store: Store): Promise<number> {
-  return store.call<number>('pending_submission_count', {})
+  return callParsed(store, 'pending_submission_count', {}, z.number().int())
 }
 
 /**
@@ -111,7 +115,7 @@ export function decideSubmission(
 
 /** Deletes the contact details and sender hashes of submissions decided more than 90 days ago. */
 export function forgetSubmissionSenders(store: Store): Promise<number> {
-  return store.call<number>('forget_submission_senders', {})
+  return callParsed(store, 'forget_submission_senders', {}, z.number().int())
 }
 
 /**
