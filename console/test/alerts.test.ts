@@ -150,7 +150,10 @@ describe('PATCH, publish and end', () => {
   test('ending with a stale version is 409; a draft cannot be ended; an unknown id is 404', async () => {
     const created = (await api('/api/alerts', { method: 'POST', body: { ...boilWater, publish: true } })).json.alert
     await api(`/api/alerts/${created.id}`, { method: 'PATCH', body: { title: 'Boil water now' } })
-    const stale = await api(`/api/alerts/${created.id}/end`, { method: 'POST', body: { updated_at: created.updated_at } })
+    const stale = await api(`/api/alerts/${created.id}/end`, {
+      method: 'POST',
+      body: { updated_at: created.updated_at },
+    })
     expect(stale.status).toBe(409)
     const draft = (await api('/api/alerts', { method: 'POST', body: { title: 'Later', level: 'notice' } })).json.alert
     expect((await api(`/api/alerts/${draft.id}/end`, { method: 'POST', body: {} })).status).toBe(400)

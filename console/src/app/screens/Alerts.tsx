@@ -45,11 +45,16 @@ const levelTone = { emergency: 'error', advisory: 'pending', notice: 'neutral' }
 export function Alerts() {
   const toast = useToast()
   const [alerts, setAlerts] = useState<AlertRow[] | null>(null)
+  // Which alerts still show is judged as of the last load (an end time passes while the screen is open).
+  const [now, setNow] = useState(() => Date.now())
 
   const load = useCallback(
     () =>
       api<{ alerts: AlertRow[] }>('/api/alerts').then(
-        (answer) => setAlerts(answer.alerts),
+        (answer) => {
+          setNow(Date.now())
+          setAlerts(answer.alerts)
+        },
         (error: unknown) => toast.error(errorMessage(error)),
       ),
     [toast],
@@ -58,7 +63,6 @@ export function Alerts() {
     void load()
   }, [load])
 
-  const now = Date.now()
   const active = alerts?.filter((alert) => isAlertActive(alert, now)) ?? []
   const drafts = alerts?.filter((alert) => alert.status === 'draft') ?? []
   const over = alerts?.filter((alert) => alert.status !== 'draft' && !isAlertActive(alert, now)) ?? []
@@ -73,14 +77,17 @@ export function Alerts() {
         </p>
       </header>
       <AlertSubscribers />
-      <section aria-labelledby="new-alert-heading" className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm">
+      <section
+        aria-labelledby="new-alert-heading"
+        className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+      >
         <h2 id="new-alert-heading" className="text-lg font-semibold">
           New alert
         </h2>
         <AlertForm onSaved={() => void load()} />
       </section>
       {alerts === null ? <p className="text-sm text-slate-500">Loading alerts...</p> : null}
-      <AlertList title="On the site now" alerts={active} empty="No alert is showing." onChange={load} />
+      <AlertList title="On the site now" alerts={active} showing empty="No alert is showing." onChange={load} />
       {drafts.length > 0 ? <AlertList title="Drafts" alerts={drafts} onChange={load} /> : null}
       <AlertList title="History" alerts={over} empty="No alert has ended yet." onChange={load} />
     </div>
@@ -90,11 +97,14 @@ export function Alerts() {
 function AlertList({
   title,
   alerts,
+  showing = false,
   empty,
   onChange,
 }: {
   title: string
   alerts: AlertRow[]
+  /** These alerts show on the site now. */
+  showing?: boolean
   empty?: string
   onChange: () => Promise<void>
 }) {
@@ -107,14 +117,23 @@ function AlertList({
       {alerts.length === 0 && empty ? <p className="text-sm text-slate-500">{empty}</p> : null}
       <ul className="flex flex-col gap-3">
         {alerts.map((alert) => (
-          <AlertCard key={alert.id} alert={alert} onChange={onChange} />
+          <AlertCard key={alert.id} alert={alert} showing={showing} onChange={onChange} />
         ))}
       </ul>
     </section>
   )
 }
 
-function AlertCard({ alert, onChange }: { alert: AlertRow; onChange: () => Promise<void> }) {
+function AlertCard({
+  alert,
+  showing,
+  onChange,
+}: {
+  alert: AlertRow
+  /** It shows on the site now: it may be given the all clear. */
+  showing: boolean
+  onChange: () => Promise<void>
+}) {
   const toast = useToast()
   const { town } = useTown()
   const [open, setOpen] = useState<'update' | 'end' | 'history' | null>(null)
@@ -122,7 +141,6 @@ function AlertCard({ alert, onChange }: { alert: AlertRow; onChange: () => Promi
   const [message, setMessage] = useState('')
   const [stale, setStale] = useState(false)
   const time = (iso: string) => formatTownTime(iso, town.time_zone)
-  const showing = isAlertActive(alert)
   const toggle = (what: 'update' | 'end' | 'history') => setOpen(open === what ? null : what)
 
   async function act(path: 'publish' | 'end', body: Record<string, unknown>, done: string) {
@@ -258,7 +276,14 @@ function AlertForm({ alert, onSaved, onStale }: { alert?: AlertRow; onSaved: () 
   async function save(publish: boolean, event?: FormEvent) {
     event?.preventDefault()
     const endsAt = draft.ends_at.trim() ? (fromTownInput(draft.ends_at, town.time_zone) ?? draft.ends_at) : null
-    const fields = { title: draft.title, level: draft.level, kind: draft.kind, area: draft.area, body: draft.body, ends_at: endsAt }
+    const fields = {
+      title: draft.title,
+      level: draft.level,
+      kind: draft.kind,
+      area: draft.area,
+      body: draft.body,
+      ends_at: endsAt,
+    }
     const body = alert ? { ...fields, updated_at: alert.updated_at } : { ...fields, publish }
     const checked = alert ? alertPatchSchema.safeParse(body) : alertCreateSchema.safeParse(body)
     if (!checked.success) {
@@ -272,7 +297,9 @@ function AlertForm({ alert, onSaved, onStale }: { alert?: AlertRow; onSaved: () 
         ? await api<{ alert: AlertRow }>(`/api/alerts/${alert.id}`, { method: 'PATCH', body })
         : await api<{ alert: AlertRow }>('/api/alerts', { method: 'POST', body })
       toast.success(
-        answer.alert.status === 'draft' ? `Saved the draft: ${answer.alert.title}` : `On the site at the rebuild: ${answer.alert.title}`,
+        answer.alert.status === 'draft'
+          ? `Saved the draft: ${answer.alert.title}`
+          : `On the site at the rebuild: ${answer.alert.title}`,
       )
       if (!alert) setDraft(emptyDraft)
       onSaved()
@@ -287,10 +314,31 @@ function AlertForm({ alert, onSaved, onStale }: { alert?: AlertRow; onSaved: () 
 
   return (
     <form className="mt-3 flex flex-col gap-3" onSubmit={(event) => void save(true, event)} noValidate>
-      <Field id={`${prefix}-title`} label="Title" value={draft.title} onChange={set('title')} error={errors.title} maxLength={120} />
+      <Field
+        id={`${prefix}-title`}
+        label="Title"
+        value={draft.title}
+        onChange={set('title')}
+        error={errors.title}
+        maxLength={120}
+      />
       <div className="grid grid-cols-2 gap-3">
-        <Select id={`${prefix}-level`} label="Level" options={alertLevels} value={draft.level} onChange={set('level')} error={errors.level} />
-        <Select id={`${prefix}-kind`} label="Kind" options={alertKinds} value={draft.kind} onChange={set('kind')} error={errors.kind} />
+        <Select
+          id={`${prefix}-level`}
+          label="Level"
+          options={alertLevels}
+          value={draft.level}
+          onChange={set('level')}
+          error={errors.level}
+        />
+        <Select
+          id={`${prefix}-kind`}
+          label="Kind"
+          options={alertKinds}
+          value={draft.kind}
+          onChange={set('kind')}
+          error={errors.kind}
+        />
       </div>
       <Field
         id={`${prefix}-area`}
