@@ -48,7 +48,10 @@ describe('the Alerts screen on a phone, in Chromium', () => {
   test('has one h1, fits 390 px and passes axe with the form filled in', { timeout: 240_000 }, async () => {
     await expect(page.locator('h1').count()).resolves.toBe(1)
     await page.getByLabel('Title').first().fill('Boil water before drinking')
-    await page.getByLabel('Text (Markdown)').first().fill('Boil tap water for **one minute**. <script>alert(1)</script>')
+    await page
+      .getByLabel('Text (Markdown)')
+      .first()
+      .fill('Boil tap water for **one minute**. <script>alert(1)</script>')
     // The preview is the pages' renderer: bold is bold, a script stays text.
     const preview = page.getByTestId('alert-preview')
     expect(await preview.innerHTML()).toContain('<strong>one minute</strong>')
@@ -72,27 +75,35 @@ describe('the Alerts screen on a phone, in Chromium', () => {
     expect(await axeViolations(page)).toEqual([])
   })
 
-  test('Update changes it; All clear ends it, and its history has the changes with Undo', { timeout: 240_000 }, async () => {
-    const card = page.locator('article[data-alert]').first()
-    await card.getByRole('button', { name: 'Update' }).click()
-    await card.getByLabel('Title').fill('Boil water before drinking or cooking')
-    await card.getByRole('button', { name: 'Save update' }).click()
-    await page.getByRole('heading', { name: 'Boil water before drinking or cooking' }).waitFor()
+  test(
+    'Update changes it; All clear ends it, and its history has the changes with Undo',
+    { timeout: 240_000 },
+    async () => {
+      const card = page.locator('article[data-alert]').first()
+      await card.getByRole('button', { name: 'Update' }).click()
+      await card.getByLabel('Title').fill('Boil water before drinking or cooking')
+      await card.getByRole('button', { name: 'Save update' }).click()
+      await page.getByRole('heading', { name: 'Boil water before drinking or cooking' }).waitFor()
 
-    const updated = page.locator('article[data-alert]').first()
-    await updated.getByRole('button', { name: 'All clear' }).click()
-    await updated.getByLabel('All clear message (optional)').fill('The water is safe to drink again.')
-    await updated.getByRole('button', { name: 'Give the all clear' }).click()
-    const history = page.locator('section', { hasText: 'History' }).last()
-    const ended = history.locator('article[data-alert]').first()
-    await ended.getByText('all clear', { exact: true }).waitFor()
-    const { json } = await call(server, '/api/alerts')
-    expect(json.alerts[0]).toMatchObject({ status: 'ended', all_clear: 'The water is safe to drink again.' })
-    expect(json.alerts[0].messages.map((m: { msg_type: string }) => m.msg_type)).toEqual(['Alert', 'Update', 'Update'])
+      const updated = page.locator('article[data-alert]').first()
+      await updated.getByRole('button', { name: 'All clear' }).click()
+      await updated.getByLabel('All clear message (optional)').fill('The water is safe to drink again.')
+      await updated.getByRole('button', { name: 'Give the all clear' }).click()
+      const history = page.locator('section', { hasText: 'History' }).last()
+      const ended = history.locator('article[data-alert]').first()
+      await ended.getByText('all clear', { exact: true }).waitFor()
+      const { json } = await call(server, '/api/alerts')
+      expect(json.alerts[0]).toMatchObject({ status: 'ended', all_clear: 'The water is safe to drink again.' })
+      expect(json.alerts[0].messages.map((m: { msg_type: string }) => m.msg_type)).toEqual([
+        'Alert',
+        'Update',
+        'Update',
+      ])
 
-    await ended.getByRole('button', { name: 'History' }).click()
-    await expect(ended.getByRole('button', { name: /Undo/ }).count()).resolves.toBeGreaterThan(0)
-    expect(await scrollsSideways()).toBe(false)
-    expect(await axeViolations(page)).toEqual([])
-  })
+      await ended.getByRole('button', { name: 'History' }).click()
+      await expect(ended.getByRole('button', { name: /Undo/ }).count()).resolves.toBeGreaterThan(0)
+      expect(await scrollsSideways()).toBe(false)
+      expect(await axeViolations(page)).toEqual([])
+    },
+  )
 })
