@@ -102,7 +102,7 @@ describe('the Alerts screen on a phone, in Chromium', () => {
 
       await ended.getByRole('button', { name: 'History' }).click()
       // The history loads once opened: the all clear on top, each change with its Undo.
-    await ended.getByRole('button', { name: /Undo/ }).first().waitFor()
+      await ended.getByRole('button', { name: /Undo/ }).first().waitFor()
       expect(await scrollsSideways()).toBe(false)
       expect(await axeViolations(page)).toEqual([])
     },
