@@ -86,9 +86,13 @@ describe('the Alerts screen on a phone, in Chromium', () => {
       await page.getByRole('heading', { name: 'Boil water before drinking or cooking' }).waitFor()
 
       const updated = page.locator('article[data-alert]').first()
+      const id = await updated.getAttribute('data-alert')
       await updated.getByRole('button', { name: 'All clear' }).click()
       await updated.getByLabel('All clear message (optional)').fill('The water is safe to drink again.')
       await updated.getByRole('button', { name: 'Give the all clear' }).click()
+      // Now under History, marked all clear.
+      const ended = page.locator(`article[data-alert="${id}"]`)
+      await ended.getByText('all clear', { exact: true }).waitFor()
       const { json } = await call(server, '/api/alerts')
       expect(json.alerts[0]).toMatchObject({ status: 'ended', all_clear: 'The water is safe to drink again.' })
       expect(json.alerts[0].messages.map((m: { msg_type: string }) => m.msg_type)).toEqual([
@@ -96,9 +100,6 @@ describe('the Alerts screen on a phone, in Chromium', () => {
         'Update',
         'Update',
       ])
-      // Now under History, marked all clear.
-      const ended = page.locator(`article[data-alert="${json.alerts[0].id}"]`)
-      await ended.getByText('all clear', { exact: true }).waitFor()
 
       await ended.getByRole('button', { name: 'History' }).click()
       // The history loads once opened: the all clear on top, each change with its Undo.
