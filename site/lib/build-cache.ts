@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { bannerCacheData } from './alerts.ts'
 
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
 // a getStaticPaths() route only when its cacheKey or its code changed since the last build, and
@@ -15,20 +16,21 @@ export function pageCacheKey(...data: unknown[]): string {
   return hash('sha256', JSON.stringify(data), 'base64url').slice(0, 32)
 }
 
-type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages' | 'town'>
+type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages' | 'town' | 'alerts'>
 
 /**
  * The parts of the catalog that every page draws: a change to any of them renders every page again
- * (a full render), whatever else changed. Today the categories (header, footer) and the town
- * settings. A part the layout starts to draw on every page (a site-wide alerts banner, for one)
- * is added here, and only here: every page's cacheKey takes it through layoutCacheData.
+ * (a full render), whatever else changed: the categories (header, footer), the town settings, and
+ * the alerts' banner as it stands now (an alert published, changed, ended or past its end time).
+ * A part the layout starts to draw on every page is added here, and only here: every page's
+ * cacheKey takes it through layoutCacheData.
  */
-export function globalCatalogParts(catalog: Pick<Catalog, 'categories' | 'town'>): unknown[] {
-  return [catalog.categories, catalog.town]
+export function globalCatalogParts(catalog: Pick<Catalog, 'categories' | 'town' | 'alerts'>): unknown[] {
+  return [catalog.categories, catalog.town, bannerCacheData(catalog, new Date())]
 }
 
 /** What every page's layout draws: the catalog's global parts (globalCatalogParts) and the footer's year. */
-export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town'>): unknown[] {
+export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town' | 'alerts'>): unknown[] {
   return [...globalCatalogParts(catalog), new Date().getFullYear()]
 }
 

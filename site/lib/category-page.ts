@@ -171,11 +171,11 @@ export interface CategoryPageProps {
  * shows it (every page shows the category's count, so a business added or closed renders the
  * whole category again).
  */
-export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town'>) {
+export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town' | 'alerts'>) {
   return profiled('paths: /{category}/page/{n}', () => categoryPathsOf(catalog))
 }
 
-function categoryPathsOf(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town'>) {
+function categoryPathsOf(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town' | 'alerts'>) {
   const categories = sortedCategories(catalog)
   assertCategorySlugsFree(categories)
   return categories.flatMap((category) =>
