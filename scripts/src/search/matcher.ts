@@ -261,26 +261,26 @@ export function rankResults(scores: Uint8Array, inputs: RankInputs): number[] {
 }
 
 /**
- * A query to suggest when nothing matches: each word that matches no key replaced by the nearest
- * word of the index beginning with its letter (two edits at most, one for a word of three letters
- * or fewer); null when a word has none, or every word matched something.
+ * A query to suggest when nothing matches: each word that matches no key, or only through a typo,
+ * replaced by the nearest word of the index beginning with its letter (two edits at most, one for a
+ * word of three letters or fewer); null when a word has none, or every word matched as typed.
  */
 export function suggestQuery(query: readonly QueryWord[], source: WordSource): string | null {
   let changed = false
   const suggested = query.map((word) => {
     const keys = source.keysFrom(word.word[0]!) ?? []
-    if (matchingKeys({ ...word, prefix: false }, keys).length > 0) return word.word
+    if (matchingKeys({ ...word, prefix: false }, keys).some((match) => !match.typo)) return word.word
     const budget = word.word.length <= 3 ? 1 : 2
-    let best: { key: string; edits: number } | null = null
+    let best: { surface: string; edits: number } | null = null
     for (const key of keys) {
       const surface = source.surface(key)
       if (Math.abs(surface.length - word.word.length) > budget) continue
       const edits = distance(surface, word.word)
-      if (edits <= budget && (best === null || edits < best.edits)) best = { key: surface, edits }
+      if (edits <= budget && (best === null || edits < best.edits)) best = { surface, edits }
     }
     if (best === null) return null
     changed = true
-    return best.key
+    return best.surface
   })
   if (!changed || suggested.includes(null)) return null
   return suggested.join(' ')
