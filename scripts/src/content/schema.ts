@@ -46,6 +46,21 @@ export const serviceSchema = z.object({
   description: optionalText('Service description', 1000).optional(),
 })
 
+/**
+ * An operator's search words for a business: words or phrases the search finds it by, for what the
+ * OpenStreetMap presets miss. The same limits as the column's check (public.search_words_fit).
+ */
+export const searchWordsSchema = z
+  .array(
+    z
+      .string('Search words are words')
+      .trim()
+      .min(1, 'A search word cannot be empty')
+      .max(40, 'A search word has at most 40 characters'),
+  )
+  .max(20, 'At most 20 search words')
+  .describe('Words the search finds the business by, beyond its own: "septic", "notary"')
+
 /** Every field of a business the site shows, as an operator sets them. */
 export const businessFieldsSchema = z.object({
   name: requiredText('Name', 200, 'name'),
@@ -66,6 +81,7 @@ export const businessFieldsSchema = z.object({
     .nullable()
     .or(z.literal('').transform(() => null)),
   services: z.array(serviceSchema).max(50, 'At most 50 services'),
+  search_words: searchWordsSchema,
 })
 export type BusinessFields = z.input<typeof businessFieldsSchema>
 
@@ -498,6 +514,9 @@ export interface BusinessRow {
   is_active: boolean
   rating: number | null
   price_range: string | null
+  search_words: string[]
+  /** What the business is, as the search reads it (its OpenStreetMap presets' names and terms): not stored, worked out for the list. */
+  presets?: string[]
   metadata: Record<string, unknown>
   created_at: string
   updated_at: string

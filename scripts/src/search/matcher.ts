@@ -274,8 +274,10 @@ export function suggestQuery(query: readonly QueryWord[], source: WordSource): s
     let best: { surface: string; edits: number } | null = null
     for (const key of keys) {
       const surface = source.surface(key)
-      if (Math.abs(surface.length - word.word.length) > budget) continue
-      const edits = distance(surface, word.word)
+      // Near the word as written in the texts, or near its stem ('bsicuit' is two edits from 'biscuit', the key of 'biscuits').
+      if (Math.min(Math.abs(surface.length - word.word.length), Math.abs(key.length - word.word.length)) > budget)
+        continue
+      const edits = Math.min(distance(surface, word.word), distance(key, word.word))
       if (edits <= budget && (best === null || edits < best.edits)) best = { surface, edits }
     }
     if (best === null) return null
