@@ -77,7 +77,22 @@ export function presetsOf(business: PresetInput): OsmPresetEntry[] {
   return [...(strong.size > 0 ? strong : weak)].sort((a, b) => (a.id < b.id ? -1 : 1))
 }
 
+// A rebuild indexes every business again, most of them unchanged: their terms are kept, by their words.
+const termsByText = new Map<string, string[]>()
+
 /** What a business is, as the index holds it: its presets' names and terms, each once. */
 export function presetTerms(business: PresetInput): string[] {
-  return [...new Set(presetsOf(business).flatMap((preset) => [...preset.names, ...preset.terms]))]
+  const text = [
+    business.category,
+    business.name,
+    business.short_description,
+    business.full_description,
+    ...(business.services ?? []),
+  ].join('\u0000')
+  let terms = termsByText.get(text)
+  if (terms) return terms
+  terms = [...new Set(presetsOf(business).flatMap((preset) => [...preset.names, ...preset.terms]))]
+  if (termsByText.size >= 200_000) termsByText.clear()
+  termsByText.set(text, terms)
+  return terms
 }
