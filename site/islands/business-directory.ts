@@ -162,7 +162,9 @@ function startDirectory(root: HTMLElement): void {
     const next = { ...searched, q: suggestion }
     const link = document.createElement('a')
     link.href = `${window.location.pathname}${filtersQuery(next)}`
-    link.className = 'font-semibold underline'
+    // Classes the stylesheet already has: a new utility would weigh on every page's first round trip.
+    link.className = 'font-semibold text-forest-800'
+    link.style.textDecorationLine = 'underline'
     link.textContent = suggestion
     link.addEventListener('click', (event) => {
       event.preventDefault()
