@@ -1,4 +1,3 @@
-/// <reference path="./wink-porter2-stemmer.d.ts" />
 import stem from 'wink-porter2-stemmer'
 
 // How the search reads text, the same for the index and for what a visitor types: folded (lower
