@@ -45,7 +45,8 @@ beforeAll(async () => {
   browser = await launchBrowser()
   const result = await buildSite({ outDir, dataDir, siteUrl: server.url })
   if (result.code !== 0) throw new Error(`The site did not build (exit ${result.code}):\n${result.output.slice(-3000)}`)
-})
+  // A build of 250 businesses, on a busy 2-core machine.
+}, 600_000)
 
 afterAll(async () => {
   await browser?.close()
