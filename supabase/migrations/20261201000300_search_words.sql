@@ -47,6 +47,7 @@ comment on function public.editable_columns(text, boolean) is
 revoke all on function public.search_words_fit(text[]) from public, anon, authenticated;
 revoke all on function public.editable_columns_besides_search_words(text, boolean) from public, anon, authenticated;
 revoke all on function public.editable_columns(text, boolean) from public, anon, authenticated;
-grant execute on function public.search_words_fit(text[]) to anon, authenticated, service_role;
+-- Not anon: visitors never write a business (and may call only what real-postgres.test.ts lists).
+grant execute on function public.search_words_fit(text[]) to authenticated, service_role;
 grant execute on function public.editable_columns_besides_search_words(text, boolean) to service_role;
 grant execute on function public.editable_columns(text, boolean) to service_role;
