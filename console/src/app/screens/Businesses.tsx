@@ -75,8 +75,17 @@ export function Businesses() {
   const [editing, setEditing] = useState<string | null>(() => new URLSearchParams(window.location.search).get('edit'))
   const [creating, setCreating] = useState(false)
 
+  // A saved row comes back without what it is (the list's GET works that out): it keeps what it had,
+  // so a search that found it by its presets still finds it, and its open editor stays.
   const replace = (business: BusinessRow) =>
-    setAnswer((a) => a && { businesses: a.businesses.map((b) => (b.id === business.id ? business : b)) })
+    setAnswer(
+      (a) =>
+        a && {
+          businesses: a.businesses.map((b) =>
+            b.id === business.id ? { ...business, presets: business.presets ?? b.presets } : b,
+          ),
+        },
+    )
 
   const load = useCallback(
     () =>
