@@ -7,6 +7,95 @@ export type Json = string | number | boolean | null | { [key: string]: Json | un
 export type Database = {
   public: {
     Tables: {
+      alert_messages: {
+        Row: {
+          alert_id: string
+          all_clear: boolean
+          id: string
+          msg_type: string
+          note: string | null
+          sent_at: string
+          sequence: number
+        }
+        Insert: {
+          alert_id: string
+          all_clear?: boolean
+          id?: string
+          msg_type: string
+          note?: string | null
+          sent_at?: string
+          sequence: number
+        }
+        Update: {
+          alert_id?: string
+          all_clear?: boolean
+          id?: string
+          msg_type?: string
+          note?: string | null
+          sent_at?: string
+          sequence?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'alert_messages_alert_id_fkey'
+            columns: ['alert_id']
+            isOneToOne: false
+            referencedRelation: 'alerts'
+            referencedColumns: ['id']
+          },
+        ]
+      }
+      alerts: {
+        Row: {
+          all_clear: string | null
+          area: string | null
+          body: string
+          created_at: string
+          ended_at: string | null
+          ends_at: string | null
+          id: string
+          kind: string
+          level: string
+          published_at: string | null
+          starts_at: string
+          status: string
+          title: string
+          updated_at: string
+        }
+        Insert: {
+          all_clear?: string | null
+          area?: string | null
+          body?: string
+          created_at?: string
+          ended_at?: string | null
+          ends_at?: string | null
+          id?: string
+          kind?: string
+          level: string
+          published_at?: string | null
+          starts_at?: string
+          status?: string
+          title: string
+          updated_at?: string
+        }
+        Update: {
+          all_clear?: string | null
+          area?: string | null
+          body?: string
+          created_at?: string
+          ended_at?: string | null
+          ends_at?: string | null
+          id?: string
+          kind?: string
+          level?: string
+          published_at?: string | null
+          starts_at?: string
+          status?: string
+          title?: string
+          updated_at?: string
+        }
+        Relationships: []
+      }
       attractions: {
         Row: {
           address: string | null
@@ -257,6 +346,7 @@ export type Database = {
           phone: string | null
           price_range: string | null
           rating: number | null
+          search_words: string[]
           short_description: string | null
           slug: string
           updated_at: string
@@ -280,6 +370,7 @@ export type Database = {
           phone?: string | null
           price_range?: string | null
           rating?: number | null
+          search_words?: string[]
           short_description?: string | null
           slug: string
           updated_at?: string
@@ -302,6 +393,7 @@ export type Database = {
           phone?: string | null
           price_range?: string | null
           rating?: number | null
+          search_words?: string[]
           short_description?: string | null
           slug?: string
           updated_at?: string
@@ -867,6 +959,7 @@ export type Database = {
         Args: { actor?: Json; feed_name: string; feed_url: string }
         Returns: Json
       }
+      alert_rows: { Args: { only_id?: string }; Returns: Json }
       audit_actor: { Args: Record<PropertyKey, never>; Returns: string }
       audit_actor_is_role: { Args: { actor: string }; Returns: boolean }
       audit_entries: {
@@ -917,7 +1010,15 @@ export type Database = {
         Args: { creating?: boolean; target: string }
         Returns: string[]
       }
+      editable_columns_besides_alerts: {
+        Args: { creating?: boolean; target: string }
+        Returns: string[]
+      }
       editable_columns_besides_pages: {
+        Args: { creating?: boolean; target: string }
+        Returns: string[]
+      }
+      editable_columns_besides_search_words: {
         Args: { creating?: boolean; target: string }
         Returns: string[]
       }
@@ -975,6 +1076,7 @@ export type Database = {
         Args: { actor?: Json; finding: string }
         Returns: Json
       }
+      search_words_fit: { Args: { words: string[] }; Returns: boolean }
       submission_by_id: { Args: { submission: string }; Returns: Json }
       submission_entries: {
         Args: { max_entries?: number; status?: string }

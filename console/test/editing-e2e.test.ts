@@ -125,6 +125,36 @@ describe('editing in the console, in Chromium', () => {
     await editor.waitFor({ state: 'detached' })
   })
 
+  test(
+    'finds a business as the site does: by what it is, and by the search words an operator gives it',
+    slow,
+    async () => {
+      const { json } = await call(server, '/api/businesses')
+      const studio = (json.businesses as Array<{ name: string; slug: string }>).find(
+        (b) => b.name === 'Hwy 300 Hair Studio',
+      )!
+      const first = page.locator('article[data-business]').first()
+      // No listing says 'stylist': its OpenStreetMap preset (a hair salon) does.
+      await page.getByLabel('Filter businesses').fill('stylist')
+      await page.locator(`article[data-business="${studio.slug}"]`).waitFor()
+      expect(await first.getAttribute('data-business')).toBe(studio.slug)
+      await page.locator(`article[data-business="${studio.slug}"]`).getByRole('button', { name: 'Edit' }).click()
+      const editor = page.getByTestId('business-editor')
+      await editor.getByLabel('Search words', { exact: true }).fill('updo, balayage')
+      await editor.getByRole('button', { name: 'Save changes' }).click()
+      await page.getByText(`Saved ${studio.name}`).waitFor()
+      await editor.getByRole('button', { name: 'Close' }).click()
+      await page.getByLabel('Filter businesses').fill('balayge')
+      await page.locator(`article[data-business="${studio.slug}"]`).waitFor()
+      expect(await first.getAttribute('data-business')).toBe(studio.slug)
+      const stored = (await call(server, '/api/businesses')).json.businesses.find(
+        (b: { slug: string }) => b.slug === studio.slug,
+      )
+      expect(stored.search_words).toEqual(['updo', 'balayage'])
+      await page.getByLabel('Filter businesses').fill('')
+    },
+  )
+
   test('adds an event in Roland time, stored in UTC', slow, async () => {
     await page.getByRole('link', { name: 'Events' }).click()
     await page.getByRole('button', { name: 'New event' }).click()

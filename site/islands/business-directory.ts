@@ -7,9 +7,10 @@ import { parseSearchManifest, searchFileUrl, shardedSearch, type ShardedSearch }
 // this script). It fetches the index's manifest, then, as the visitor types, the few files each
 // search needs (search-shards.ts), keeping the filters in the URL (?q=&category=) so a filtered
 // view can be shared and reloaded. Only a page of results is drawn at a time; "Show more" adds the
-// next. No framework: the cards arrive drawn, as the static list draws them. A page left open across
-// a rebuild may hold the manifest of the build before: its files are gone (404), so it fetches the
-// manifest again, once, and searches anew.
+// next. The cards show in the search's rank order; when nothing matches but a close word would,
+// the empty state offers it ("Did you mean …"). No framework: the cards arrive drawn, as the static
+// list draws them. A page left open across a rebuild may hold the manifest of the build before: its
+// files are gone (404), so it fetches the manifest again, once, and searches anew.
 
 /** A file of the index is gone: the page holds the manifest of an older build. */
 class StaleIndex extends Error {}
@@ -123,6 +124,7 @@ function startDirectory(root: HTMLElement): void {
     setStatus(found.length === 1 ? '1 business' : `${found.length} businesses`)
     if (found.length === 0) {
       drawEmpty()
+      void offerSuggestion(current, filters, mine)
       return
     }
     const list = document.createElement('ul')
@@ -144,6 +146,34 @@ function startDirectory(root: HTMLElement): void {
       parts.push(more)
     }
     results.replaceChildren(...parts)
+  }
+
+  /** Offers "Did you mean …" in the empty state when a close word would find businesses. */
+  const offerSuggestion = async (current: ShardedSearch, searched: BusinessFilters, mine: number) => {
+    let suggestion: string | null
+    try {
+      suggestion = await current.suggest(searched)
+    } catch {
+      // The empty state already says what matters; a suggestion is a bonus.
+      return
+    }
+    const clear = results.querySelector('button')
+    if (suggestion === null || mine !== drawing || !clear) return
+    const next = { ...searched, q: suggestion }
+    const link = document.createElement('a')
+    link.href = `${window.location.pathname}${filtersQuery(next)}`
+    // Classes the stylesheet already has: a new utility would weigh on every page's first round trip.
+    link.className = 'font-semibold text-forest-800'
+    link.style.textDecorationLine = 'underline'
+    link.textContent = suggestion
+    link.addEventListener('click', (event) => {
+      event.preventDefault()
+      update(next)
+    })
+    const line = document.createElement('p')
+    line.className = 'mb-4 text-stone-800'
+    line.append('Did you mean ', link, '?')
+    clear.before(line)
   }
 
   // The cards drawn so far, by business number in the index they came from: as the visitor types,

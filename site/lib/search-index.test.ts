@@ -38,8 +38,10 @@ const coffee = makeBusiness({
 const businesses = [...allBusinesses(fixtureCatalog()), coffee, makeBusiness({ name: 'Blank', short_description: '' })]
 
 describe('toSearchIndexEntry', () => {
-  test('keeps what a card shows and the filter reads, and nothing else', () => {
-    expect(toSearchIndexEntry(coffee)).toEqual({
+  test('keeps what a card shows, what the filter reads and what the business is, and nothing else', () => {
+    const { what, ...entry } = toSearchIndexEntry(coffee)
+    expect(what).toEqual(expect.arrayContaining(['cafe', 'coffee', 'espresso']))
+    expect(entry).toEqual({
       slug: 'roland-coffee-house',
       name: 'Roland Coffee House',
       category: 'Dining & Refreshments',
@@ -129,18 +131,51 @@ describe('the search index', () => {
   test.each([
     ['split into files', split],
     ['in one file', { ...split, inlineLimit: 1000 }],
-  ])('finds what filterBusinesses finds, %s, and never asks for a file it lacks', async (_, options) => {
-    const search = searchOf(buildSearchIndex(entries, renderCard, options))
-    for (const q of searchesOf(catalog)) {
-      for (const category of ['', 'Dining & Refreshments', 'Shopping', 'Nowhere']) {
-        const found = await search.find({ q, category })
-        const expected = filterBusinesses(catalog, { q, category })
-        expect(
-          found.map((id) => entries[id]!.slug),
-          JSON.stringify({ q, category }),
-        ).toEqual(expected.map((business) => business.slug))
+  ])(
+    'finds first what filterBusinesses finds, %s, then what the matcher adds, and never asks for a file it lacks',
+    async (_, options) => {
+      const search = searchOf(buildSearchIndex(entries, renderCard, options))
+      for (const q of searchesOf(catalog)) {
+        for (const category of ['', 'Dining & Refreshments', 'Shopping', 'Nowhere']) {
+          const found = (await search.find({ q, category })).map((id) => entries[id]!.slug)
+          const expected = filterBusinesses(catalog, { q, category }).map((business) => business.slug)
+          const what = JSON.stringify({ q, category })
+          expect(found.slice(0, expected.length).sort(), what).toEqual([...expected].sort())
+          expect(new Set(found).size, what).toBe(found.length)
+          if (category !== '')
+            expect(
+              found.filter((slug) => catalog.find((business) => business.slug === slug)!.category !== category),
+              what,
+            ).toEqual([])
+        }
       }
+    },
+  )
+
+  test('finds the same businesses split into files as in one file, and what visitors mean', async () => {
+    const split = searchOf(buildSearchIndex(entries, renderCard, { inlineLimit: 0, cardsPerFile: 3, textsPerFile: 7 }))
+    const whole = searchOf(
+      buildSearchIndex(entries, renderCard, { inlineLimit: 1000, cardsPerFile: 3, textsPerFile: 7 }),
+    )
+    const slugs = async (search: typeof split, q: string) =>
+      (await search.find({ q, category: '' })).map((id) => entries[id]!.slug)
+    for (const [q, slug] of [
+      ['espresso', 'roland-coffee-house'], // what it is: a term of its preset ('Cafe')
+      ['pastry', 'roland-shop-1'], // a word form of 'pastries'
+      ['tools ice', 'roland-shop-2'], // two words, not side by side
+      ['hickry', 'hickory-pit'], // a typo
+      ['smokd hickory', 'hickory-pit'], // a typo beside a word
+    ] as const) {
+      expect(filterBusinesses(catalog, { q, category: '' }), q).toEqual([])
+      const found = await slugs(split, q)
+      expect(found, q).toContain(slug)
+      expect(new Set(found), q).toEqual(new Set(await slugs(whole, q)))
     }
+    // Nothing matches 'bati' (a transposition is two edits): a close word would.
+    await expect(slugs(split, 'bati')).resolves.toEqual([])
+    await expect(split.suggest({ q: 'bati', category: '' })).resolves.toBe('bait')
+    await expect(whole.suggest({ q: 'bati', category: '' })).resolves.toBe('bait')
+    await expect(split.suggest({ q: 'qqqq', category: '' })).resolves.toBe(null)
   })
 
   test('draws the cards of the businesses asked for, in that order', async () => {

@@ -4,14 +4,19 @@ import { pageCacheKey } from './build-cache.ts'
 import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
 import { telUrl } from './links.ts'
+import { buildWordIndex, type SearchDoc } from '@roland/scripts/search/matcher'
+import { presetTerms } from '@roland/scripts/search/presets'
 import {
   encodeSet,
   fileKey,
+  keyShard,
   lower,
   wordsAndPairs,
   type InlineDoc,
+  type KeyPostings,
   type NextChars,
   type SearchManifest,
+  type WordList,
   type WordPostings,
 } from './search-shards.ts'
 
@@ -31,6 +36,10 @@ export interface SearchIndexEntry {
   hours?: string
   is_featured?: true
   image?: ShownImage
+  /** What the business is, beyond its words: its presets' names and terms, and its search words. */
+  what?: string[]
+  /** Its services' names. */
+  services?: string[]
 }
 
 const present = (text: string | null): string | undefined => (text === null || text === '' ? undefined : text)
@@ -41,6 +50,11 @@ const present = (text: string | null): string | undefined => (text === null || t
  */
 export function toSearchIndexEntry(business: Business): SearchIndexEntry {
   const image = cardImage(business)
+  const services = business.services.map((service) => service.service_name).filter((name) => name !== '')
+  const what = [
+    ...presetTerms({ ...business, services }),
+    ...business.search_words.filter((word) => word.trim() !== ''),
+  ]
   return {
     slug: business.slug,
     name: business.name,
@@ -52,6 +66,18 @@ export function toSearchIndexEntry(business: Business): SearchIndexEntry {
     hours: present(business.hours),
     is_featured: business.is_featured ? true : undefined,
     image: image ?? undefined,
+    what: what.length > 0 ? what : undefined,
+    services: services.length > 0 ? services : undefined,
+  }
+}
+
+/** What the matcher reads of an index entry: its name, what it is (its category too), services, descriptions. */
+export function searchDocOf(entry: SearchIndexEntry): SearchDoc {
+  return {
+    name: entry.name,
+    what: [...(entry.what ?? []), entry.category],
+    services: entry.services,
+    descriptions: [entry.short_description, entry.full_description],
   }
 }
 
@@ -173,6 +199,7 @@ export function buildSearchIndex(
     cardsPerFile: options.cardsPerFile,
     textsPerFile: options.textsPerFile,
     chars: chars.join(''),
+    featured: encodeSet(entries.flatMap((entry, id) => (entry.is_featured ? [id] : []))),
   }
   const files = new Map<string, string>()
   const write = (name: string, data: unknown) => files.set(name, JSON.stringify(data))
@@ -182,9 +209,12 @@ export function buildSearchIndex(
       c: categoryOf.get(entry.category)!,
       t: texts[id]!,
       h: renderCard(entry),
+      ...(entry.what ? { w: entry.what } : {}),
+      ...(entry.services ? { s: entry.services } : {}),
     }))
     return { manifest, files, cardFiles }
   }
+  manifest.keyChars = writeWordFiles(entries, write)
   const byCategory = categories.map(() => [] as number[])
   entries.forEach((entry, id) => byCategory[categoryOf.get(entry.category)!]!.push(id))
   byCategory.forEach((ids, index) => write(`c/${index}.json`, encodeSet(ids)))
@@ -209,6 +239,31 @@ export function buildSearchIndex(
   chunks(texts, options.textsPerFile).forEach((chunk, index) => write(`x/${index}.json`, chunk))
   chunks(entries, options.cardsPerFile).forEach((chunk, index) => cardFiles.set(`d/${index}.json`, chunk))
   return { manifest, files, cardFiles }
+}
+
+/**
+ * Writes the matcher's part of the index (scripts/src/search/matcher.ts): for each first character,
+ * the keys beginning with it and a word each stands for (w/), and for each first three characters,
+ * the keys beginning with them and their businesses, with the rank of the key in each (k/). Returns
+ * the characters that have a w/ file.
+ */
+function writeWordFiles(entries: readonly SearchIndexEntry[], write: (name: string, data: unknown) => void): string {
+  const index = buildWordIndex(entries.map(searchDocOf))
+  const byChar = new Map<string, WordList>()
+  const byShard = new Map<string, KeyPostings>()
+  for (const key of [...index.postings.keys()].sort()) {
+    const surface = index.surface(key)
+    const list = byChar.get(key[0]!) ?? []
+    list.push(surface === key ? key : [key, surface])
+    byChar.set(key[0]!, list)
+    const posting = index.postings.get(key)!
+    const shard = byShard.get(keyShard(key)) ?? []
+    shard.push([key, encodeSet(posting.ids), posting.ranks.join('')])
+    byShard.set(keyShard(key), shard)
+  }
+  for (const [char, list] of byChar) write(`w/${fileKey(char)}.json`, list)
+  for (const [shard, postings] of byShard) write(`k/${fileKey(shard)}.json`, postings)
+  return [...byChar.keys()].join('')
 }
 
 /** Makes the card of an index entry: the same card the static list shows for that business. */

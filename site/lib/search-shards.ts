@@ -1,3 +1,14 @@
+import {
+  buildWordIndex,
+  matchScores,
+  queryChars,
+  queryMatches,
+  queryWords,
+  rankResults,
+  suggestQuery,
+  type Posting,
+  type WordSource,
+} from '@roland/scripts/search/matcher'
 import { filtersActive, prepareSearch, searchPrepared, type BusinessFilters } from './business-filter.ts'
 
 // The businesses search, split into small static files so that a search downloads only what it
@@ -17,6 +28,12 @@ import { filtersActive, prepareSearch, searchPrepared, type BusinessFilters } fr
 //
 // Every file is small; which ones exist is listed in n/ (one per first character), so a search never
 // asks for a file that is not there. A catalog of a few hundred businesses is searched as one file.
+//
+// Those results come first. The search also finds what a visitor means (scripts/src/search/matcher.ts):
+// w/ lists, for each first character, the keys (stems) of the businesses' words, names and what
+// they are (presets, search words, category), services and descriptions; k/ holds, for each first
+// three characters of a key, its businesses and where in each it was found. A search fetches the
+// w/ file of each word's first letter, then the k/ files of the keys its words match, and ranks.
 
 /** Where the businesses page fetches the index's manifest; the other files are beside it in search/. */
 export const searchIndexPath = '/businesses/search-index.json'
@@ -32,6 +49,10 @@ export interface InlineDoc {
   t: [string, string | null, string | null]
   /** Its card, as HTML. */
   h: string
+  /** What it is (presets' names and terms, search words), when anything. */
+  w?: string[]
+  /** Its services' names, when it has any. */
+  s?: string[]
 }
 
 /** The index's manifest: what the page fetches first. */
@@ -54,7 +75,20 @@ export interface SearchManifest {
   chars: string
   /** The whole index, when the catalog is small enough to be searched in one file. */
   docs?: InlineDoc[]
+  /** The featured businesses: first among equals in a ranking. */
+  featured: EncodedSet
+  /** The first characters of the matcher's keys: each has a w/ file (not in a manifest that holds docs). */
+  keyChars?: string
 }
+
+/** What w/{char}.json lists: the keys beginning with that character, sorted, each with the word it stands for when that differs. */
+export type WordList = Array<string | [key: string, surface: string]>
+
+/** What k/{three characters}.json holds: each key beginning with them, its businesses, and the rank of the key in each (a digit). */
+export type KeyPostings = Array<[key: string, ids: EncodedSet, ranks: string]>
+
+/** The k/ file of a key: its first three characters (a shorter key is its own). */
+export const keyShard = (key: string) => key.slice(0, 3)
 
 /** What n/{char}.json lists of the strings starting with that character. */
 export interface NextChars {
@@ -126,7 +160,8 @@ export function parseSearchManifest(json: unknown): SearchManifest {
     Array.isArray(manifest.categories) &&
     typeof manifest.chars === 'string' &&
     typeof manifest.cardsPerFile === 'number' &&
-    typeof manifest.textsPerFile === 'number'
+    typeof manifest.textsPerFile === 'number' &&
+    Array.isArray(manifest.featured)
   if (!valid) throw new Error(`${searchIndexPath} is not a search index: rebuild the site.`)
   return manifest as SearchManifest
 }
@@ -140,8 +175,13 @@ export type LoadFile = (name: string) => Promise<unknown>
 /** The businesses found by a search, and the cards of some of them. */
 export interface ShardedSearch {
   readonly manifest: SearchManifest
-  /** The numbers of the businesses the filters find, in list order. */
+  /**
+   * The numbers of the businesses the filters find: in list order without a search; with one, what
+   * SPEC's "contains" finds first, then what the matcher finds, ranked.
+   */
   find(filters: BusinessFilters): Promise<number[]>
+  /** A search to offer when this one finds nothing but a close word would ("Did you mean"); null when none. */
+  suggest(filters: BusinessFilters): Promise<string | null>
   /** The cards of these businesses, as HTML, in the same order. */
   cards(ids: readonly number[]): Promise<string[]>
 }
@@ -167,6 +207,17 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
 /** Searches an index through its manifest, fetching its files with `load` as searches need them. */
 export function shardedSearch(manifest: SearchManifest, load: LoadFile): ShardedSearch {
   const { count, categories, cardsPerFile, textsPerFile, chars, docs } = manifest
+  const featured = new Uint8Array(count)
+  for (const id of decodeSet(manifest.featured)) featured[id] = 1
+  const isFeatured = (id: number) => featured[id] === 1
+  /** The businesses of the filters' category as marks, or undefined for every category. */
+  const categoryMarks = (ids: readonly number[] | null) => {
+    if (ids === null) return undefined
+    const marks = new Uint8Array(count)
+    for (const id of ids) marks[id] = 1
+    return (id: number) => marks[id] === 1
+  }
+
   if (docs) {
     const prepared = prepareSearch(
       docs.map((doc, id) => ({
@@ -177,9 +228,41 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
         full_description: doc.t[2],
       })),
     )
+    const names = docs.map((doc) => doc.t[0])
+    // The matcher's index is made in the page, once, from the docs: a few hundred businesses.
+    let index: WordSource | undefined
+    const wordIndex = () =>
+      (index ??= buildWordIndex(
+        docs.map((doc) => ({
+          name: doc.t[0],
+          what: [...(doc.w ?? []), categories[doc.c]!],
+          services: doc.s,
+          descriptions: [doc.t[1], doc.t[2]],
+        })),
+      ))
+    const find = async (filters: BusinessFilters) => {
+      if (filters.q.trim() === '') return searchPrepared(prepared, filters).map((doc) => doc.id)
+      const contains = searchPrepared(prepared, { q: filters.q, category: '' }).map((doc) => doc.id)
+      const query = queryWords(filters.q)
+      const source = wordIndex()
+      const scores = query.length > 0 ? matchScores(queryMatches(query, source), source) : new Uint8Array(count)
+      const inCategory = filters.category === '' ? null : categoryIds(filters.category)
+      return rankResults(scores, {
+        contains,
+        featured: isFeatured,
+        names,
+        query: filters.q,
+        keep: categoryMarks(inCategory),
+      })
+    }
+    const categoryIds = (category: string) => docs.flatMap((doc, id) => (categories[doc.c] === category ? [id] : []))
     return {
       manifest,
-      find: async (filters) => searchPrepared(prepared, filters).map((doc) => doc.id),
+      find,
+      suggest: async (filters) => {
+        const suggestion = suggestQuery(queryWords(filters.q), wordIndex())
+        return suggestion !== null && (await find({ ...filters, q: suggestion })).length > 0 ? suggestion : null
+      },
       cards: async (ids) => ids.map((id) => docs[id]!.h),
     }
   }
@@ -256,22 +339,83 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
     return loaded
   }
 
+  // The matcher's files: each w/ and k/ file read once, into what the matcher reads synchronously.
+  const keyChars = manifest.keyChars ?? ''
+  const wordLists = new Map<string, { keys: string[]; surfaces: Map<string, string> }>()
+  const wordsLoading = new Map<string, Promise<void>>()
+  const keyPostings = new Map<string, Posting>()
+  const shardsLoading = new Map<string, Promise<void>>()
+  const source: WordSource = {
+    count,
+    keysFrom: (char) => wordLists.get(char)?.keys,
+    posting: (key) => keyPostings.get(key),
+    surface: (key) => wordLists.get(key[0]!)?.surfaces.get(key) ?? key,
+  }
+  const loadWords = (char: string): Promise<void> => {
+    if (!keyChars.includes(char)) return Promise.resolve()
+    let loading = wordsLoading.get(char)
+    if (!loading) {
+      loading = load(`w/${fileKey(char)}.json`).then((list) => {
+        const keys: string[] = []
+        const surfaces = new Map<string, string>()
+        for (const entry of list as WordList) {
+          if (typeof entry === 'string') keys.push(entry)
+          else {
+            keys.push(entry[0])
+            surfaces.set(entry[0], entry[1])
+          }
+        }
+        wordLists.set(char, { keys, surfaces })
+      })
+      wordsLoading.set(char, loading)
+    }
+    return loading
+  }
+  const loadShard = (shard: string): Promise<void> => {
+    let loading = shardsLoading.get(shard)
+    if (!loading) {
+      loading = load(`k/${fileKey(shard)}.json`).then((entries) => {
+        for (const [key, gaps, ranks] of entries as KeyPostings) {
+          const ranked = new Array<number>(ranks.length)
+          for (let i = 0; i < ranks.length; i++) ranked[i] = ranks.charCodeAt(i) - 48
+          keyPostings.set(key, { ids: decodeSet(gaps), ranks: ranked })
+        }
+      })
+      shardsLoading.set(shard, loading)
+    }
+    return loading
+  }
+  /** The keys a query's words match, once their w/ and k/ files are read. */
+  const matchQuery = async (q: string) => {
+    const query = queryWords(q)
+    await Promise.all(queryChars(query).map(loadWords))
+    const matches = queryMatches(query, source)
+    await Promise.all([...new Set(matches.flat().map(({ key }) => keyShard(key)))].map(loadShard))
+    return { query, matches }
+  }
+
+  const find = async (filters: BusinessFilters): Promise<number[]> => {
+    if (!filtersActive(filters)) return Array.from({ length: count }, (_, id) => id)
+    const needle = lower(filters.q.trim())
+    let inCategory: number[] | null = null
+    if (filters.category !== '') {
+      const category = categories.indexOf(filters.category)
+      if (category === -1) return []
+      inCategory = await idsIn(`c/${category}.json`)
+    }
+    if (needle === '') return inCategory ?? []
+    const [contains, { matches }] = await Promise.all([matching(needle), matchQuery(filters.q)])
+    const scores = matches.length > 0 ? matchScores(matches, source) : new Uint8Array(count)
+    return rankResults(scores, { contains, featured: isFeatured, keep: categoryMarks(inCategory) })
+  }
+
   return {
     manifest,
-    async find(filters) {
-      if (!filtersActive(filters)) return Array.from({ length: count }, (_, id) => id)
-      const needle = lower(filters.q.trim())
-      let found: number[] | null = null
-      if (filters.category !== '') {
-        const category = categories.indexOf(filters.category)
-        if (category === -1) return []
-        found = await idsIn(`c/${category}.json`)
-      }
-      if (needle !== '') {
-        const having = await matching(needle)
-        found = found === null ? having : intersect(found, having)
-      }
-      return found ?? []
+    find,
+    async suggest(filters) {
+      const { query } = await matchQuery(filters.q)
+      const suggestion = suggestQuery(query, source)
+      return suggestion !== null && (await find({ ...filters, q: suggestion })).length > 0 ? suggestion : null
     },
     async cards(ids) {
       const files = await Promise.all(ids.map((id) => cardsIn(Math.floor(id / cardsPerFile))))
@@ -283,8 +427,8 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
 /**
  * Every file of an index, worked out from its manifest and its n/ files (fetched with `load`), so
  * that "Save for offline" (islands/save-offline.ts) can fetch them all with no list of its own: the
- * category files, then for each character its n/ file and the g/, t/ and p/ files it names, then
- * the text and card files. A manifest that holds the whole index has no other file.
+ * category files, then for each character its n/ file and the g/, t/ and p/ files it names, the
+ * matcher's w/ files and the k/ files their keys name, then the text and card files. A manifest that holds the whole index has no other file.
  */
 export async function searchFileNames(
   manifest: SearchManifest,
@@ -307,6 +451,17 @@ export async function searchFileNames(
     for (const [second, thirds] of Object.entries(next.t))
       for (const third of units(thirds)) names.push(`t/${fileKey(char + second + third)}.json`)
     for (const after of units(next.p)) names.push(`p/${fileKey(`${char} ${after}`)}.json`)
+  }
+  const lists = await Promise.all(
+    units(manifest.keyChars ?? '').map(async (char) => {
+      const name = `w/${fileKey(char)}.json`
+      return { name, list: (await load(name)) as WordList }
+    }),
+  )
+  for (const { name, list } of lists) {
+    names.push(name)
+    const shards = new Set(list.map((entry) => keyShard(typeof entry === 'string' ? entry : entry[0])))
+    for (const shard of shards) names.push(`k/${fileKey(shard)}.json`)
   }
   const files = (per: number) => Math.ceil(manifest.count / per)
   for (let i = 0; i < files(manifest.textsPerFile); i++) names.push(`x/${i}.json`)

@@ -90,6 +90,10 @@ export const businessSchema = z.object({
     .boolean()
     .default(false)
     .describe('Unreachable at 3 freshness checks in a row: the site shows no link to it (parseCatalog drops it)'),
+  search_words: z
+    .array(z.string())
+    .default([])
+    .describe('Words an operator adds for what the OpenStreetMap presets miss: the search finds the business by them'),
   services: z.array(businessServiceSchema).default([]),
   images: z.array(businessImageSchema).default([]),
   hours_detail: z.array(businessHoursSchema).default([]),

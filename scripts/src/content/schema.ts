@@ -48,6 +48,21 @@ export const serviceSchema = z.object({
   description: optionalText('Service description', 1000).optional(),
 })
 
+/**
+ * An operator's search words for a business: words or phrases the search finds it by, for what the
+ * OpenStreetMap presets miss. The same limits as the column's check (public.search_words_fit).
+ */
+export const searchWordsSchema = z
+  .array(
+    z
+      .string('Search words are words')
+      .trim()
+      .min(1, 'A search word cannot be empty')
+      .max(40, 'A search word has at most 40 characters'),
+  )
+  .max(20, 'At most 20 search words')
+  .describe('Words the search finds the business by, beyond its own: "septic", "notary"')
+
 /** Every field of a business the site shows, as an operator sets them. */
 export const businessFieldsSchema = z.object({
   name: requiredText('Name', 200, 'name'),
@@ -68,6 +83,7 @@ export const businessFieldsSchema = z.object({
     .nullable()
     .or(z.literal('').transform(() => null)),
   services: z.array(serviceSchema).max(50, 'At most 50 services'),
+  search_words: searchWordsSchema,
 })
 export type BusinessFields = z.input<typeof businessFieldsSchema>
 
@@ -485,11 +501,15 @@ export type BusinessRow = RowOf<
   | 'is_active'
   | 'rating'
   | 'price_range'
+  | 'search_words'
   | 'metadata'
   | 'created_at'
   | 'updated_at',
   { metadata: Record<string, unknown>; services: ServiceRow[]; images: BusinessImageRow[] }
->
+> & {
+  /** What the business is, as the search reads it (its OpenStreetMap presets' names and terms): not stored, worked out for the list. */
+  presets?: string[]
+}
 // Calendar feeds (issue 40): what the console's POST /api/feeds and `roland feeds add` accept.
 /** What the console and the CLI accept as a new feed: a name and an http(s) address. */
 export const newFeedSchema = z.object({

@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest'
+import presets from './osm-presets.json' with { type: 'json' }
 import vocabulary from './osm-vocabulary.json' with { type: 'json' }
-import { buildOsmVocabulary, foldWords, presetCategory, readInstalledOsmSchema } from './osm-vocabulary.ts'
+import {
+  buildOsmPresets,
+  buildOsmVocabulary,
+  foldWords,
+  presetCategory,
+  readInstalledOsmSchema,
+} from './osm-vocabulary.ts'
 
 describe('osm-vocabulary.json', () => {
   const installed = readInstalledOsmSchema()
@@ -20,6 +27,22 @@ describe('osm-vocabulary.json', () => {
     expect(phrases['convenience store']?.[column('Shopping & Convenience')]).toBeGreaterThan(0)
     expect(phrases['plumber']?.[column('Professional Services')]).toBeGreaterThan(0)
     expect(phrases['campground']?.[column('Recreation')]).toBeGreaterThan(0)
+  })
+})
+
+describe('osm-presets.json', () => {
+  test('matches what the generator makes of the installed package (run generate-osm-vocabulary.ts after an update)', () => {
+    expect(presets).toEqual(JSON.parse(JSON.stringify(buildOsmPresets(readInstalledOsmSchema()))))
+  })
+
+  test('holds what a hairdresser is called, under the category the import gives it', () => {
+    expect(presets.presets.find((preset) => preset.id === 'shop/hairdresser')).toEqual({
+      id: 'shop/hairdresser',
+      category: 'Professional Services',
+      names: ['hairdresser', 'hair salon', 'hair stylist'],
+      terms: ['haircut'],
+    })
+    expect(presets.presets.some((preset) => preset.id === 'amenity/bench')).toBe(false)
   })
 })
 

@@ -201,6 +201,45 @@ export function buildOsmVocabulary(input: {
   }
 }
 
+/** One preset the search can say a business is: its English name, aliases and search terms. */
+export interface OsmPresetEntry {
+  /** The preset's id in the schema ('shop/hairdresser'). */
+  id: string
+  category: VocabularyCategory
+  /** Its name, then its aliases ('Hairdresser', 'Hair Salon', 'Hair Stylist'). */
+  names: string[]
+  /** Its search terms ('haircut'). */
+  terms: string[]
+}
+
+/** The presets of places a business can be, as the search reads them (osm-presets.json). */
+export interface OsmPresets {
+  package: string
+  version: string
+  presets: OsmPresetEntry[]
+}
+
+/**
+ * Lists the presets of places a business can be (presetCategory says which), with their English
+ * names and terms as the schema writes them: the search matches a business to them and indexes
+ * what they say it is (scripts/src/search/presets.ts). Lower case, by id, each string once.
+ */
+export function buildOsmPresets(input: Parameters<typeof buildOsmVocabulary>[0]): OsmPresets {
+  const presets: OsmPresetEntry[] = []
+  const lowered = (texts: readonly string[]) => [...new Set(texts.map((text) => text.toLowerCase().trim()))]
+  for (const id of Object.keys(input.presets).sort()) {
+    const preset = input.presets[id]!
+    if (preset.searchable === false || id.startsWith('@')) continue
+    const category = presetCategory(preset)
+    const strings = input.strings[id]
+    if (category === null || strings?.name === undefined) continue
+    const names = lowered([strings.name, ...(strings.aliases ?? [])])
+    const terms = lowered(strings.terms ?? []).filter((term) => term !== '' && !names.includes(term))
+    presets.push({ id, category, names, terms })
+  }
+  return { package: '@openstreetmap/id-tagging-schema', version: input.version, presets }
+}
+
 /** Reads the installed tagging schema (a development dependency) as buildOsmVocabulary takes it. */
 export function readInstalledOsmSchema(): Parameters<typeof buildOsmVocabulary>[0] {
   const require = createRequire(import.meta.url)

@@ -252,7 +252,7 @@ function listedBusinessesSql(only = false): string {
   )
   select b.id::text as id, row_to_json(b)::text as business from (
     select bz.id, bz.slug, bz.name, bz.category, bz.short_description, bz.full_description, bz.address, bz.phone,
-      bz.website, bz.hours, bz.is_featured, bz.is_active, bz.rating, bz.price_range, bz.verified_at,
+      bz.website, bz.hours, bz.is_featured, bz.is_active, bz.rating, bz.price_range, bz.verified_at, bz.search_words,
       public.website_hidden(bz) as website_hidden,
       coalesce(s.list, '[]') as services, coalesce(i.list, '[]') as images, coalesce(h.list, '[]') as hours_detail
     from public.businesses bz

@@ -23,7 +23,8 @@ type Draft = Record<
   | 'email'
   | 'website'
   | 'hours'
-  | 'services',
+  | 'services'
+  | 'search_words',
   string
 > & { is_featured: boolean; is_active: boolean }
 
@@ -39,6 +40,7 @@ function draftOf(business: BusinessRow): Draft {
     website: business.website ?? '',
     hours: business.hours ?? '',
     services: servicesToText(business.services),
+    search_words: (business.search_words ?? []).join(', '),
     is_featured: business.is_featured,
     is_active: business.is_active,
   }
@@ -74,7 +76,20 @@ const fields: FieldDef<Draft>[] = [
     rows: 4,
     hint: 'One per line; add a description after a colon: Boarding: overnight stays',
   },
+  {
+    kind: 'text',
+    key: 'search_words',
+    label: 'Search words',
+    hint: 'Words visitors may search for that the listing does not say, separated by commas: septic, notary',
+  },
 ]
+
+/** Reads the search words field: comma-separated, each trimmed, empty ones left out. */
+const searchWordsOf = (text: string) =>
+  text
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '')
 
 /** Edits every field of a business the site shows, its photos, and shows its history. */
 export function BusinessEditor({
@@ -115,6 +130,7 @@ export function BusinessEditor({
     const body = {
       ...draft,
       services: textToServices(draft.services),
+      search_words: searchWordsOf(draft.search_words),
       category: draft.category,
       updated_at: business.updated_at,
     }

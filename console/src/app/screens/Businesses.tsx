@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { Job } from '../../shared/api.ts'
 import { businessCategories, businessCreateSchema, type BusinessRow } from '@roland/scripts/content/schema'
+import { buildWordIndex, searchInMemory, type SearchDoc, type WordSource } from '@roland/scripts/search/matcher'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
 import { BusinessEditor } from '../components/BusinessEditor.tsx'
 import { Field, Select } from '../components/forms.tsx'
@@ -14,21 +15,44 @@ interface BusinessesAnswer {
 
 const statuses = ['All', 'Active', 'Inactive', 'Featured'] as const
 
-/** Whether a business matches the search text (name, descriptions, address, phone) and the filters. */
-function matches(business: BusinessRow, search: string, category: string, status: string): boolean {
-  const text = search.trim().toLowerCase()
-  const found =
-    !text ||
-    [business.name, business.short_description, business.full_description, business.address, business.phone].some(
-      (value) => value?.toLowerCase().includes(text),
-    )
+/** Whether a business is in the chosen category and status. */
+function inFilters(business: BusinessRow, category: string, status: string): boolean {
   const inCategory = category === 'All' || business.category === category
   const inStatus =
     status === 'All' ||
     (status === 'Active' && business.is_active) ||
     (status === 'Inactive' && !business.is_active) ||
     (status === 'Featured' && business.is_featured)
-  return found && inCategory && inStatus
+  return inCategory && inStatus
+}
+
+/** What the shared matcher reads of a business: the site's fields, what it is, and its services. */
+const searchDoc = (business: BusinessRow): SearchDoc => ({
+  name: business.name,
+  what: [...(business.presets ?? []), ...(business.search_words ?? []), business.category],
+  services: business.services.map((service) => service.service_name),
+  descriptions: [business.short_description, business.full_description],
+})
+
+/**
+ * The businesses a search and the filters find, as the site's search finds them (one matcher,
+ * scripts/src/search): what contains the text (name, descriptions, address, phone) first, then
+ * what the business is, its services, word forms and typos, ranked; every business without a search.
+ */
+function findBusinesses(
+  all: readonly BusinessRow[],
+  index: WordSource,
+  search: string,
+  category: string,
+  status: string,
+): BusinessRow[] {
+  if (search.trim() === '') return all.filter((business) => inFilters(business, category, status))
+  const docs = all.map((business) => ({
+    name: business.name,
+    contains: [business.name, business.short_description, business.full_description, business.address, business.phone],
+    featured: business.is_featured,
+  }))
+  return searchInMemory(index, docs, search, (id) => inFilters(all[id]!, category, status)).map((id) => all[id]!)
 }
 
 /** The business a crawl or images job is about: crawl jobs name its id, images jobs its slug. */
@@ -51,8 +75,17 @@ export function Businesses() {
   const [editing, setEditing] = useState<string | null>(() => new URLSearchParams(window.location.search).get('edit'))
   const [creating, setCreating] = useState(false)
 
+  // A saved row comes back without what it is (the list's GET works that out): it keeps what it had,
+  // so a search that found it by its presets still finds it, and its open editor stays.
   const replace = (business: BusinessRow) =>
-    setAnswer((a) => a && { businesses: a.businesses.map((b) => (b.id === business.id ? business : b)) })
+    setAnswer(
+      (a) =>
+        a && {
+          businesses: a.businesses.map((b) =>
+            b.id === business.id ? { ...business, presets: business.presets ?? b.presets } : b,
+          ),
+        },
+    )
 
   const load = useCallback(
     () =>
@@ -97,8 +130,12 @@ export function Businesses() {
     }
   }
 
-  const all = answer?.businesses ?? []
-  const shown = all.filter((b) => matches(b, filter, category, status))
+  const all = useMemo(() => answer?.businesses ?? [], [answer])
+  const index = useMemo(() => buildWordIndex(all.map(searchDoc)), [all])
+  const shown = useMemo(
+    () => findBusinesses(all, index, filter, category, status),
+    [all, index, filter, category, status],
+  )
   const categories = ['All', ...new Set([...businessCategories, ...all.map((b) => b.category)])]
   return (
     <div className="flex flex-col gap-6">
