@@ -120,6 +120,14 @@ const tables: Record<string, { insert: string; update: string; delete: string; v
     visible: 15,
     total: 16,
   },
+  alerts: {
+    insert: `insert into alerts (title, level, kind) values ('Road closed', 'notice', 'road')`,
+    update: `update alerts set title = 'Changed'`,
+    delete: `delete from alerts`,
+    // The setup's published and ended alerts are on the site; its draft is not.
+    visible: 2,
+    total: 3,
+  },
   listing_findings: {
     insert: `insert into listing_findings (business_id, kind, detail) values ('${activeId}', 'unverified', 'Never verified')`,
     update: `update listing_findings set detail = 'Changed'`,
@@ -148,6 +156,8 @@ export const probeSetupSql = `
     insert into jobs (kind) values ('migrate');
     insert into pages (path, title, is_published) values ('/draft', 'Draft', false);
     insert into listing_findings (business_id, kind, detail) values ('${activeId}', 'no-photo', 'No photo');
+    insert into alerts (title, level, kind, status) values ('Boil water', 'emergency', 'water', 'published'),
+      ('Storm passed', 'advisory', 'weather', 'ended'), ('Not yet', 'notice', 'other', 'draft');
     insert into auth.users (id, email) values ('${authUserId}', 'linked@example.org');
     insert into operators (id, email, role, password_hash) values
       ('${adminId}', 'admin@example.org', 'admin', '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaA'),
@@ -216,6 +226,41 @@ export function defineRlsProbe(database: () => ProbeDatabase): void {
         expect(succeeded(await attempt(role as Role, cases[op as 'insert']))).toBe(false)
       })
     }
+  })
+
+  describe('row-level security on the alerts’ messages', () => {
+    // The setup's published alert has one message (Alert) and its ended one one (Alert, all clear);
+    // a draft has none until it is published.
+    test.each(['anon', 'stranger', 'editor', 'admin', 'service_role'] as const)(
+      '%s reads the messages of the published and ended alerts',
+      async (role) => {
+        expect(await attempt(role, 'select * from alert_messages')).toEqual({ rows: 2 })
+      },
+    )
+
+    test.each(['anon', 'stranger', 'editor', 'admin'] as const)(
+      '%s cannot write the history, which only the database’s trigger keeps',
+      async (role) => {
+        for (const sql of [
+          `insert into alert_messages (alert_id, sequence, msg_type) select id, 9, 'Update' from alerts`,
+          `update alert_messages set note = 'Changed'`,
+          'delete from alert_messages',
+        ]) {
+          const outcome = await attempt(role, sql)
+          expect(succeeded(outcome), `${role}: ${sql}: ${JSON.stringify(outcome)}`).toBe(false)
+        }
+      },
+    )
+
+    test('an anonymous visitor never reads a draft alert, nor a message of one', async () => {
+      expect(await attempt('anon', `select * from alerts where status = 'draft'`)).toEqual({ rows: 0 })
+      const published = await database().ask(null, null, [
+        `update alerts set status = 'draft' where title = 'Boil water'`,
+        `set local role anon`,
+        `select count(*)::int as messages from alert_messages`,
+      ])
+      expect(published).toEqual({ messages: 1 })
+    })
   })
 
   describe('row-level security on the town settings', () => {
