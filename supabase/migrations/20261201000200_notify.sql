@@ -73,7 +73,7 @@ comment on table public.notify_digests is
 create table public.outbox (
   id bigint generated always as identity primary key,
   subscriber_id uuid references public.subscribers (id) on delete set null,
-  alert_id uuid,
+  alert_id uuid references public.alerts (id) on delete cascade,
   digest_id uuid references public.notify_digests (id) on delete cascade,
   kind text not null check (kind in ('confirm', 'alert', 'all-clear', 'digest')),
   status text not null default 'queued' check (status in ('queued', 'sending', 'sent', 'failed')),
@@ -361,7 +361,8 @@ begin
    where o.unsubscribe_token_hash = encode(sha256(convert_to(token, 'UTF8')), 'hex');
   if subscriber is null then
     -- The token of an email sent to an address already gone: it is unsubscribed all the same.
-    return jsonb_build_object('status', case when found then 'unsubscribed' else 'unknown' end, 'topics', '[]'::jsonb);
+    return case when found then jsonb_build_object('status', 'unsubscribed', 'topics', '[]'::jsonb)
+                else jsonb_build_object('status', 'unknown') end;
   end if;
   if topics is not null and jsonb_typeof(topics) <> 'null' then
     problem := public.subscription_topics_problem(topics);
@@ -468,6 +469,12 @@ begin
   if message.digest_id is not null then
     return (select d.content || jsonb_build_object('week', d.week) from public.notify_digests d where d.id = message.digest_id);
   end if;
+  if message.alert_id is not null then
+    return (select jsonb_build_object('id', a.id, 'title', a.title, 'body', a.body, 'level', a.level, 'kind', a.kind,
+                     'area', a.area, 'starts_at', a.starts_at, 'ends_at', a.ends_at, 'status', a.status,
+                     'end_message', a.all_clear)
+              from public.alerts a where a.id = message.alert_id);
+  end if;
   return null;
 end;
 $$;
@@ -505,7 +512,8 @@ begin
   for m in
     select * from public.outbox o
      where o.status = 'queued' and o.next_attempt_at <= now()
-     order by (o.kind = 'digest'), o.next_attempt_at, o.id
+     -- Alerts first, then confirmations, then digests.
+     order by case o.kind when 'confirm' then 1 when 'digest' then 2 else 0 end, o.next_attempt_at, o.id
      limit room
      for update skip locked
   loop
@@ -698,3 +706,56 @@ $$;
 comment on function public.digest_recipients() is 'The confirmed events subscribers'' addresses.';
 revoke all on function public.digest_recipients() from public, anon, authenticated;
 grant execute on function public.digest_recipients() to service_role;
+
+/**
+ * Queues an alert's email for every confirmed alerts subscriber, in the transaction that publishes
+ * it (one insert ... select, whatever the number of subscribers), and its "All clear" in the one
+ * that ends it. A trigger, so the console, the CLI and SQL by hand all queue alike.
+ */
+create or replace function public.alert_queue_emails()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  message_kind text;
+begin
+  if new.status = 'published' and (tg_op = 'INSERT' or old.status = 'draft') then
+    message_kind := 'alert';
+  elsif new.status = 'ended' and tg_op = 'UPDATE' and old.status = 'published' then
+    message_kind := 'all-clear';
+  else
+    return null;
+  end if;
+  -- The "All clear" goes to those who were told of the alert and still take alerts.
+  insert into public.outbox (subscriber_id, alert_id, kind)
+  select s.id, new.id, message_kind from public.subscribers s
+   where s.status = 'confirmed' and 'alerts' = any (s.topics) and s.stopped_at is null
+     and (message_kind = 'alert' or exists (
+           select 1 from public.outbox o where o.alert_id = new.id and o.kind = 'alert' and o.subscriber_id = s.id));
+  return null;
+end;
+$$;
+comment on function public.alert_queue_emails() is
+  'Queues the alert email (on publish) or the All clear (on end) for every confirmed alerts subscriber.';
+create trigger alerts_queue_emails after insert or update of status on public.alerts
+  for each row execute function public.alert_queue_emails();
+revoke all on function public.alert_queue_emails() from public, anon, authenticated;
+
+/** The alerts in force now, for the weekly digest: [{id, title, level}], emergencies first. */
+create or replace function public.digest_alerts()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'title', a.title, 'level', a.level)
+           order by case a.level when 'emergency' then 0 when 'advisory' then 1 else 2 end, a.starts_at desc), '[]'::jsonb)
+    from public.alerts a
+   where a.status = 'published' and a.starts_at <= now() and (a.ends_at is null or a.ends_at > now())
+$$;
+comment on function public.digest_alerts() is 'The published alerts in force now, emergencies first.';
+revoke all on function public.digest_alerts() from public, anon, authenticated;
+grant execute on function public.digest_alerts() to service_role;
