@@ -43,6 +43,7 @@ async function start(extra: Partial<Parameters<typeof startSupabaseStandIn>[0]> 
       ],
       community_events: [],
       pages: [],
+      alerts: [],
       jobs: [],
     },
     ...extra,

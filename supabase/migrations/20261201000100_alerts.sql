@@ -173,8 +173,8 @@ $$;
 comment on function public.editable_columns(text, boolean) is
   'The columns an operator may set on a content table (and, creating, those a new row may also set); null: not a content table.';
 
-/** Every alert with its messages, as the console lists them: newest first. */
-create function public.alert_rows()
+/** Every alert (or the one named) with its messages, as the console lists them: newest first. */
+create function public.alert_rows(only_id uuid default null)
 returns jsonb
 language sql
 stable
@@ -186,14 +186,16 @@ as $$
              from public.alert_messages m where m.alert_id = a.id), '[]'::jsonb))
          order by a.created_at desc, a.id), '[]'::jsonb)
     from public.alerts a
+   where only_id is null or a.id = only_id
 $$;
-comment on function public.alert_rows() is 'Every alert (any status) with its messages, newest first, for the console.';
+comment on function public.alert_rows(uuid) is
+  'Every alert (any status), or the one named, with its messages, newest first, for the console.';
 
 revoke all on function public.alert_stamp_times() from public, anon, authenticated;
 revoke all on function public.alert_record_message() from public, anon, authenticated;
 revoke all on function public.editable_columns_besides_alerts(text, boolean) from public, anon, authenticated;
 revoke all on function public.editable_columns(text, boolean) from public, anon, authenticated;
-revoke all on function public.alert_rows() from public, anon, authenticated;
+revoke all on function public.alert_rows(uuid) from public, anon, authenticated;
 grant execute on function public.editable_columns_besides_alerts(text, boolean) to service_role;
 grant execute on function public.editable_columns(text, boolean) to service_role;
-grant execute on function public.alert_rows() to service_role;
+grant execute on function public.alert_rows(uuid) to service_role;

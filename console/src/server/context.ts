@@ -9,6 +9,7 @@ import type { ConsoleConfig } from './config.ts'
 import type { EventHub } from './events.ts'
 import type { ConsoleOrigins } from './origin.ts'
 import type { ConsoleJobs } from './jobs.ts'
+import type { AlertTimer } from './alert-timer.ts'
 import type { RebuildScheduler } from './rebuild-scheduler.ts'
 import type { FirecrawlKeyStore } from './secrets.ts'
 import type { SubmissionWebhook } from './submission-webhook.ts'
@@ -26,6 +27,8 @@ export interface ConsoleServices {
   backups: ConsoleBackups
   /** The calendar feeds' syncs (ROLAND_FEEDS_EVERY) and "Sync now". */
   feeds: ConsoleFeeds
+  /** The timer that rebuilds when a showing alert reaches its end time. */
+  alertTimer: AlertTimer
   keys: FirecrawlKeyStore
   /** Wrong secrets and passwords per client. */
   limiter: SignInLimiter

@@ -151,4 +151,24 @@ describe('the next rebuild’s preparation', () => {
     rebuilds.noteEdit()
     expect(preparations).toHaveLength(2)
   })
+
+  test('an urgent request (an alert) rebuilds at once, without waiting for the window or a running job', async () => {
+    const { rebuilds, runs, finish, until } = scheduler(60_000)
+    rebuilds.hold()
+    rebuilds.noteEdit()
+    expect(rebuilds.requestUrgent()).toBe('started')
+    await until(() => runs.length === 1)
+    expect(rebuilds.state).toMatchObject({ running: true, waitingFor: 1 })
+    // Another alert while it runs: one more rebuild right after, still ahead of the running job.
+    expect(rebuilds.requestUrgent()).toBe('queued')
+    finish()
+    await until(() => runs.length === 2)
+    finish()
+    await rebuilds.idle()
+    // The job that was running ends: its own rebuild waits for the window, as before.
+    rebuilds.release({ changedData: true, jobId: 'import' })
+    expect(rebuilds.state).toMatchObject({ pending: true, running: false })
+    expect(runs).toHaveLength(2)
+    rebuilds.close()
+  })
 })

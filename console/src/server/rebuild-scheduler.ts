@@ -36,6 +36,7 @@ export class RebuildScheduler {
   #pendingJobs: string[] = []
   #pending = false
   #manual = false
+  #urgent = false
   #holds = 0
   #running: Promise<void> | null = null
   #timer: NodeJS.Timeout | undefined
@@ -92,6 +93,16 @@ export class RebuildScheduler {
     return running ? 'queued' : 'started'
   }
 
+  /**
+   * Asks for a rebuild at once, ahead of other work (an alert published, updated, ended or past
+   * its end time: the banner on every page must follow): it waits neither for the quiet window nor
+   * for data-changing jobs still running, and runs next if a rebuild is running now.
+   */
+  requestUrgent(): 'started' | 'queued' {
+    this.#urgent = true
+    return this.requestNow()
+  }
+
   /** Waits for the running rebuild, if any, and for the next one's preparation (tests, shutdown). */
   async idle(): Promise<void> {
     while (this.#running || this.#preparing) await (this.#running ?? this.#preparing)
@@ -124,10 +135,12 @@ export class RebuildScheduler {
   }
 
   #start(): void {
-    if (this.#closed || !this.#pending || this.#running || this.#holds > 0) return
+    // An urgent rebuild does not let running jobs finish first: they get a rebuild of their own after.
+    if (this.#closed || !this.#pending || this.#running || (this.#holds > 0 && !this.#urgent)) return
     const trigger: RebuildTrigger = { trigger: this.#manual ? 'manual' : 'jobs', jobs: this.#pendingJobs }
     this.#pending = false
     this.#manual = false
+    this.#urgent = false
     this.#pendingJobs = []
     this.#edits = 0
     this.#running = this.#options

@@ -30,6 +30,8 @@ import { HttpError, securityHeaders, sendError } from './http.ts'
 import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
+import { AlertTimer } from './alert-timer.ts'
+import { alertRoutes } from './routes/alerts.ts'
 import { attentionRoutes } from './routes/attention.ts'
 import { backupRoutes } from './routes/backup.ts'
 import { feedRoutes } from './routes/feeds.ts'
@@ -62,6 +64,7 @@ export const routes: Route[] = [
   ...operatorRoutes,
   ...backupRoutes,
   ...feedRoutes,
+  ...alertRoutes,
 ]
 
 /** Options of a console server. */
@@ -156,6 +159,9 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     allowPrivateNetwork: config.allowPrivateNetwork,
   })
   await services.feeds.start()
+  services.alertTimer = new AlertTimer({ store, scheduler: services.scheduler })
+  // A store that cannot be read now is read again at the timer's next look.
+  await services.alertTimer.plan().catch(() => {})
 
   const server = createServer((req, res) => {
     void handle(req, res, services, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
@@ -308,6 +314,7 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   services.checkSchedule.close()
   services.backups.close()
   services.feeds.close()
+  services.alertTimer.close()
   services.scheduler.close()
   services.jobs.close()
   services.hub.close()
@@ -319,6 +326,7 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   await services.jobs.idle()
   await services.backups.idle()
   await services.feeds.idle()
+  await services.alertTimer.idle()
   await closeBuildStandby()
   await services.submissionWebhook?.idle()
   await services.store.close()

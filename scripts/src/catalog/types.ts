@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { alertKinds, alertLevels } from '../content/alert-words.ts'
 
 // Row shapes follow supabase/migrations/*_catalog.sql; zod checks them where they cross
 // a boundary (a store's answer), so a schema drift fails loudly instead of rendering blanks.
@@ -180,6 +181,34 @@ export const townSchema = z.object({
   contact_phone: text,
 })
 
+/** One message of a published alert's history (CAP's Alert, then each Update, the last maybe the all clear). */
+export const alertMessageSchema = z.object({
+  id: z.string().min(1).describe("The message's CAP identifier"),
+  sequence: z.number().int(),
+  msg_type: z.enum(['Alert', 'Update']),
+  all_clear: z.boolean(),
+  note: text,
+  sent_at: z.string().min(1),
+})
+
+/** A published or ended town alert (issue 48), with what the town was told and when. */
+export const alertSchema = z.object({
+  id: z.string().min(1),
+  title: z.string().min(1),
+  body: z.string().describe('Markdown, rendered by scripts/src/content/markdown.ts'),
+  level: z.enum(alertLevels),
+  kind: z.enum(alertKinds),
+  area: text,
+  starts_at: z.string().min(1),
+  ends_at: text,
+  status: z.enum(['published', 'ended']),
+  published_at: z.string().min(1),
+  ended_at: text,
+  all_clear: text,
+  updated_at: z.string().min(1),
+  messages: z.array(alertMessageSchema),
+})
+
 export const catalogSchema = z.object({
   town: townSchema,
   businesses: z.array(businessSchema),
@@ -188,6 +217,8 @@ export const catalogSchema = z.object({
   events: z.array(communityEventSchema),
   /** The published pages' words (older stores and fixtures have none: every page shows its defaults). */
   pages: z.array(pageSchema).default([]),
+  /** The published and ended alerts, newest first (older stores and fixtures have none). */
+  alerts: z.array(alertSchema).default([]),
 })
 
 export type BusinessService = z.infer<typeof businessServiceSchema>
@@ -202,6 +233,9 @@ export type CommunityEvent = z.infer<typeof communityEventSchema>
 /** The town the site is about: its name, place, time zone and contacts (the town_settings row). */
 export type Town = z.infer<typeof townSchema>
 export type Page = z.infer<typeof pageSchema>
+/** A published or ended alert as the site reads it. */
+export type Alert = z.infer<typeof alertSchema>
+export type AlertMessage = z.infer<typeof alertMessageSchema>
 export type PageItem = z.infer<typeof pageItemSchema>
 /** Everything a visitor may see, read once per build. */
 export type Catalog = z.infer<typeof catalogSchema>

@@ -18,6 +18,7 @@ export type ContentTable =
   | 'pages'
   | 'town_settings'
   | 'location_categories'
+  | 'alerts'
 
 /** A content row as the SQL functions return it: its columns, `updated_at` as exact text. */
 export type ContentRow = Record<string, unknown> & { id: string; updated_at: string }

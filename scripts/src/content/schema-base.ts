@@ -1,6 +1,7 @@
 import type { AuditEntry } from './edit.ts'
 import { z } from 'zod'
 import { ruleProblem } from '../events/recurrence.ts'
+import { alertKinds, alertLevels, type AlertKind, type AlertLevel, type AlertStatus } from './alert-words.ts'
 
 // The part of the shared content schemas (schema.ts, which re-exports all of it) that needs no
 // phone rules: the text rules every field uses, events and attractions, and what the history
@@ -256,4 +257,87 @@ export function changedFields(entry: Pick<AuditEntryView, 'before' | 'after'>): 
       key !== 'created_at' &&
       JSON.stringify(entry.before?.[key] ?? null) !== JSON.stringify(entry.after?.[key] ?? null),
   )
+}
+
+// Town alerts (issue 48): the levels, kinds and their words are in alert-words.ts (the site reads
+// them without this module's imports); the SQL checks in
+// supabase/migrations/20261201000100_alerts.sql repeat only the allowed values and sizes.
+export * from './alert-words.ts'
+
+/** The most Markdown an alert's body may hold: 10 KB, counted in UTF-8 bytes (the SQL check says the same). */
+export const alertBodyMaxBytes = 10 * 1024
+/** The longest alert title: it has to fit a banner on a phone (the SQL check says the same). */
+export const alertTitleMax = 120
+
+/** The fields of an alert an operator sets. */
+export const alertFieldsSchema = z.object({
+  title: requiredText('Title', alertTitleMax, 'name'),
+  body: plainText('Text', 'text', 'Text must be Markdown text').refine(
+    (value) => new TextEncoder().encode(value).length <= alertBodyMaxBytes,
+    `Text is too long: at most 10 KB (${alertBodyMaxBytes.toLocaleString('en-US')} bytes) of Markdown`,
+  ),
+  level: z.enum(alertLevels, `Level must be one of ${alertLevels.join(', ')}`),
+  kind: z.enum(alertKinds, `Kind must be one of ${alertKinds.join(', ')}`),
+  area: optionalText('Area', 200),
+  starts_at: instant('Start'),
+  ends_at: instant('End').nullable(),
+})
+
+/** Whether an alert ends after it starts (either may be missing). */
+const alertEndsAfterStart = (alert: { starts_at?: string | undefined; ends_at?: string | null | undefined }) =>
+  !alert.starts_at || !alert.ends_at || Date.parse(alert.ends_at) > Date.parse(alert.starts_at)
+const alertEndsAfterStartIssue = { message: 'The end time must be after the start', path: ['ends_at'] }
+
+/** POST /api/alerts: the fields (title and level required), and whether to publish it at once. */
+export const alertCreateSchema = alertFieldsSchema
+  .partial()
+  .required({ title: true, level: true })
+  .extend({ publish: z.boolean('publish must be true or false').optional() })
+  .strict()
+  .refine(alertEndsAfterStart, alertEndsAfterStartIssue)
+export type AlertCreate = z.input<typeof alertCreateSchema>
+
+/** PATCH /api/alerts/{id}: any subset of the fields, and the updated_at the operator loaded. */
+export const alertPatchSchema = alertFieldsSchema
+  .partial()
+  .extend({ updated_at: updatedAtSchema.optional() })
+  .strict()
+  .refine(alertEndsAfterStart, alertEndsAfterStartIssue)
+export type AlertPatch = z.input<typeof alertPatchSchema>
+
+/** POST /api/alerts/{id}/publish: optionally the updated_at the operator loaded. */
+export const alertPublishSchema = z.object({ updated_at: updatedAtSchema.optional() }).strict()
+
+/** POST /api/alerts/{id}/end: the "All clear" note (optional) and the updated_at the operator loaded. */
+export const alertEndSchema = z
+  .object({ message: optionalText('All clear message', 2000).optional(), updated_at: updatedAtSchema.optional() })
+  .strict()
+
+/** One message of an alert's history: what the town was told, and when (a CAP message). */
+export interface AlertMessageRow {
+  id: string
+  sequence: number
+  msg_type: 'Alert' | 'Update'
+  all_clear: boolean
+  note: string | null
+  sent_at: string
+}
+
+/** An alert as the API answers it (the alerts row with its messages). */
+export interface AlertRow {
+  id: string
+  title: string
+  body: string
+  level: AlertLevel
+  kind: AlertKind
+  area: string | null
+  starts_at: string
+  ends_at: string | null
+  status: AlertStatus
+  published_at: string | null
+  ended_at: string | null
+  all_clear: string | null
+  created_at: string
+  updated_at: string
+  messages: AlertMessageRow[]
 }

@@ -324,7 +324,7 @@ async function listedAll(tx: Transaction): Promise<Map<string, string>> {
   return businesses
 }
 
-/** The rest of the catalog (as the anon role): categories, attractions, events and pages. */
+/** The rest of the catalog (as the anon role): categories, attractions, events, pages and alerts. */
 async function catalogRest(tx: Transaction): Promise<object> {
   const { rows } = await tx.query<{ rest: string }>(catalogRestSql)
   return JSON.parse(rows[0]!.rest) as object
@@ -365,7 +365,12 @@ const catalogRestSql = `
     'events', coalesce((select json_agg(e order by e.starts_at) from public.community_events e where e.is_active), '[]'),
     'pages', coalesce((select json_agg(json_build_object('path', p.path, 'title', p.title, 'description', p.description,
                  'intro', p.intro, 'body', p.body, 'items', p.items) order by p.path)
-               from public.pages p where p.is_published), '[]')
+               from public.pages p where p.is_published), '[]'),
+    'alerts', coalesce((select json_agg(to_json(a)::jsonb - 'created_at' || jsonb_build_object('messages',
+                 coalesce((select jsonb_agg(to_jsonb(m) - 'alert_id' order by m.sequence)
+                             from public.alert_messages m where m.alert_id = a.id), '[]'::jsonb))
+                 order by a.published_at desc, a.id)
+               from public.alerts a where a.status in ('published', 'ended')), '[]')
   )::text as rest`
 
 function makeStore(db: PGlite, dir: string | undefined, created: boolean, release: () => Promise<void>): EmbeddedStore {

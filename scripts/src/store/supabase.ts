@@ -168,7 +168,7 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
     kind: 'supabase',
     location,
     async loadCatalog(): Promise<Catalog> {
-      const [town, businesses, categories, attractions, events, pages] = await Promise.all([
+      const [town, businesses, categories, attractions, events, pages, alerts] = await Promise.all([
         publicClient.from('town_settings').select('*').eq('id', 1).maybeSingle(),
         publicClient.from('businesses').select(catalogSelect).eq('is_active', true).order('name'),
         publicClient.from('location_categories').select('*').order('sort_order'),
@@ -179,8 +179,13 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
           .select('path, title, description, intro, body, items')
           .eq('is_published', true)
           .order('path'),
+        publicClient
+          .from('alerts')
+          .select('*, messages:alert_messages(*)')
+          .in('status', ['published', 'ended'])
+          .order('published_at', { ascending: false }),
       ])
-      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events, pages, town })) {
+      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events, pages, alerts, town })) {
         if (answer.error) fail(`read ${what}`, answer.error)
       }
       return parseCatalog(
@@ -191,6 +196,7 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
           attractions: attractions.data,
           events: events.data,
           pages: pages.data,
+          alerts: alerts.data,
         },
         location,
       )

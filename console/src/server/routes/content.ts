@@ -49,6 +49,7 @@ const nouns: Record<ContentTable, { one: string; key: string; list: string }> = 
   town_settings: { one: 'town', key: 'town', list: 'GET /api/town' },
   location_categories: { one: 'category', key: 'category', list: 'GET /api/categories' },
   pages: { one: 'page', key: 'page', list: 'GET /api/pages' },
+  alerts: { one: 'alert', key: 'alert', list: 'GET /api/alerts' },
 }
 
 // Names the SQL gives its rules, and the field and message each stands for.
@@ -66,6 +67,8 @@ const ruleMessages: Record<string, { path: string; message: string }> = {
     message: 'The home page, /businesses, /events, /contact and the 404 page stay published: the site needs them',
   },
   pages_body_check: { path: 'body', message: 'Body is too long: at most 100 KB of Markdown' },
+  alerts_ends_after_start: { path: 'ends_at', message: 'The end time must be after the start' },
+  alerts_body_check: { path: 'body', message: 'Text is too long: at most 10 KB of Markdown' },
 }
 
 /** Turns an edit's outcome into its row, or throws the answer: 404, 409 (with the current row) or 400. */
@@ -492,6 +495,7 @@ export const contentRoutes: Route[] = [
                 'location_categories',
                 'town_settings',
                 'pages',
+                'alerts',
               ],
               'table must be one of the content tables',
             )
@@ -515,15 +519,26 @@ export const contentRoutes: Route[] = [
     path: /^\/api\/audit\/(?<id>\d+)\/undo$/,
     async handler(context) {
       if (context.actor.role !== 'admin') await refuseTownUndo(context, Number(context.params.id))
+      const ofAlert = await isAlertChange(context, Number(context.params.id))
       const outcome = await undoChange(context.services.store, Number(context.params.id), context.actor)
       if (outcome.status === 'not_found')
         throw new HttpError(404, `No audit entry ${context.params.id}: take it from GET /api/audit.`)
       if (outcome.status === 'conflict') throw new HttpError(409, outcome.message)
-      context.services.scheduler.noteEdit()
+      // Undoing an alert's change changes the banner on every page: rebuild at once, as the change did.
+      if (ofAlert) {
+        context.services.scheduler.requestUrgent()
+        await context.services.alertTimer.plan().catch(() => {})
+      } else context.services.scheduler.noteEdit()
       sendJson(context.res, 200, outcome)
     },
   },
 ]
+
+/** Whether an audit entry is a change of an alert (whose undo the town sees at once). */
+async function isAlertChange(context: RouteContext, entryId: number): Promise<boolean> {
+  const changes = await auditEntries(context.services.store, { table: 'alerts', limit: 1000 })
+  return changes.some((entry) => entry.id === entryId)
+}
 
 /** Only admins change the town settings, so only they undo a change of them (403 for an editor). */
 async function refuseTownUndo(context: RouteContext, entryId: number): Promise<void> {
