@@ -58,7 +58,7 @@ export function register(program: Command): void {
       if (flags.dryRun) {
         const plan = await withStore((store) => planDigest(store, siteUrl))
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ week: plan.week, recipients: plan.recipients, ...plan.content })}\n`)
+          process.stdout.write(`${JSON.stringify({ recipients: plan.recipients, ...plan.content })}\n`)
           return
         }
         process.stdout.write(

@@ -15,8 +15,11 @@ export interface MailConfig {
   perMinute: number
   /** The site's origin, for the /notify/confirm and /notify/unsubscribe links. */
   siteUrl: string
-  /** The console's public routes' origin and path prefix: {apiBase}/api/public/unsubscribe. */
-  apiBase: string
+  /**
+   * The console's origin, for the one-click unsubscribe link ({apiBase}/api/public/unsubscribe):
+   * PUBLIC_NOTIFY_URL's; null when unset (the console then uses its own address).
+   */
+  apiBase: string | null
 }
 
 /** Why email is off (SMTP_URL or MAIL_FROM unset), for the console and the CLI to say. */
@@ -55,9 +58,9 @@ export function readMailConfig(env: NodeJS.ProcessEnv = process.env): MailConfig
   if (!siteUrl || !URL.canParse(siteUrl)) {
     throw new MailConfigError('Email needs SITE_URL, the site\'s address (https://your-town.example), for the links in each email: add it to .env.')
   }
-  if (!notifyUrl || !URL.canParse(notifyUrl)) {
+  if (notifyUrl && !URL.canParse(notifyUrl)) {
     throw new MailConfigError(
-      'Email needs PUBLIC_NOTIFY_URL, the console\'s public subscriptions route (https://console.your-town.example/api/public/subscriptions), for the one-click unsubscribe link: add it to .env.',
+      `PUBLIC_NOTIFY_URL must be the console's public subscriptions route, such as https://console.your-town.example/api/public/subscriptions, not "${notifyUrl}".`,
     )
   }
   return {
@@ -65,6 +68,17 @@ export function readMailConfig(env: NodeJS.ProcessEnv = process.env): MailConfig
     from,
     perMinute: Number(rateText),
     siteUrl: new URL(siteUrl).origin,
-    apiBase: new URL(notifyUrl).origin,
+    apiBase: notifyUrl ? new URL(notifyUrl).origin : null,
   }
+}
+
+/** The mail settings with the console's address for the unsubscribe links, failing when there is none. */
+export function withApiBase(config: MailConfig, fallback?: string | null): MailConfig & { apiBase: string } {
+  const apiBase = config.apiBase ?? fallback ?? null
+  if (!apiBase) {
+    throw new MailConfigError(
+      "Email needs PUBLIC_NOTIFY_URL, the console's public subscriptions route (https://console.your-town.example/api/public/subscriptions), for the one-click unsubscribe link: add it to .env.",
+    )
+  }
+  return { ...config, apiBase }
 }

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer'
 import { readTown } from '../content/town.ts'
 import { isProcessAlive } from '../lock-file.ts'
 import type { Store } from '../store/types.ts'
-import type { MailConfig } from './config.ts'
+import { withApiBase, type MailConfig } from './config.ts'
 import { renderEmail, type EmailContext } from './message.ts'
 import {
   claimOutbox,
@@ -100,7 +100,8 @@ export interface SendOptions {
 
 /** Sends every due message of the outbox, within MAIL_RATE; answers what it did. */
 export async function sendOutbox(options: SendOptions): Promise<SendSummary> {
-  const { store, config } = options
+  const { store } = options
+  const config = withApiBase(options.config)
   const summary: SendSummary = { sent: 0, retried: 0, failed: 0, released: 0, errors: [] }
   summary.released = await releaseDeadClaims(store)
   const town = await readTown(store)
