@@ -25,7 +25,7 @@ import type { SearchIndexFiles } from '../lib/search-index.ts'
 type PageStyles = unknown[]
 
 /** The parts of the catalog every page may show: the header, the footer and the sidebars draw on them. */
-export type SharedCatalog = Pick<Catalog, 'town' | 'categories' | 'attractions' | 'events' | 'pages'>
+export type SharedCatalog = Pick<Catalog, 'town' | 'categories' | 'attractions' | 'events' | 'pages' | 'alerts'>
 
 export interface SetupRequest {
   type: 'setup'
@@ -382,12 +382,12 @@ export function sharedPrerenderer(
     const options = base.app?.getOptions()
     if (!file || !options) throw new Error('Astro gave no prerender bundle to load')
     const styles = Object.values(options.allPages).map((page): [string, PageStyles] => [page.key, page.styles])
-    const { town, categories, attractions, events, pages } = await catalog
+    const { town, categories, attractions, events, pages, alerts } = await catalog
     await thread.setup({
       entry: file,
       styles,
       scripts: options.settings.scripts,
-      catalog: { town, categories, attractions, events, pages },
+      catalog: { town, categories, attractions, events, pages, alerts },
     })
     loaded = true
   }

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { bannerCacheData } from './alerts.ts'
 
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
 // a getStaticPaths() route only when its cacheKey or its code changed since the last build, and
@@ -15,11 +16,15 @@ export function pageCacheKey(...data: unknown[]): string {
   return hash('sha256', JSON.stringify(data), 'base64url').slice(0, 32)
 }
 
-type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages' | 'town'>
+type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages' | 'town' | 'alerts'>
 
-/** What every page's layout draws: the categories (header, footer), the town settings, the footer's year. */
-export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town'>): unknown[] {
-  return [catalog.categories, catalog.town, new Date().getFullYear()]
+/**
+ * What every page's layout draws: the categories (header, footer), the town settings, the footer's
+ * year, and the alerts' banner as it stands now (an alert published, changed, ended or past its end
+ * time re-renders every page).
+ */
+export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town' | 'alerts'>): unknown[] {
+  return [catalog.categories, catalog.town, new Date().getFullYear(), bannerCacheData(catalog, new Date())]
 }
 
 // Thousands of business pages share these lists: each catalog's are hashed once.

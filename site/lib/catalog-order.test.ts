@@ -21,6 +21,7 @@ describe('inCatalogOrder', () => {
       attractions: [attraction('arboretum', 30), attraction('pinnacle', 10), attraction('lake', 20)],
       events: [event('later', '2099-02-10T20:00:00Z'), event('sooner', '2099-01-16T00:00:00Z')],
       pages: [page('/nearby'), page('/'), page('/about')],
+      alerts: [],
     })
     expect(ordered.businesses.map((b) => b.name)).toEqual(['alpha', 'Zed'])
     expect(ordered.categories.map((c) => c.slug)).toEqual(['a', 'b'])

@@ -170,7 +170,7 @@ export interface CategoryPageProps {
  * shows it (every page shows the category's count, so a business added or closed renders the
  * whole category again).
  */
-export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town'>) {
+export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town' | 'alerts'>) {
   const categories = sortedCategories(catalog)
   assertCategorySlugsFree(categories)
   return categories.flatMap((category) =>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { pagePath, pageTitle, savedDay, withSavedNote, withSavedPages } from './offline.ts'
+import { pagePath, pageTitle, savedDay, savedTime, withSavedNote, withSavedPages } from './offline.ts'
 
 describe('a saved page served offline', () => {
   const page =
@@ -11,6 +11,20 @@ describe('a saved page served offline', () => {
     expect(html).toContain('<main id="main" class="x"><p role="status" data-saved-note')
     expect(html).toContain(`Saved on ${savedDay(saved)}: you are offline.</p><h1>Hi</h1>`)
     expect(savedDay(saved)).toBe('November 27, 2026')
+  })
+
+  test('with the alerts’ banner, says so at its top, with the time: a saved banner is not the alerts of now', () => {
+    const saved = new Date(2026, 10, 27, 15, 4)
+    const withBanner = page.replace(
+      '<header>',
+      '<section aria-label="Alerts" class="alert-banner"><ul><li><a data-alert="1">Boil water</a></li></ul></section><header>',
+    )
+    const html = withSavedNote(withBanner, saved)
+    expect(html).toContain(
+      `Saved on November 27, 2026 at ${savedTime(saved)}: you are offline, and these alerts may have changed since.</p><ul>`,
+    )
+    expect(savedTime(saved)).toBe('3:04 PM')
+    expect(html.match(/data-saved-note/g)).toHaveLength(1)
   })
 
   test('reads its title without the site name, its character references read', () => {

@@ -53,19 +53,33 @@ export function savedDay(savedAt: Date): string {
   return savedAt.toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
 }
 
+/** The time of day a page was saved, in the visitor's clock: "3:04 PM". */
+export function savedTime(savedAt: Date): string {
+  return savedAt.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })
+}
+
+/** The town alerts' banner in a page (components/AlertBanner.astro), found by its landmark's name. */
+const alertBanner = /<section aria-label="Alerts"[^>]*>/
+
 /**
  * A saved page as served with no signal: the same HTML with, at the top of its main content, a
- * note saying when it was saved and that the visitor is offline.
+ * note saying when it was saved and that the visitor is offline. A page that showed alerts gets the
+ * note at the top of its banner instead, with the time and a warning: a saved banner is never taken for
+ * the alerts of now (issue 48).
  */
 export function withSavedNote(html: string, savedAt: Date): string {
+  const banner = alertBanner.exec(html)
+  const words = banner
+    ? `Saved on ${savedDay(savedAt)} at ${savedTime(savedAt)}: you are offline, and these alerts may have changed since.`
+    : `Saved on ${savedDay(savedAt)}: you are offline.`
   const note =
     `<p role="status" data-saved-note style="margin:0;padding:.75rem 1rem;background:#fef3c7;color:#78350f;` +
-    `border-bottom:1px solid #fcd34d;text-align:center;font-weight:600">` +
-    `Saved on ${escapeHtml(savedDay(savedAt))}: you are offline.</p>`
-  const main = /<main\b[^>]*>/.exec(html)
-  if (!main) return html.replace(/<body\b[^>]*>/, (body) => body + note)
-  const at = main.index + main[0].length
-  return html.slice(0, at) + note + html.slice(at)
+    `border-bottom:1px solid #fcd34d;text-align:center;font-weight:600">${escapeHtml(words)}</p>`
+  const at = banner ?? /<main\b[^>]*>/.exec(html)
+  if (!at) return html.replace(/<body\b[^>]*>/, (body) => body + note)
+  // Inside the banner's landmark, first: read before the alerts it is about.
+  const index = at.index + at[0].length
+  return html.slice(0, index) + note + html.slice(index)
 }
 
 /**

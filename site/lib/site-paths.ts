@@ -1,6 +1,7 @@
 import { laterBusinessListPaths } from './business-pages.ts'
 import { allBusinesses, sortedCategories } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { alertHref, alertsWithPages } from './alerts.ts'
 import { attractionPath } from './attractions.ts'
 import { categoryListing, categoryPages, categoryPath } from './category-page.ts'
 import { directoryIsSplit, directoryPages, directorySections } from './directory.ts'
@@ -39,6 +40,8 @@ export function sitePaths(catalog: Catalog): string[] {
     ...laterBusinessListPaths(allBusinesses(catalog).length),
     ...allBusinesses(catalog).map((b) => `/business/${b.slug}`),
     ...directoryPaths(catalog),
+    '/alerts',
+    ...alertsWithPages(catalog, new Date()).map(alertHref),
   ]
 }
 

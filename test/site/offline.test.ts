@@ -85,12 +85,16 @@ describe('after one visit to / and /businesses, with no signal', () => {
     await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toMatch(/Emergency/)
     await expect(page.getByRole('link', { name: '(501) 340-6600' }).count()).resolves.toBe(1)
     await expect(page.getByRole('link', { name: '911' }).first().getAttribute('href')).resolves.toBe('tel:911')
-    await expect(savedNote(page).innerText()).resolves.toMatch(/^Saved on \w+ \d{1,2}, \d{4}: you are offline\.$/)
+    // The fixture has an alert showing: the note is at the top of its banner, with the time, and says the alerts may have changed.
+    await expect(savedNote(page).innerText()).resolves.toMatch(
+      /^Saved on \w+ \d{1,2}, \d{4} at \d{1,2}:\d\d [AP]M: you are offline, and these alerts may have changed since\.$/,
+    )
+    await expect(page.locator('section[aria-label="Alerts"] > [data-saved-note] + ul [data-alert]').count()).resolves.toBe(1)
   })
 
   test('a page opened before is served as saved, and says so', async () => {
     await page.goto(url('/'))
-    await expect(savedNote(page).innerText()).resolves.toMatch(/: you are offline\.$/)
+    await expect(savedNote(page).innerText()).resolves.toMatch(/: you are offline, and these alerts may have changed since\.$/)
     await expect(page.locator('main h1').count()).resolves.toBe(1)
   })
 

@@ -313,6 +313,31 @@ export const fixtureSeries = {
   location: 'Roland Fire Station',
 }
 
+/**
+ * The alerts in the fixture (issue 48): one emergency showing (the banner on every page; the weight
+ * budgets count it), and one notice that was updated and then ended, in the last 90 days (on
+ * /alerts and in the feeds, never in the banner).
+ */
+export const fixtureAlerts = {
+  showing: {
+    id: 'a1e7a1e7-0000-4000-8000-000000000001',
+    title: 'Boil water before drinking',
+    body: 'A water main broke on **Highway 300**. Boil tap water for one minute before you drink it or cook with it.',
+    level: 'emergency',
+    kind: 'water',
+    area: 'North of Highway 300',
+  },
+  ended: {
+    id: 'a1e7a1e7-0000-4000-8000-000000000002',
+    title: 'Pinnacle Road closed for paving',
+    body: 'Use Highway 300 instead.',
+    level: 'notice',
+    kind: 'road',
+    area: null,
+    allClear: 'The road is open again.',
+  },
+} as const
+
 /** The businesses a visitor sees: every fixture business but the inactive one. */
 export const activeFixtureBusinesses = fixtureBusinesses.filter((b) => b.slug !== 'closed-diner')
 
@@ -414,6 +439,17 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
         [cancelled],
       ],
     )
+    const { showing, ended } = fixtureAlerts
+    await store.db.query(
+      `insert into alerts (id, title, body, level, kind, area, starts_at, status)
+       values ($1, $2, $3, $4, $5, $6, now() - interval '2 hours', 'published'),
+              ($7, $8, $9, $10, $11, $12, now() - interval '3 days', 'published')`,
+      [showing.id, showing.title, showing.body, showing.level, showing.kind, showing.area,
+       ended.id, ended.title, ended.body, ended.level, ended.kind, ended.area],
+    )
+    // An update, then the all clear: the notice's page has both notes, its CAP message references two.
+    await store.db.query(`update alerts set body = body || ' Expect delays.' where id = $1`, [ended.id])
+    await store.db.query(`update alerts set status = 'ended', all_clear = $2 where id = $1`, [ended.id, ended.allClear])
     // Thursday at 5:30 PM: a day later, half an hour earlier.
     const movedStart = Date.parse(moved!) + 23.5 * 3_600_000
     await store.db.query(
