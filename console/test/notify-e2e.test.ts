@@ -86,7 +86,8 @@ beforeAll(async () => {
     PUBLIC_NOTIFY_URL: `http://127.0.0.1:${port}/api/public/subscriptions`,
     SMTP_URL: smtp.url,
     MAIL_FROM: 'alerts@roland.example',
-    ROLAND_NOTIFY_POLL_MS: '500',
+    // The sender goes when told (a subscription, an alert); the site's builds get the database between.
+    ROLAND_NOTIFY_POLL_MS: '600000',
   }
   server = await startTestConsole({ dataDir: data.dir, serveApp: true, env })
   cleanups.push(() => server.close())

@@ -39,7 +39,7 @@ export interface ConsoleConfig {
   submissions: SubmissionsConfig
   /** "Notify me" email (SMTP_URL, MAIL_FROM, MAIL_RATE, SITE_URL, PUBLIC_NOTIFY_URL), or null: email is off. */
   mail: MailConfig | null
-  /** How often the console looks at the outbox (ROLAND_NOTIFY_POLL_MS, default 15 s). */
+  /** How often the console looks at the outbox (ROLAND_NOTIFY_POLL_MS, default a minute). */
   notifyPollMs: number
   env: NodeJS.ProcessEnv
 }
@@ -206,7 +206,7 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
       webhookUrl: settings.SUBMISSIONS_WEBHOOK_URL ?? null,
     },
     mail,
-    notifyPollMs: settings.ROLAND_NOTIFY_POLL_MS ?? 15_000,
+    notifyPollMs: settings.ROLAND_NOTIFY_POLL_MS ?? 60_000,
     env,
   }
 }

@@ -5,9 +5,12 @@ import { readTown } from '@roland/scripts/content/town'
 import type { LeasedStore } from '@roland/scripts/store/leased'
 
 // "Notify me" in the console (issue 48): the scheduler that sends the outbox and queues the weekly
-// digest. It looks every `pollMs` (ROLAND_NOTIFY_POLL_MS, 15 s by default) and at once when told
-// (a subscription, a published or ended alert); one send at a time. `roland notify send` from a
-// cron job does the same work: the SQL claims keep two senders from sending one message twice.
+// digest. It looks every `pollMs` (ROLAND_NOTIFY_POLL_MS, a minute by default: retries and the CLI's
+// queueing) and at once when told (a subscription, a published or ended alert); one send at a
+// time. Each look is a few short calls, so a site build waiting for the embedded database gets it
+// between them; the digest's catalog read happens only when the week's digest is due.
+// `roland notify send` from a cron job does the same work: the SQL claims keep two senders from
+// sending one message twice.
 
 /** What the console shows of the sender. */
 export interface NotifyState {
@@ -32,12 +35,14 @@ export class ConsoleNotify {
   #again = false
   #closed = false
   readonly #abort = new AbortController()
+  /** When the weekly digest is next due (epoch ms); null until the town's zone is known. */
+  #digestDue: number | null = null
   state: NotifyState
 
   constructor(options: { store: LeasedStore; mail: MailConfig | null; pollMs?: number; apiBase: () => string }) {
     this.#store = options.store
     this.#mail = options.mail
-    this.#pollMs = options.pollMs ?? 15_000
+    this.#pollMs = options.pollMs ?? 60_000
     this.#apiBase = options.apiBase
     this.state = { enabled: options.mail !== null, lastSend: null, lastError: null, nextDigestAt: null }
   }
@@ -45,7 +50,7 @@ export class ConsoleNotify {
   /** Starts looking at the outbox (nothing when email is off). */
   start(): void {
     if (!this.#mail) return
-    this.#schedule(1000)
+    this.#schedule(Math.min(this.#pollMs, 60_000))
   }
 
   #schedule(ms: number): void {
@@ -74,10 +79,15 @@ export class ConsoleNotify {
   async #run(): Promise<void> {
     const mail = withApiBase(this.#mail!, this.#apiBase())
     try {
-      const digest: DigestOutcome = await queueWeeklyDigest(this.#store, mail)
-      const town = await readTown(this.#store)
-      this.state.nextDigestAt = nextDigestAt(new Date(), town.time_zone).toISOString()
-      if (digest.queued > 0) this.#again = true
+      // The week's digest once it is due (at the first look after a start, this week's if it is
+      // not queued yet: queue_digest queues a week once).
+      if (this.#digestDue === null || Date.now() >= this.#digestDue) {
+        const digest: DigestOutcome = await queueWeeklyDigest(this.#store, mail)
+        const town = await readTown(this.#store)
+        this.#digestDue = nextDigestAt(new Date(), town.time_zone).getTime()
+        this.state.nextDigestAt = new Date(this.#digestDue).toISOString()
+        if (digest.queued > 0) this.#again = true
+      }
       const summary = await sendOutbox({ store: this.#store, config: mail, signal: this.#abort.signal })
       this.state.lastSend = { ...summary, at: new Date().toISOString() }
       this.state.lastError = null
