@@ -44,10 +44,16 @@ async function freePort(): Promise<number> {
 /** Waits for the rebuild a change queued, and says it succeeded. */
 async function rebuilt(before: Set<string>): Promise<void> {
   const { scheduler } = server.services
-  const job = await waitFor(async () => {
-    if (scheduler.state.pending || scheduler.state.running) return undefined
-    return (await server.services.jobs.list(50)).find((j) => j.kind === 'rebuild' && !before.has(j.id) && j.finished_at)
-  }, 'the rebuild', 500_000)
+  const job = await waitFor(
+    async () => {
+      if (scheduler.state.pending || scheduler.state.running) return undefined
+      return (await server.services.jobs.list(50)).find(
+        (j) => j.kind === 'rebuild' && !before.has(j.id) && j.finished_at,
+      )
+    },
+    'the rebuild',
+    500_000,
+  )
   expect(job.status, JSON.stringify({ error: job.error, log: job.log.slice(-8) })).toBe('succeeded')
 }
 
@@ -101,99 +107,106 @@ afterAll(async () => {
 })
 
 describe('Notify me, end to end', () => {
-  test('subscribe on the site, confirm, an emergency by email and on every page, one-click unsubscribe, All clear', slow, async () => {
-    // A resident subscribes through the site's form, in Chromium.
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
-    cleanups.push(() => context.close())
-    const visitor = await context.newPage()
-    visitor.setDefaultTimeout(60_000)
-    await visitor.goto(`${site.url}/notify`)
-    await visitor.getByLabel('Your email address').fill(resident)
-    await visitor.getByRole('button', { name: 'Notify me' }).click()
-    await visitor.getByRole('status').filter({ hasText: 'Check your email' }).waitFor()
+  test(
+    'subscribe on the site, confirm, an emergency by email and on every page, one-click unsubscribe, All clear',
+    slow,
+    async () => {
+      // A resident subscribes through the site's form, in Chromium.
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
+      cleanups.push(() => context.close())
+      const visitor = await context.newPage()
+      visitor.setDefaultTimeout(60_000)
+      await visitor.goto(`${site.url}/notify`)
+      await visitor.getByLabel('Your email address').fill(resident)
+      await visitor.getByRole('button', { name: 'Notify me' }).click()
+      await visitor.getByRole('status').filter({ hasText: 'Check your email' }).waitFor()
 
-    // The confirmation email's link opens the site's page; its button confirms.
-    const [confirmation] = await smtp.waitFor(1)
-    expect(confirmation!.to).toBe(resident)
-    const link = /(http:\/\/\S+\/notify\/confirm\?token=[A-Za-z0-9_-]+)/.exec(confirmation!.mail.text!)![1]!
-    expect(link.startsWith(`${site.url}/notify/confirm?token=`)).toBe(true)
-    await visitor.goto(link)
-    expect(await call(server, '/api/notify')).toMatchObject({ json: { counts: { alerts: 0, pending: 1 } } })
-    await visitor.getByRole('button', { name: 'Confirm' }).click()
-    await visitor.getByRole('status').filter({ hasText: 'Confirmed' }).waitFor()
-    expect(await call(server, '/api/notify')).toMatchObject({ json: { counts: { alerts: 1, pending: 0 } } })
+      // The confirmation email's link opens the site's page; its button confirms.
+      const [confirmation] = await smtp.waitFor(1)
+      expect(confirmation!.to).toBe(resident)
+      const link = /(http:\/\/\S+\/notify\/confirm\?token=[A-Za-z0-9_-]+)/.exec(confirmation!.mail.text!)![1]!
+      expect(link.startsWith(`${site.url}/notify/confirm?token=`)).toBe(true)
+      await visitor.goto(link)
+      expect(await call(server, '/api/notify')).toMatchObject({ json: { counts: { alerts: 0, pending: 1 } } })
+      await visitor.getByRole('button', { name: 'Confirm' }).click()
+      await visitor.getByRole('status').filter({ hasText: 'Confirmed' }).waitFor()
+      expect(await call(server, '/api/notify')).toMatchObject({ json: { counts: { alerts: 1, pending: 0 } } })
 
-    // The clerk publishes an emergency from the console.
-    const console = await browser.newContext({ viewport: { width: 1200, height: 900 } })
-    cleanups.push(() => console.close())
-    const clerk = await console.newPage()
-    clerk.setDefaultTimeout(90_000)
-    await signInInBrowser(clerk, `${server.url}/`, editor)
-    const before = await jobIds()
-    const published = await clerk.evaluate(async () => {
-      const response = await fetch('/api/alerts', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          title: 'Boil water notice',
-          body: 'Boil tap water for **one minute** before drinking.',
-          level: 'emergency',
-          kind: 'water',
-          publish: true,
-        }),
+      // The clerk publishes an emergency from the console.
+      const console = await browser.newContext({ viewport: { width: 1200, height: 900 } })
+      cleanups.push(() => console.close())
+      const clerk = await console.newPage()
+      clerk.setDefaultTimeout(90_000)
+      await signInInBrowser(clerk, `${server.url}/`, editor)
+      const before = await jobIds()
+      const published = await clerk.evaluate(async () => {
+        const response = await fetch('/api/alerts', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            title: 'Boil water notice',
+            body: 'Boil tap water for **one minute** before drinking.',
+            level: 'emergency',
+            kind: 'water',
+            publish: true,
+          }),
+        })
+        return { status: response.status, body: (await response.json()) as { alert: { id: string } } }
       })
-      return { status: response.status, body: (await response.json()) as { alert: { id: string } } }
-    })
-    expect(published.status).toBe(201)
-    const id = published.body.alert.id
+      expect(published.status).toBe(201)
+      const id = published.body.alert.id
 
-    // One email, with the headers of RFC 8058.
-    const [, alertMail] = await smtp.waitFor(2)
-    expect(alertMail!.to).toBe(resident)
-    expect(alertMail!.mail.subject).toBe('Emergency: Boil water notice')
-    const header = (name: string) => alertMail!.mail.headerLines.find((line) => line.key === name)?.line
-    const oneClick = /^List-Unsubscribe: <(http:\/\/127\.0\.0\.1:\d+\/api\/public\/unsubscribe\?token=[A-Za-z0-9_-]+)>$/.exec(
-      header('list-unsubscribe') ?? '',
-    )?.[1]
-    expect(oneClick, header('list-unsubscribe')).toBeDefined()
-    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
-    expect(alertMail!.mail.text).toContain(`${site.url}/notify/unsubscribe?token=`)
+      // One email, with the headers of RFC 8058.
+      const [, alertMail] = await smtp.waitFor(2)
+      expect(alertMail!.to).toBe(resident)
+      expect(alertMail!.mail.subject).toBe('Emergency: Boil water notice')
+      const header = (name: string) => alertMail!.mail.headerLines.find((line) => line.key === name)?.line
+      const oneClick =
+        /^List-Unsubscribe: <(http:\/\/127\.0\.0\.1:\d+\/api\/public\/unsubscribe\?token=[A-Za-z0-9_-]+)>$/.exec(
+          header('list-unsubscribe') ?? '',
+        )?.[1]
+      expect(oneClick, header('list-unsubscribe')).toBeDefined()
+      expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
+      expect(alertMail!.mail.text).toContain(`${site.url}/notify/unsubscribe?token=`)
 
-    // The rebuilt site: the banner on every page, the alert in the Atom feed and a valid CAP file.
-    await rebuilt(before)
-    const banner = await pagesWithBanner(id)
-    expect(banner.with).toBe(banner.of)
-    expect(await readFile(path.join(outDir, 'alerts.xml'), 'utf8')).toContain('Boil water notice')
-    const cap = path.join(outDir, 'alerts', `${id}.cap.xml`)
-    expect(await validateAgainstSchema([cap])).toBe('')
-    await visitor.goto(`${site.url}/`)
-    expect(await visitor.locator(`[data-alert="${id}"]`).textContent()).toContain('Boil water notice')
+      // The rebuilt site: the banner on every page, the alert in the Atom feed and a valid CAP file.
+      await rebuilt(before)
+      const banner = await pagesWithBanner(id)
+      expect(banner.with).toBe(banner.of)
+      expect(await readFile(path.join(outDir, 'alerts.xml'), 'utf8')).toContain('Boil water notice')
+      const cap = path.join(outDir, 'alerts', `${id}.cap.xml`)
+      expect(await validateAgainstSchema([cap])).toBe('')
+      await visitor.goto(`${site.url}/`)
+      expect(await visitor.locator(`[data-alert="${id}"]`).textContent()).toContain('Boil water notice')
 
-    // The mail program's one-click unsubscribe, then the All clear.
-    const unsubscribed = await fetch(oneClick!, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'List-Unsubscribe=One-Click',
-    })
-    expect(unsubscribed.status).toBe(200)
-    const beforeEnd = await jobIds()
-    const ended = await clerk.evaluate(async (alertId) => {
-      const response = await fetch(`/api/alerts/${alertId}/end`, {
+      // The mail program's one-click unsubscribe, then the All clear.
+      const unsubscribed = await fetch(oneClick!, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: 'The water is safe to drink again.' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
       })
-      return response.status
-    }, id)
-    expect(ended).toBe(200)
-    await rebuilt(beforeEnd)
-    expect((await pagesWithBanner(id)).with).toBe(0)
-    // The sender has looked at the outbox since the end: nothing was queued for the address that left.
-    server.services.notify.kick()
-    await server.services.notify.idle()
-    const view = await call(server, '/api/notify')
-    expect(view.json.delivery.queued).toBe(0)
-    expect(view.json.delivery.alerts).toEqual([expect.objectContaining({ alert_id: id, kind: 'alert', sent: 1, total: 1 })])
-    expect(smtp.received).toHaveLength(2)
-  })
+      expect(unsubscribed.status).toBe(200)
+      const beforeEnd = await jobIds()
+      const ended = await clerk.evaluate(async (alertId) => {
+        const response = await fetch(`/api/alerts/${alertId}/end`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ message: 'The water is safe to drink again.' }),
+        })
+        return response.status
+      }, id)
+      expect(ended).toBe(200)
+      await rebuilt(beforeEnd)
+      expect((await pagesWithBanner(id)).with).toBe(0)
+      // The sender has looked at the outbox since the end: nothing was queued for the address that left.
+      server.services.notify.kick()
+      await server.services.notify.idle()
+      const view = await call(server, '/api/notify')
+      expect(view.json.delivery.queued).toBe(0)
+      expect(view.json.delivery.alerts).toEqual([
+        expect.objectContaining({ alert_id: id, kind: 'alert', sent: 1, total: 1 }),
+      ])
+      expect(smtp.received).toHaveLength(2)
+    },
+  )
 })

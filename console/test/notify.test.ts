@@ -72,14 +72,21 @@ describe('the public routes', () => {
       status: 400,
       json: { message: expect.stringMatching(/an address such as/) },
     })
-    expect(await post(server, '/api/public/subscriptions', { email: 'ann@example.org', topics: ['sports'] })).toMatchObject(
-      { status: 400 },
+    expect(
+      await post(server, '/api/public/subscriptions', { email: 'ann@example.org', topics: ['sports'] }),
+    ).toMatchObject({ status: 400 })
+    const elsewhere = await post(
+      server,
+      '/api/public/subscriptions',
+      { email: 'a@example.org', topics: ['alerts'] },
+      {
+        origin: 'https://evil.example',
+      },
     )
-    const elsewhere = await post(server, '/api/public/subscriptions', { email: 'a@example.org', topics: ['alerts'] }, {
-      origin: 'https://evil.example',
-    })
     expect(elsewhere.status).toBe(403)
-    expect(await post(server, '/api/public/subscriptions/confirm', { token: 'z'.repeat(64) })).toMatchObject({ status: 404 })
+    expect(await post(server, '/api/public/subscriptions/confirm', { token: 'z'.repeat(64) })).toMatchObject({
+      status: 404,
+    })
   })
 
   test('a form posted without JavaScript gets a page', async () => {
@@ -136,11 +143,16 @@ describe('unsubscribing and the operators’ view', () => {
     })
     expect(created.status).toBe(201)
     const id = created.json.alert.id as string
-    const email = await waitFor(() => smtp.received.find((r) => r.mail.subject === 'Emergency: Boil water notice'), 'the alert email')
+    const email = await waitFor(
+      () => smtp.received.find((r) => r.mail.subject === 'Emergency: Boil water notice'),
+      'the alert email',
+    )
     expect(email.to).toBe('ann@example.org')
     const view = await waitFor(async () => {
       const answer = await call(server, '/api/notify')
-      return answer.json.delivery.alerts.find((d: { alert_id: string; sent: number }) => d.alert_id === id && d.sent === 1)
+      return answer.json.delivery.alerts.find(
+        (d: { alert_id: string; sent: number }) => d.alert_id === id && d.sent === 1,
+      )
     }, 'the delivery to be recorded')
     expect(view).toMatchObject({ kind: 'alert', total: 1, sent: 1, failed: 0 })
   })
@@ -149,7 +161,12 @@ describe('unsubscribing and the operators’ view', () => {
     await addTestOperator(server, 'editor@example.org', 'editor')
     const editor = await signIn(server, 'editor@example.org')
     expect(
-      (await call(server, '/api/notify/subscribers?email=ann@example.org', { auth: 'none', headers: { cookie: editor } })).status,
+      (
+        await call(server, '/api/notify/subscribers?email=ann@example.org', {
+          auth: 'none',
+          headers: { cookie: editor },
+        })
+      ).status,
     ).toBe(403)
     const found = await call(server, '/api/notify/subscribers?email=ANN@example.org')
     expect(found.json.subscriber).toMatchObject({ email: 'ann@example.org', status: 'confirmed' })

@@ -27,7 +27,9 @@ export async function run(): Promise<void> {
     const queued = (await store.db.query<{ n: number }>(`select count(*)::int as n from outbox`)).rows[0]!.n
 
     // Only the first toSend messages are due: the rest wait for later.
-    await store.db.exec(`update outbox set next_attempt_at = now() + interval '1 day' where id > (select min(id) + ${toSend! - 1} from outbox)`)
+    await store.db.exec(
+      `update outbox set next_attempt_at = now() + interval '1 day' where id > (select min(id) + ${toSend! - 1} from outbox)`,
+    )
     const config = readMailConfig({
       SMTP_URL: smtp.url,
       MAIL_FROM: 'alerts@roland.example',

@@ -27,7 +27,13 @@ let store: EmbeddedStore
 let config: MailConfig
 
 function mailEnv(url: string): NodeJS.ProcessEnv {
-  return { SMTP_URL: url, MAIL_FROM: 'news@roland.example', MAIL_RATE: '100000', SITE_URL: siteUrl, PUBLIC_NOTIFY_URL: apiUrl }
+  return {
+    SMTP_URL: url,
+    MAIL_FROM: 'news@roland.example',
+    MAIL_RATE: '100000',
+    SITE_URL: siteUrl,
+    PUBLIC_NOTIFY_URL: apiUrl,
+  }
 }
 
 beforeAll(async () => {
@@ -43,7 +49,9 @@ afterAll(async () => {
 
 beforeEach(async () => {
   smtp.received.length = 0
-  await store.db.exec('delete from outbox; delete from subscribers; delete from subscription_attempts; delete from alerts;')
+  await store.db.exec(
+    'delete from outbox; delete from subscribers; delete from subscription_attempts; delete from alerts;',
+  )
 })
 
 /** The token in a link of an email's text. */
@@ -133,13 +141,17 @@ describe('the sender', () => {
       await store.db.exec(`insert into alerts (title, level, status) values ('${title}', 'notice', 'published')`)
       await sendOutbox({ store, config })
     }
-    const { rows } = await store.db.query(`select email, hard_failures, stopped_at is not null as stopped from subscribers order by email`)
+    const { rows } = await store.db.query(
+      `select email, hard_failures, stopped_at is not null as stopped from subscribers order by email`,
+    )
     expect(rows).toEqual([
       { email: 'busy@example.org', hard_failures: 0, stopped: false },
       { email: 'gone@example.org', hard_failures: 3, stopped: true },
     ])
     await store.db.exec(`insert into alerts (title, level, status) values ('Four', 'notice', 'published')`)
-    const { rows: queued } = await store.db.query(`select s.email from outbox o join subscribers s on s.id = o.subscriber_id where o.status = 'queued'`)
+    const { rows: queued } = await store.db.query(
+      `select s.email from outbox o join subscribers s on s.id = o.subscriber_id where o.status = 'queued'`,
+    )
     expect(queued).toEqual([{ email: 'busy@example.org' }])
   })
 })
@@ -185,7 +197,9 @@ describe('roland notify', () => {
     await slow.waitFor(10, 60_000)
     child.kill('SIGKILL')
     await exited
-    const before = await withDataStore(async (s) => (await s.db.query<{ id: number; status: string }>(`select id, status from outbox order by id`)).rows)
+    const before = await withDataStore(
+      async (s) => (await s.db.query<{ id: number; status: string }>(`select id, status from outbox order by id`)).rows,
+    )
     const sentBefore = before.filter((row) => row.status === 'sent').map((row) => row.id)
     expect(sentBefore.length).toBeGreaterThan(0)
     expect(sentBefore.length).toBeLessThan(count)
@@ -195,7 +209,9 @@ describe('roland notify', () => {
     const summary = JSON.parse(stdout) as { sent: number; released: number; failed: number }
     expect(summary.released).toBeGreaterThan(0)
     expect(summary.failed).toBe(0)
-    const after = await withDataStore(async (s) => (await s.db.query<{ id: number; status: string }>(`select id, status from outbox order by id`)).rows)
+    const after = await withDataStore(
+      async (s) => (await s.db.query<{ id: number; status: string }>(`select id, status from outbox order by id`)).rows,
+    )
     expect(after.every((row) => row.status === 'sent')).toBe(true)
 
     const deliveries = new Map<number, number>()
@@ -220,11 +236,18 @@ describe('roland notify', () => {
       )
     })
     const { stdout } = await execute(process.execPath, [cli, 'notify', 'digest', '--dry-run', '--json'], { env: env() })
-    const digest = JSON.parse(stdout) as { recipients: string[]; events: Array<{ title: string; starts_at: string; url: string }> }
+    const digest = JSON.parse(stdout) as {
+      recipients: string[]
+      events: Array<{ title: string; starts_at: string; url: string }>
+    }
     const [next] = nextStarts({ starts_at: firstStart, ends_at: null, rrule: 'FREQ=WEEKLY' }, new Date(), 1, zone)
     expect(digest.recipients).toContain('weekly@example.org')
     expect(digest.events).toContainEqual(
-      expect.objectContaining({ title: 'Quilting circle', starts_at: next, url: expect.stringContaining('/events#quilting-circle-') }),
+      expect.objectContaining({
+        title: 'Quilting circle',
+        starts_at: next,
+        url: expect.stringContaining('/events#quilting-circle-'),
+      }),
     )
   }, 120_000)
 })

@@ -144,7 +144,10 @@ describe('subscribe as anon', () => {
       `select confirm_subscription('${'a'.repeat(64)}')`,
       `select unsubscribe('${'a'.repeat(64)}')`,
     ]) {
-      await expect(store.asRole('anon', (tx) => tx.query(sql)), sql).rejects.toThrow(/permission denied/)
+      await expect(
+        store.asRole('anon', (tx) => tx.query(sql)),
+        sql,
+      ).rejects.toThrow(/permission denied/)
     }
   })
 })
@@ -225,9 +228,9 @@ describe('queueing and sending', () => {
     const claimed = await claimOutbox(store, 'test:1', 10, 10_000)
     expect(claimed).toHaveLength(3)
     expect(await outboxFailed(store, claimed[0]!.id, 'test:1', false, '451: try later')).toBe('retry')
-    expect(await rows(`select status, next_attempt_at > now() as later from outbox where id = ${claimed[0]!.id}`)).toEqual(
-      [{ status: 'queued', later: true }],
-    )
+    expect(
+      await rows(`select status, next_attempt_at > now() as later from outbox where id = ${claimed[0]!.id}`),
+    ).toEqual([{ status: 'queued', later: true }])
     expect(await outboxFailed(store, claimed[1]!.id, 'test:1', true, '550: no such user')).toBe('failed')
     expect(await rows(`select stopped_at is null as going from subscribers`)).toEqual([{ going: true }])
     expect(await outboxFailed(store, claimed[2]!.id, 'test:1', true, '550: no such user')).toBe('failed')

@@ -32,7 +32,7 @@ export default function NotifyForm({ action, townName }: Props) {
       const response = await fetch(action, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: String(data.get('email') ?? ''), topics }),
+        body: JSON.stringify({ email: data.get('email'), topics }),
       })
       const body = (await response.json().catch(() => ({}))) as { message?: string }
       setAnswer({
@@ -48,17 +48,32 @@ export default function NotifyForm({ action, townName }: Props) {
   }
 
   return (
-    <form method="post" action={action} onSubmit={(event) => void send(event)} className="card flex flex-col gap-4 p-6" data-notify-form="">
+    <form
+      method="post"
+      action={action}
+      onSubmit={(event) => void send(event)}
+      className="card flex flex-col gap-4 p-6"
+      data-notify-form=""
+    >
       <div>
         <label htmlFor="notify-email" className="mb-1 block text-sm font-semibold text-stone-700">
           Your email address
         </label>
-        <input id="notify-email" name="email" type="email" required autoComplete="email" maxLength={254} className={inputClass} />
+        <input
+          id="notify-email"
+          name="email"
+          type="email"
+          required
+          autoComplete="email"
+          maxLength={254}
+          className={inputClass}
+        />
       </div>
       <fieldset>
         <legend className="mb-1 block text-sm font-semibold text-stone-700">Send me</legend>
         <label className="flex items-center gap-2">
-          <input type="checkbox" name="topics" value="alerts" defaultChecked /> Town alerts from {townName}, as they happen
+          <input type="checkbox" name="topics" value="alerts" defaultChecked /> Town alerts from {townName}, as they
+          happen
         </label>
         <label className="flex items-center gap-2">
           <input type="checkbox" name="topics" value="events" /> This week&apos;s events, every Monday morning
@@ -67,7 +82,12 @@ export default function NotifyForm({ action, townName }: Props) {
       <button type="submit" className="btn-primary" disabled={sending}>
         Notify me
       </button>
-      <p ref={status} tabIndex={-1} role="status" className={answer && !answer.ok ? 'font-semibold text-red-800' : 'text-stone-700'}>
+      <p
+        ref={status}
+        tabIndex={-1}
+        role="status"
+        className={answer && !answer.ok ? 'font-semibold text-red-800' : 'text-stone-700'}
+      >
         {answer?.text}
       </p>
     </form>

@@ -16,6 +16,8 @@ describe('notifySettings', () => {
   })
 
   test('fails the build on an address that is not http(s)', () => {
-    expect(() => notifySettings({ PUBLIC_NOTIFY_URL: 'console:4322' })).toThrow(/must be the console's http\(s\) address/)
+    expect(() => notifySettings({ PUBLIC_NOTIFY_URL: 'console:4322' })).toThrow(
+      /must be the console's http\(s\) address/,
+    )
   })
 })

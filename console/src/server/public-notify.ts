@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { mailOffReason } from '@roland/scripts/notify/config'
-import { confirmSubscription, notifyTopics, subscribe, unsubscribe, type NotifyTopic } from '@roland/scripts/notify/outbox'
+import { confirmSubscription, notifyTopics, subscribe, unsubscribe } from '@roland/scripts/notify/outbox'
 import { SqlError } from '@roland/scripts/store/types'
 import { z } from 'zod'
 import type { ConsoleServices } from './context.ts'
@@ -30,7 +30,11 @@ export { isPublicNotifyPath }
 
 const topicsSchema = z.array(z.enum(notifyTopics)).min(1, 'Choose at least one topic: alerts or events.')
 const subscriptionSchema = z.object({
-  email: z.string().trim().min(1, 'Enter your email address.').max(254, 'The email address is too long: at most 254 characters.'),
+  email: z
+    .string()
+    .trim()
+    .min(1, 'Enter your email address.')
+    .max(254, 'The email address is too long: at most 254 characters.'),
   topics: topicsSchema,
 })
 const tokenSchema = z.object({ token: z.string().min(1, 'The link has no token: open the link in your email again.') })
@@ -49,7 +53,8 @@ async function readFields(req: IncomingMessage): Promise<{ form: boolean; fields
   if (/^application\/json\b/i.test(type)) {
     try {
       const body = JSON.parse(raw) as unknown
-      if (body && typeof body === 'object' && !Array.isArray(body)) return { form: false, fields: body as Record<string, unknown> }
+      if (body && typeof body === 'object' && !Array.isArray(body))
+        return { form: false, fields: body as Record<string, unknown> }
     } catch {
       // answered below
     }
@@ -74,17 +79,36 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
 
-function sendAnswer(res: ServerResponse, answer: Answer, form: boolean, cors: Record<string, string>, siteUrl: string | null): void {
-  const common = { ...securityHeaders, 'cross-origin-resource-policy': 'cross-origin', ...cors, 'cache-control': 'no-store' }
+function sendAnswer(
+  res: ServerResponse,
+  answer: Answer,
+  form: boolean,
+  cors: Record<string, string>,
+  siteUrl: string | null,
+): void {
+  const common = {
+    ...securityHeaders,
+    'cross-origin-resource-policy': 'cross-origin',
+    ...cors,
+    'cache-control': 'no-store',
+  }
   if (form) {
     const back = siteUrl ? `<p><a href="${escapeHtml(siteUrl)}/">Back to the website</a></p>` : ''
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(answer.page)}</title></head><body><main><p>${escapeHtml(answer.page)}</p>${back}</main></body></html>`
-    res.writeHead(answer.status, { ...common, 'content-type': 'text/html; charset=utf-8', 'content-length': String(Buffer.byteLength(html)) })
+    res.writeHead(answer.status, {
+      ...common,
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(html)),
+    })
     res.end(html)
     return
   }
   const text = JSON.stringify(answer.body)
-  res.writeHead(answer.status, { ...common, 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) })
+  res.writeHead(answer.status, {
+    ...common,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+  })
   res.end(text)
 }
 
@@ -94,8 +118,16 @@ const accepted: Answer = {
   page: 'Check your email: we sent a link to confirm, unless we sent one in the last day.',
 }
 
-async function handleSubscribe(req: IncomingMessage, services: ConsoleServices, fields: Record<string, unknown>): Promise<Answer> {
-  if (!services.config.mail) throw new HttpError(503, `${mailOffReason.replace(/:.*$/, '')}: this site sends no email yet. Follow the alerts feed (/alerts.xml) instead.`)
+async function handleSubscribe(
+  req: IncomingMessage,
+  services: ConsoleServices,
+  fields: Record<string, unknown>,
+): Promise<Answer> {
+  if (!services.config.mail)
+    throw new HttpError(
+      503,
+      `${mailOffReason.replace(/:.*$/, '')}: this site sends no email yet. Follow the alerts feed (/alerts.xml) instead.`,
+    )
   const topics = typeof fields.topics === 'string' ? [fields.topics] : fields.topics
   const input = parse(subscriptionSchema, { ...fields, topics })
   await subscribe(services.store, input.email, input.topics, clientIp(req, services))
@@ -114,14 +146,20 @@ async function handleConfirm(services: ConsoleServices, fields: Record<string, u
   return { status: 200, body: { status: 'confirmed', topics: outcome.topics, message: words }, page: words }
 }
 
-async function handleUnsubscribe(url: URL, fields: Record<string, unknown>, services: ConsoleServices): Promise<Answer> {
+async function handleUnsubscribe(
+  url: URL,
+  fields: Record<string, unknown>,
+  services: ConsoleServices,
+): Promise<Answer> {
   const token = url.searchParams.get('token') ?? (typeof fields.token === 'string' ? fields.token : '')
   parse(tokenSchema, { token })
   // One-click (RFC 8058) and a form with no topics chosen: everything.
   const oneClick = fields['List-Unsubscribe'] === 'One-Click'
-  const rawTopics = fields.topics === undefined || oneClick ? null : typeof fields.topics === 'string' ? [fields.topics] : fields.topics
-  const topics = rawTopics === null || (Array.isArray(rawTopics) && rawTopics.length === 0) ? null : parse(topicsSchema, rawTopics)
-  const outcome = await unsubscribe(services.store, token, topics as NotifyTopic[] | null)
+  const rawTopics =
+    fields.topics === undefined || oneClick ? null : typeof fields.topics === 'string' ? [fields.topics] : fields.topics
+  const topics =
+    rawTopics === null || (Array.isArray(rawTopics) && rawTopics.length === 0) ? null : parse(topicsSchema, rawTopics)
+  const outcome = await unsubscribe(services.store, token, topics)
   if (outcome.status === 'unknown') {
     const words = 'This unsubscribe link is not one we sent, or it was cut short: open it from the email again.'
     return { status: 404, body: { status: 'unknown', message: words }, page: words }
@@ -133,7 +171,11 @@ async function handleUnsubscribe(url: URL, fields: Record<string, unknown>, serv
 }
 
 /** Handles a request to one of the public "Notify me" routes. */
-export async function handlePublicNotify(req: IncomingMessage, res: ServerResponse, services: ConsoleServices): Promise<void> {
+export async function handlePublicNotify(
+  req: IncomingMessage,
+  res: ServerResponse,
+  services: ConsoleServices,
+): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1')
   const origin = req.headers.origin
   const allowed = services.config.submissions.allowedOrigins
@@ -143,7 +185,17 @@ export async function handlePublicNotify(req: IncomingMessage, res: ServerRespon
   if (origin !== undefined && origin !== 'null') {
     if (allowed.includes(origin)) cors['access-control-allow-origin'] = origin
     else if (!oneClickOrigin) {
-      sendAnswer(res, { status: 403, body: { message: `Subscriptions are taken from the site only (${allowed.join(', ')}), not from ${origin}.` }, page: 'Subscriptions are taken from the site only.' }, false, cors, siteUrl)
+      sendAnswer(
+        res,
+        {
+          status: 403,
+          body: { message: `Subscriptions are taken from the site only (${allowed.join(', ')}), not from ${origin}.` },
+          page: 'Subscriptions are taken from the site only.',
+        },
+        false,
+        cors,
+        siteUrl,
+      )
       return
     }
   }
@@ -166,7 +218,13 @@ export async function handlePublicNotify(req: IncomingMessage, res: ServerRespon
       res.writeHead(303, { ...securityHeaders, location: target, 'cache-control': 'no-store' })
       res.end()
     } else {
-      sendAnswer(res, { status: 200, body: {}, page: 'To unsubscribe, press the button on the unsubscribe page of the website.' }, true, cors, null)
+      sendAnswer(
+        res,
+        { status: 200, body: {}, page: 'To unsubscribe, press the button on the unsubscribe page of the website.' },
+        true,
+        cors,
+        null,
+      )
     }
     return
   }
@@ -186,7 +244,8 @@ export async function handlePublicNotify(req: IncomingMessage, res: ServerRespon
           : await handleUnsubscribe(url, body.fields, services)
     sendAnswer(res, answer, form, cors, siteUrl)
   } catch (error) {
-    const status = error instanceof HttpError ? error.status : error instanceof SqlError && error.httpStatus ? error.httpStatus : 500
+    const status =
+      error instanceof HttpError ? error.status : error instanceof SqlError && error.httpStatus ? error.httpStatus : 500
     const message =
       error instanceof HttpError || (error instanceof SqlError && error.httpStatus)
         ? (error as Error).message

@@ -54,7 +54,9 @@ export function register(program: Command): void {
     .option('--json', 'print the digest as JSON')
     .action(async (flags: { dryRun?: boolean; json?: boolean }) => {
       // A dry run needs no mail server: only the site's address for the links.
-      const siteUrl = flags.dryRun ? { siteUrl: (process.env.SITE_URL ?? 'http://127.0.0.1:4321').replace(/\/$/, '') } : mailConfig()
+      const siteUrl = flags.dryRun
+        ? { siteUrl: (process.env.SITE_URL ?? 'http://127.0.0.1:4321').replace(/\/$/, '') }
+        : mailConfig()
       if (flags.dryRun) {
         const plan = await withStore((store) => planDigest(store, siteUrl))
         if (flags.json) {
@@ -65,7 +67,9 @@ export function register(program: Command): void {
           `The digest of the week of ${plan.week} would go to ${plan.recipients.length} subscriber(s)` +
             (plan.recipients.length ? `: ${plan.recipients.join(', ')}` : '') +
             `.\n${plan.content.events.length} event(s):\n` +
-            plan.content.events.map((e) => `  ${e.starts_at}  ${e.title}${e.cancelled ? ' (cancelled)' : ''}\n`).join('') +
+            plan.content.events
+              .map((e) => `  ${e.starts_at}  ${e.title}${e.cancelled ? ' (cancelled)' : ''}\n`)
+              .join('') +
             `${plan.content.alerts.length} alert(s) in force, ${plan.content.businesses.length} new business(es).\n`,
         )
         return

@@ -41,13 +41,23 @@ export function readMailConfig(env: NodeJS.ProcessEnv = process.env): MailConfig
   const smtpUrl = setting(env, 'SMTP_URL')
   const from = setting(env, 'MAIL_FROM')
   if (!smtpUrl && !from) return null
-  if (!smtpUrl) throw new MailConfigError('MAIL_FROM is set but SMTP_URL is missing: add smtp://user:pass@host:587 to .env (see .env.example).')
-  if (!from) throw new MailConfigError('SMTP_URL is set but MAIL_FROM is missing: add the sending address, such as news@your-town.example, to .env.')
+  if (!smtpUrl)
+    throw new MailConfigError(
+      'MAIL_FROM is set but SMTP_URL is missing: add smtp://user:pass@host:587 to .env (see .env.example).',
+    )
+  if (!from)
+    throw new MailConfigError(
+      'SMTP_URL is set but MAIL_FROM is missing: add the sending address, such as news@your-town.example, to .env.',
+    )
   if (!URL.canParse(smtpUrl) || !/^smtps?:$/.test(new URL(smtpUrl).protocol)) {
-    throw new MailConfigError(`SMTP_URL must be an smtp:// or smtps:// address such as smtp://user:pass@mail.example.org:587, not "${smtpUrl}".`)
+    throw new MailConfigError(
+      `SMTP_URL must be an smtp:// or smtps:// address such as smtp://user:pass@mail.example.org:587, not "${smtpUrl}".`,
+    )
   }
   if (!/^[^@\s<>"]+@[^@\s<>"]+\.[^@\s<>"]+$/.test(from)) {
-    throw new MailConfigError(`MAIL_FROM must be an address such as news@your-town.example, not "${from}" (the town's name is added as the sender's name).`)
+    throw new MailConfigError(
+      `MAIL_FROM must be an address such as news@your-town.example, not "${from}" (the town's name is added as the sender's name).`,
+    )
   }
   const rateText = setting(env, 'MAIL_RATE') ?? '600'
   if (!/^\d+$/.test(rateText) || Number(rateText) < 1) {
@@ -56,7 +66,9 @@ export function readMailConfig(env: NodeJS.ProcessEnv = process.env): MailConfig
   const siteUrl = setting(env, 'SITE_URL')
   const notifyUrl = setting(env, 'PUBLIC_NOTIFY_URL')
   if (!siteUrl || !URL.canParse(siteUrl)) {
-    throw new MailConfigError('Email needs SITE_URL, the site\'s address (https://your-town.example), for the links in each email: add it to .env.')
+    throw new MailConfigError(
+      "Email needs SITE_URL, the site's address (https://your-town.example), for the links in each email: add it to .env.",
+    )
   }
   if (notifyUrl && !URL.canParse(notifyUrl)) {
     throw new MailConfigError(

@@ -38,7 +38,11 @@ export interface DigestPlan {
 }
 
 /** Builds the digest as it would go out now: the next seven days from `now`. */
-export async function planDigest(store: Store, config: Pick<MailConfig, 'siteUrl'>, now = new Date()): Promise<DigestPlan> {
+export async function planDigest(
+  store: Store,
+  config: Pick<MailConfig, 'siteUrl'>,
+  now = new Date(),
+): Promise<DigestPlan> {
   const catalog = await store.loadCatalog()
   const zone = catalog.town.time_zone
   const { week, dueAt } = digestWeek(now, zone)

@@ -118,7 +118,7 @@ export function renderEmail(message: ClaimedMessage, context: EmailContext): Ren
     const where = alert.area ? `Area: ${alert.area}` : `Area: ${town}`
     const when = alert.starts_at ? `From ${formatTownTime(alert.starts_at, context.timeZone)}` : ''
     const until = !ended && alert.ends_at ? ` until ${formatTownTime(alert.ends_at, context.timeZone)}` : ''
-    const note = ended ? (alert.end_message?.trim() || 'The alert has ended.') : ''
+    const note = ended ? alert.end_message?.trim() || 'The alert has ended.' : ''
     const textBody = ended
       ? `All clear: ${alert.title}\n\n${note}\n\n${where}\nMore: ${page}\n`
       : `${level.toUpperCase()}: ${alert.title}\n${where}\n${when}${until}\n\n${alert.body}\n\nMore: ${page}\n`
@@ -141,8 +141,13 @@ export function renderEmail(message: ClaimedMessage, context: EmailContext): Ren
     (e) =>
       `- ${formatTownTime(e.starts_at, context.timeZone)}: ${e.title}${e.cancelled ? ' (cancelled)' : ''}, ${e.location}\n  ${e.url}`,
   )
-  const alertLines = digest.alerts.map((a) => `- ${levelWords[a.level as AlertContent['level']] ?? a.level}: ${a.title}\n  ${context.siteUrl}/alerts/${a.id}`)
-  const businessLines = digest.businesses.map((b) => `- ${b.name} (${b.category})\n  ${context.siteUrl}/business/${b.slug}`)
+  const alertLines = digest.alerts.map(
+    (a) =>
+      `- ${levelWords[a.level as AlertContent['level']] ?? a.level}: ${a.title}\n  ${context.siteUrl}/alerts/${a.id}`,
+  )
+  const businessLines = digest.businesses.map(
+    (b) => `- ${b.name} (${b.category})\n  ${context.siteUrl}/business/${b.slug}`,
+  )
   const sections: Array<[string, string[], string[]]> = [
     [
       'Alerts in force',

@@ -66,7 +66,12 @@ export interface SubscriberRecord {
  * nothing, whoever the address is; the SQL refuses bad input (SqlError PT400) and too many
  * (PT429). `clientIp` is hashed there with a secret salt for the rate limit, never stored.
  */
-export async function subscribe(store: Store, email: string, topics: readonly string[], clientIp: string): Promise<void> {
+export async function subscribe(
+  store: Store,
+  email: string,
+  topics: readonly string[],
+  clientIp: string,
+): Promise<void> {
   await store.call('subscribe', { email, topics }, { headers: { 'x-roland-client-ip': clientIp } })
 }
 
@@ -108,7 +113,12 @@ export function outboxDelivery(store: Store): Promise<OutboxDelivery> {
 }
 
 /** Claims due messages for this process, within the per-minute limit. */
-export async function claimOutbox(store: Store, claimer: string, batch: number, perMinute: number): Promise<ClaimedMessage[]> {
+export async function claimOutbox(
+  store: Store,
+  claimer: string,
+  batch: number,
+  perMinute: number,
+): Promise<ClaimedMessage[]> {
   return (await store.call<ClaimedMessage[] | null>('claim_outbox', { claimer, batch, per_minute: perMinute })) ?? []
 }
 

@@ -80,7 +80,8 @@ export async function startSmtpServer(options: { holdMs?: number } = {}): Promis
     async waitFor(count, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`Expected ${count} emails, ${received.length} arrived in ${timeoutMs} ms`)
+        if (Date.now() > deadline)
+          throw new Error(`Expected ${count} emails, ${received.length} arrived in ${timeoutMs} ms`)
         await new Promise<void>((resolve) => {
           const wake = () => {
             waiters.delete(wake)

@@ -34,12 +34,16 @@ export function useNotify(refresh: unknown = null): NotifyView | null {
 function FindSubscriber() {
   const toast = useToast()
   const [email, setEmail] = useState('')
-  const [found, setFound] = useState<{ id: string; email: string; status: string; topics: string[] } | null | undefined>(undefined)
+  const [found, setFound] = useState<
+    { id: string; email: string; status: string; topics: string[] } | null | undefined
+  >(undefined)
 
   async function find(event: FormEvent) {
     event.preventDefault()
     try {
-      const answer = await api<{ subscriber: typeof found }>(`/api/notify/subscribers?email=${encodeURIComponent(email)}`)
+      const answer = await api<{ subscriber: typeof found }>(
+        `/api/notify/subscribers?email=${encodeURIComponent(email)}`,
+      )
       setFound(answer.subscriber ?? null)
     } catch (error) {
       toast.error(errorMessage(error))
@@ -59,7 +63,11 @@ function FindSubscriber() {
   }
 
   return (
-    <form onSubmit={find} className="mt-4 flex flex-col gap-2 text-sm" aria-label="Find a subscriber">
+    <form
+      onSubmit={(event) => void find(event)}
+      className="mt-4 flex flex-col gap-2 text-sm"
+      aria-label="Find a subscriber"
+    >
       <label htmlFor="notify-find" className="font-medium">
         Delete an address on request (admins)
       </label>
@@ -90,7 +98,13 @@ function FindSubscriber() {
 }
 
 /** The email card of the Alerts screen: whether email is on, subscribers per topic, each alert's delivery. */
-export function NotifyCard({ alerts, refresh }: { alerts: readonly Pick<AlertRow, 'id' | 'title'>[]; refresh?: unknown }) {
+export function NotifyCard({
+  alerts,
+  refresh,
+}: {
+  alerts: readonly Pick<AlertRow, 'id' | 'title'>[]
+  refresh?: unknown
+}) {
   const { canEdit: isAdmin } = useTown()
   const view = useNotify(refresh)
   if (!view) return <Card title="Email (Notify me)">Loading...</Card>
@@ -141,14 +155,16 @@ export function AlertsToday({ refresh }: { refresh?: unknown }) {
   const { town } = useTown()
   const toast = useToast()
   const view = useNotify(refresh)
-  const [alerts, setAlerts] = useState<AlertRow[] | null>(null)
+  const [read, setRead] = useState<{ alerts: AlertRow[]; at: number } | null>(null)
   useEffect(() => {
     api<{ alerts: AlertRow[] }>('/api/alerts').then(
-      (answer) => setAlerts(answer.alerts),
+      // "Showing" is judged at the time of the read.
+      (answer) => setRead({ alerts: answer.alerts, at: Date.now() }),
       (error: unknown) => toast.error(errorMessage(error)),
     )
   }, [toast, refresh])
-  const now = Date.now()
+  const alerts = read?.alerts ?? null
+  const now = read?.at ?? 0
   const showing = (alerts ?? []).filter(
     (alert) => alert.status === 'published' && (alert.ends_at === null || Date.parse(alert.ends_at) > now),
   )
@@ -157,7 +173,9 @@ export function AlertsToday({ refresh }: { refresh?: unknown }) {
   return (
     <Card title="Alerts">
       <ul className="text-sm" aria-label="Alerts showing">
-        {alerts && showing.length === 0 ? <li className="px-2 text-slate-600">No alert is showing on the site.</li> : null}
+        {alerts && showing.length === 0 ? (
+          <li className="px-2 text-slate-600">No alert is showing on the site.</li>
+        ) : null}
         {showing.map((alert) => (
           <li key={alert.id} className="px-2 py-1">
             <a href="/alerts" onClick={(event) => follow(event, '/alerts')} className="hover:underline">

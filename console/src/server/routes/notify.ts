@@ -45,7 +45,8 @@ export const notifyRoutes: Route[] = [
     adminOnly: true,
     async handler({ res, url, services }) {
       const email = url.searchParams.get('email')?.trim() ?? ''
-      if (!email) throw new HttpError(400, 'Give the address to find: /api/notify/subscribers?email=someone@example.org')
+      if (!email)
+        throw new HttpError(400, 'Give the address to find: /api/notify/subscribers?email=someone@example.org')
       sendJson(res, 200, { subscriber: await findSubscriber(services.store, email) })
     },
   },
@@ -55,7 +56,8 @@ export const notifyRoutes: Route[] = [
     adminOnly: true,
     async handler({ res, params, services }) {
       const id = z.uuid().safeParse(params.id)
-      if (!id.success) throw new HttpError(400, 'A subscriber id is a UUID: find it with GET /api/notify/subscribers?email=')
+      if (!id.success)
+        throw new HttpError(400, 'A subscriber id is a UUID: find it with GET /api/notify/subscribers?email=')
       if (!(await deleteSubscriber(services.store, id.data))) {
         throw new HttpError(404, 'No such subscriber: the address may have been deleted already.')
       }
