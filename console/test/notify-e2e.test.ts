@@ -4,7 +4,6 @@ import os from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { freshStoreIn } from '../../scripts/test/support/fresh-store.ts'
 import { startSmtpServer, type TestSmtpServer } from '../../scripts/test/support/smtp-server.ts'
 import { launchBrowser } from '../../test/support/browser.ts'
 import { buildSite, builtPages } from '../../test/support/build-site.ts'
@@ -78,7 +77,6 @@ beforeAll(async () => {
   cleanups.push(() => smtp.close())
   const data = await tempDataDir('roland-notify-e2e-')
   cleanups.push(() => data.remove())
-  await (await freshStoreIn(data.dir)).close()
   const root = await mkdtemp(path.join(os.tmpdir(), 'roland-notify-e2e-site-'))
   cleanups.push(() => rm(root, { recursive: true, force: true }))
   outDir = path.join(root, 'dist')
