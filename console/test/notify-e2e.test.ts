@@ -158,7 +158,8 @@ describe('Notify me, end to end', () => {
       const [, alertMail] = await smtp.waitFor(2)
       expect(alertMail!.to).toBe(resident)
       expect(alertMail!.mail.subject).toBe('Emergency: Boil water notice')
-      const header = (name: string) => alertMail!.mail.headerLines.find((line) => line.key === name)?.line
+      const header = (name: string) =>
+        alertMail!.mail.headerLines.find((line) => line.key === name)?.line.replace(/\r\n(?=[ \t])/g, '')
       const oneClick =
         /^List-Unsubscribe: <(http:\/\/127\.0\.0\.1:\d+\/api\/public\/unsubscribe\?token=[A-Za-z0-9_-]+)>$/.exec(
           header('list-unsubscribe') ?? '',

@@ -84,7 +84,8 @@ describe('the sender', () => {
     expect(mail.text).toContain(`${siteUrl}/notify/unsubscribe?token=`)
     expect(mail.html).toContain(`href="${siteUrl}/notify/unsubscribe?token=`)
     const token = tokenIn(mail.text!, '/notify/unsubscribe')
-    const header = (name: string) => mail.headerLines.find((line) => line.key === name)?.line
+    const header = (name: string) =>
+      mail.headerLines.find((line) => line.key === name)?.line.replace(/\r\n(?=[ \t])/g, '')
     expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click')
     expect(header('list-unsubscribe')).toBe(
       `List-Unsubscribe: <http://127.0.0.1:4322/api/public/unsubscribe?token=${token}>`,
