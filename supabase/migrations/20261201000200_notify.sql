@@ -95,10 +95,11 @@ comment on column public.outbox.claimed_by is 'The sending process (host:pid) wh
 comment on column public.outbox.unsubscribe_token_hash is 'SHA-256 of the one-click unsubscribe token in this email.';
 create index outbox_due_idx on public.outbox (next_attempt_at) where status = 'queued';
 create index outbox_sending_idx on public.outbox (claimed_by) where status = 'sending';
-create index outbox_claimed_idx on public.outbox (claimed_at);
+-- Partial where a queued row has nothing yet, so queueing thousands of messages writes fewer index entries.
+create index outbox_claimed_idx on public.outbox (claimed_at) where claimed_at is not null;
 create index outbox_alert_idx on public.outbox (alert_id, status);
 create index outbox_subscriber_idx on public.outbox (subscriber_id);
-create unique index outbox_token_idx on public.outbox (unsubscribe_token_hash);
+create unique index outbox_token_idx on public.outbox (unsubscribe_token_hash) where unsubscribe_token_hash is not null;
 
 alter table public.subscribers enable row level security;
 alter table public.subscription_attempts enable row level security;
