@@ -17,11 +17,11 @@ describe('a saved page served offline', () => {
     const saved = new Date(2026, 10, 27, 15, 4)
     const withBanner = page.replace(
       '<header>',
-      '<section aria-label="Alerts" class="alert-banner"><ul><li><a data-alert="1">Boil water</a></li></ul></section><header>',
+      '<section aria-label="Alerts"><a data-alert="1">Boil water</a></section><header>',
     )
     const html = withSavedNote(withBanner, saved)
     expect(html).toContain(
-      `Saved on November 27, 2026 at ${savedTime(saved)}: you are offline, and these alerts may have changed since.</p><ul>`,
+      `Saved on November 27, 2026 at ${savedTime(saved)}: you are offline, and these alerts may have changed since.</p><a data-alert="1">`,
     )
     expect(savedTime(saved)).toBe('3:04 PM')
     expect(html.match(/data-saved-note/g)).toHaveLength(1)

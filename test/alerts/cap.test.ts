@@ -56,7 +56,14 @@ const ended: Alert = {
   ended_at: '2026-12-02T15:30:00.000Z',
   all_clear: 'The road is open again.',
   messages: [
-    { id: 'm-3', sequence: 3, msg_type: 'Update', all_clear: true, note: 'The road is open again.', sent_at: '2026-12-02T15:30:00.000Z' },
+    {
+      id: 'm-3',
+      sequence: 3,
+      msg_type: 'Update',
+      all_clear: true,
+      note: 'The road is open again.',
+      sent_at: '2026-12-02T15:30:00.000Z',
+    },
     { id: 'm-1', sequence: 1, msg_type: 'Alert', all_clear: false, note: null, sent_at: '2026-12-01T12:00:05.123Z' },
     { id: 'm-2', sequence: 2, msg_type: 'Update', all_clear: false, note: null, sent_at: '2026-12-01T18:00:00.000Z' },
   ],
@@ -114,7 +121,9 @@ describe('capMessage', () => {
   test('the schema check fails a message that breaks the standard', async () => {
     const broken = capMessage(boilWater, town, site).replace('<scope>Public</scope>', '<scope>Everyone</scope>')
     expect(await validateAgainstSchema([await written('broken.cap.xml', broken)])).toMatch(/scope/)
-    const zulu = capMessage(boilWater, town, site).replace('-06:00</sent>', 'Z</sent>').replace(/T06:00:05Z/, 'T12:00:05Z')
+    const zulu = capMessage(boilWater, town, site)
+      .replace('-06:00</sent>', 'Z</sent>')
+      .replace(/T06:00:05Z/, 'T12:00:05Z')
     expect(await validateAgainstSchema([await written('zulu.cap.xml', zulu)])).toMatch(/sent/)
   })
 

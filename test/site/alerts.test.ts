@@ -27,11 +27,14 @@ describe('the alerts banner', () => {
     for (const file of pages) {
       const html = await readFile(file, 'utf8')
       const where = sitePathOf(siteDir, file)
+      // A redirect (an old address) is no page of its own: it sends the browser on at once.
+      if (/<meta http-equiv="refresh"/.test(html)) continue
       const banner = /<section aria-label="Alerts"[^>]*>([\s\S]*?)<\/section>/.exec(html)
       expect(banner, where).not.toBeNull()
-      expect(banner![1], where).toContain(
-        `<a href="/alerts/${showing.id}" data-alert="${showing.id}" data-level="emergency"><b>Emergency:</b> ${showing.title}</a>`,
+      const link = new RegExp(
+        `^<a href="/alerts/${showing.id}" data-alert="${showing.id}" data-level="emergency"[^>]*>Emergency: ${showing.title}</a>$`,
       )
+      expect(banner![1], where).toMatch(link)
       // The ended notice never shows; the banner comes before the header.
       expect(banner![1], where).not.toContain(ended.id)
       expect(html.indexOf('aria-label="Alerts"'), where).toBeLessThan(html.indexOf('<header'))
@@ -77,21 +80,23 @@ describe('/alerts', () => {
       (m) => JSON.parse(m[1]!) as Record<string, unknown>,
     )
     expect(data).toContainEqual(
-      expect.objectContaining({ '@type': 'SpecialAnnouncement', name: showing.title, url: site.url(`/alerts/${showing.id}`) }),
+      expect.objectContaining({
+        '@type': 'SpecialAnnouncement',
+        name: showing.title,
+        url: site.url(`/alerts/${showing.id}`),
+      }),
     )
   })
 
   test('the emergency page lists the showing alert above its numbers', async () => {
     const { page } = await site.open('/community/emergency')
-    const order = await page
-      .locator('main')
-      .evaluate(
-        (main, id) => [
-          main.querySelector(`[data-alert="${id}"]`)?.compareDocumentPosition(main.querySelector('a[href^="tel:"]')!),
-        ],
-        showing.id,
-      )
-    expect(order[0]! & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    // The alert (in main, not the banner) comes before the first phone number.
+    const alertFirst = await page.locator('main').evaluate((main, id) => {
+      const alert = main.querySelector(`[data-alert="${id}"]`)
+      const number = main.querySelector('a[href^="tel:"]')
+      return Boolean(alert && number && alert.compareDocumentPosition(number) & 4)
+    }, showing.id)
+    expect(alertFirst).toBe(true)
   })
 })
 

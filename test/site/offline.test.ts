@@ -89,12 +89,16 @@ describe('after one visit to / and /businesses, with no signal', () => {
     await expect(savedNote(page).innerText()).resolves.toMatch(
       /^Saved on \w+ \d{1,2}, \d{4} at \d{1,2}:\d\d [AP]M: you are offline, and these alerts may have changed since\.$/,
     )
-    await expect(page.locator('section[aria-label="Alerts"] > [data-saved-note] + ul [data-alert]').count()).resolves.toBe(1)
+    await expect(page.locator('section[aria-label="Alerts"] > [data-saved-note] + [data-alert]').count()).resolves.toBe(
+      1,
+    )
   })
 
   test('a page opened before is served as saved, and says so', async () => {
     await page.goto(url('/'))
-    await expect(savedNote(page).innerText()).resolves.toMatch(/: you are offline, and these alerts may have changed since\.$/)
+    await expect(savedNote(page).innerText()).resolves.toMatch(
+      /: you are offline, and these alerts may have changed since\.$/,
+    )
     await expect(page.locator('main h1').count()).resolves.toBe(1)
   })
 

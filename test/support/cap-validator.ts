@@ -36,7 +36,7 @@ function xmllint(args: string[]): Promise<string> {
   const command = ensureXmllint()
   return new Promise((resolve, reject) => {
     execFile(command, ['--noout', '--nonet', ...args], (error, _stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(error)
+      if (error && typeof error.code !== 'number') reject(new Error(`xmllint could not run: ${error.message}`))
       else resolve(error ? stderr || `xmllint exited with ${error.code}` : '')
     })
   })

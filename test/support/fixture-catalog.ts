@@ -444,8 +444,20 @@ export async function buildFixtureDataDir(dir: string): Promise<void> {
       `insert into alerts (id, title, body, level, kind, area, starts_at, status)
        values ($1, $2, $3, $4, $5, $6, now() - interval '2 hours', 'published'),
               ($7, $8, $9, $10, $11, $12, now() - interval '3 days', 'published')`,
-      [showing.id, showing.title, showing.body, showing.level, showing.kind, showing.area,
-       ended.id, ended.title, ended.body, ended.level, ended.kind, ended.area],
+      [
+        showing.id,
+        showing.title,
+        showing.body,
+        showing.level,
+        showing.kind,
+        showing.area,
+        ended.id,
+        ended.title,
+        ended.body,
+        ended.level,
+        ended.kind,
+        ended.area,
+      ],
     )
     // An update, then the all clear: the notice's page has both notes, its CAP message references two.
     await store.db.query(`update alerts set body = body || ' Expect delays.' where id = $1`, [ended.id])

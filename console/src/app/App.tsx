@@ -28,6 +28,12 @@ const allScreens = [
     adminOnly: false,
   },
   {
+    path: '/alerts',
+    label: 'Alerts',
+    Screen: lazyScreen(() => import('./screens/Alerts.tsx'), 'Alerts'),
+    adminOnly: false,
+  },
+  {
     path: '/attention',
     label: 'Needs attention',
     Screen: lazyScreen(() => import('./screens/NeedsAttention.tsx'), 'NeedsAttention'),

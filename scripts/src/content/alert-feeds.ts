@@ -148,7 +148,10 @@ export function alertsAtomFeed(alerts: Alert[], town: Town, siteUrl: string | UR
       .ele(atomNamespace, 'link', { rel: 'related', type: 'application/cap+xml', href: url(alertCapPath(alert.id)) })
       .up()
     entry.ele(atomNamespace, 'category', { term: alert.level, label: alertLevelLabels[alert.level] }).up()
-    entry.ele(atomNamespace, 'content', { type: 'text' }).txt(alert.body || alert.title).up()
+    entry
+      .ele(atomNamespace, 'content', { type: 'text' })
+      .txt(alert.body || alert.title)
+      .up()
   }
   return feed.end({ prettyPrint: true })
 }

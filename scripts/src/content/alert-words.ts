@@ -32,3 +32,8 @@ export const alertKindLabels: Record<AlertKind, string> = {
   safety: 'Safety',
   other: 'Other',
 }
+
+/** Whether an alert shows on the site at `now` (epoch ms): published, and not past its end time. */
+export function isAlertActive(alert: { status: string; ends_at: string | null }, now = Date.now()): boolean {
+  return alert.status === 'published' && (alert.ends_at === null || Date.parse(alert.ends_at) > now)
+}

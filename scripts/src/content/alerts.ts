@@ -1,5 +1,6 @@
 import type { Store } from '../store/types.ts'
 import { createRow, editRow, type Actor, type ContentRow, type EditOutcome } from './edit.ts'
+import { isAlertActive } from './alert-words.ts'
 import type { AlertCreate, AlertPatch, AlertRow } from './schema-base.ts'
 
 // Town alerts (issue 48): thin calls of the edit functions (so every change is audited, undone
@@ -25,10 +26,7 @@ export async function readAlert(store: Store, id: string): Promise<AlertRow | nu
   return row ?? null
 }
 
-/** Whether an alert shows on the site at `now`: published and not past its end time. */
-export function isAlertActive(alert: Pick<AlertRow, 'status' | 'ends_at'>, now = Date.now()): boolean {
-  return alert.status === 'published' && (alert.ends_at === null || Date.parse(alert.ends_at) > now)
-}
+export { isAlertActive } from './alert-words.ts'
 
 /** The soonest end time still ahead among the showing alerts, as epoch ms, or null. */
 export function nextAlertEnd(alerts: Pick<AlertRow, 'status' | 'ends_at'>[], now = Date.now()): number | null {

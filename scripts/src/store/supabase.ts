@@ -185,7 +185,15 @@ export function openSupabaseStore(settings: SupabaseSettings): SupabaseStore {
           .in('status', ['published', 'ended'])
           .order('published_at', { ascending: false }),
       ])
-      for (const [what, answer] of Object.entries({ businesses, categories, attractions, events, pages, alerts, town })) {
+      for (const [what, answer] of Object.entries({
+        businesses,
+        categories,
+        attractions,
+        events,
+        pages,
+        alerts,
+        town,
+      })) {
         if (answer.error) fail(`read ${what}`, answer.error)
       }
       return parseCatalog(

@@ -1,4 +1,11 @@
-import { createAlert, editAlert, endAlert, listAlerts, publishAlert, type AlertOutcome } from '@roland/scripts/content/alerts'
+import {
+  createAlert,
+  editAlert,
+  endAlert,
+  listAlerts,
+  publishAlert,
+  type AlertOutcome,
+} from '@roland/scripts/content/alerts'
 import type { EditOutcome } from '@roland/scripts/content/edit'
 import {
   alertCreateSchema,
@@ -22,7 +29,8 @@ import { outcomeRow } from './content.ts'
 const bodyLimit = 64 * 1024
 
 function alertId(raw: string | undefined): string {
-  if (!z.uuid().safeParse(raw).success) throw new HttpError(400, 'That is not the id of an alert: take it from GET /api/alerts.')
+  if (!z.uuid().safeParse(raw).success)
+    throw new HttpError(400, 'That is not the id of an alert: take it from GET /api/alerts.')
   return raw!
 }
 
