@@ -8,10 +8,10 @@ import { useTown } from '../town.tsx'
 import { useToast } from './Toaster.tsx'
 import { Button, Card } from './ui.tsx'
 
-// "Notify me" in the console (issue 48): on the Alerts screen, subscribers per topic (counts
-// only), each alert's delivery ("sent 212 of 215, 3 failed") and, for admins, finding and
-// deleting one address on request; on Today, the alerts showing and any failed delivery. When
-// email is off, both say so and what to set.
+// "Notify me" in the console (issue 48): the pieces the Alerts screen shows (AlertReach.tsx:
+// subscribers per topic, counts only; each alert's delivery, "sent 212 of 215, 3 failed"; an
+// admin's find-and-delete of one address) and Today's card: the alerts showing and any failed
+// delivery. When email is off, both say so and what to set.
 
 /** "sent 212 of 215, 3 failed" for one alert's messages of one kind. */
 export function deliveryWords(delivery: { total: number; sent: number; failed: number; queued: number }): string {
@@ -31,7 +31,8 @@ export function useNotify(refresh: unknown = null): NotifyView | null {
   return view
 }
 
-function FindSubscriber() {
+/** An admin's find-and-delete of one address, on request. */
+export function FindSubscriber() {
   const toast = useToast()
   const [email, setEmail] = useState('')
   const [found, setFound] = useState<
@@ -94,59 +95,6 @@ function FindSubscriber() {
         </p>
       ) : null}
     </form>
-  )
-}
-
-/** The email card of the Alerts screen: whether email is on, subscribers per topic, each alert's delivery. */
-export function NotifyCard({
-  alerts,
-  refresh,
-}: {
-  alerts: readonly Pick<AlertRow, 'id' | 'title'>[]
-  refresh?: unknown
-}) {
-  const { canEdit: isAdmin } = useTown()
-  const view = useNotify(refresh)
-  if (!view) return <Card title="Email (Notify me)">Loading...</Card>
-  const titles = new Map(alerts.map((alert) => [alert.id, alert.title]))
-  return (
-    <Card title="Email (Notify me)">
-      {view.offReason ? (
-        <p role="status" className="rounded-md bg-amber-50 p-2 text-sm text-amber-900">
-          {view.offReason}
-        </p>
-      ) : null}
-      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" aria-label="Subscribers">
-        <div>
-          <dt className="text-slate-600">Alerts</dt>
-          <dd className="text-lg font-semibold">{view.counts.alerts}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">Weekly events</dt>
-          <dd className="text-lg font-semibold">{view.counts.events}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">Not confirmed yet</dt>
-          <dd className="text-lg font-semibold">{view.counts.pending}</dd>
-        </div>
-        <div>
-          <dt className="text-slate-600">Stopped (bounced)</dt>
-          <dd className="text-lg font-semibold">{view.counts.stopped}</dd>
-        </div>
-      </dl>
-      <h3 className="mt-4 text-sm font-semibold">Delivery</h3>
-      <ul className="text-sm" aria-label="Delivery">
-        {view.delivery.alerts.length === 0 ? <li className="text-slate-600">No alert has been emailed yet.</li> : null}
-        {view.delivery.alerts.map((line) => (
-          <li key={`${line.alert_id}-${line.kind}`}>
-            {line.kind === 'all-clear' ? 'All clear: ' : ''}
-            {titles.get(line.alert_id) ?? 'An alert'}: {deliveryWords(line)}
-          </li>
-        ))}
-      </ul>
-      {view.lastError ? <p className="mt-2 text-sm text-red-700">Last send failed: {view.lastError}</p> : null}
-      {isAdmin ? <FindSubscriber /> : null}
-    </Card>
   )
 }
 
