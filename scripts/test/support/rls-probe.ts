@@ -505,13 +505,16 @@ export function defineRlsProbe(database: () => ProbeDatabase): void {
       `delete from outbox`,
     ]
 
-    test.each(['anon', 'stranger', 'editor'] as const)('%s reads no address and no message, and writes none', async (role) => {
-      for (const table of ['subscribers', 'outbox', 'subscription_attempts']) {
-        const outcome = await attempt(role, `select * from ${table}`)
-        expect(succeeded(outcome), `${role}: ${table}: ${JSON.stringify(outcome)}`).toBe(false)
-      }
-      for (const sql of writes) expect(succeeded(await attempt(role, sql)), `${role}: ${sql}`).toBe(false)
-    })
+    test.each(['anon', 'stranger', 'editor'] as const)(
+      '%s reads no address and no message, and writes none',
+      async (role) => {
+        for (const table of ['subscribers', 'outbox', 'subscription_attempts']) {
+          const outcome = await attempt(role, `select * from ${table}`)
+          expect(succeeded(outcome), `${role}: ${table}: ${JSON.stringify(outcome)}`).toBe(false)
+        }
+        for (const sql of writes) expect(succeeded(await attempt(role, sql)), `${role}: ${sql}`).toBe(false)
+      },
+    )
 
     test('an admin reads the addresses and the outbox, and deletes an address on request, but writes nothing else', async () => {
       expect(await attempt('admin', 'select email from subscribers')).toEqual({ rows: 1 })
