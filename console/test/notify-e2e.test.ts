@@ -60,7 +60,7 @@ async function jobIds(): Promise<Set<string>> {
   return new Set((await server.services.jobs.list(50)).map((job) => job.id))
 }
 
-/** The built pages that carry the alert's banner, out of all of them. */
+/** The built pages whose banner shows the alert, out of all of them (redirects aside). */
 async function pagesWithBanner(id: string): Promise<{ with: number; of: number }> {
   let count = 0
   let of = 0
@@ -69,7 +69,9 @@ async function pagesWithBanner(id: string): Promise<{ with: number; of: number }
     // The old addresses that only redirect (/businesses/dining…) are not pages.
     if (/<meta http-equiv="refresh"/i.test(html)) continue
     of++
-    if (html.includes(`data-alert="${id}"`)) count++
+    // The banner, not /alerts and the alert's own page, which list it after it ended too.
+    const banner = /<section aria-label="Alerts">([\s\S]*?)<\/section>/.exec(html)?.[1] ?? ''
+    if (banner.includes(`data-alert="${id}"`)) count++
   }
   return { with: count, of }
 }
