@@ -686,6 +686,27 @@ export type Database = {
         }
         Relationships: []
       }
+      notify_digests: {
+        Row: {
+          content: NonNullable<Json>
+          created_at: string
+          id: string
+          week: string
+        }
+        Insert: {
+          content: NonNullable<Json>
+          created_at?: string
+          id?: string
+          week: string
+        }
+        Update: {
+          content?: NonNullable<Json>
+          created_at?: string
+          id?: string
+          week?: string
+        }
+        Relationships: []
+      }
       operator_sessions: {
         Row: {
           created_at: string
@@ -747,6 +768,80 @@ export type Database = {
           user_id?: string | null
         }
         Relationships: []
+      }
+      outbox: {
+        Row: {
+          alert_id: string | null
+          attempts: number
+          claimed_at: string | null
+          claimed_by: string | null
+          created_at: string
+          digest_id: string | null
+          id: number
+          kind: string
+          last_error: string | null
+          next_attempt_at: string
+          sent_at: string | null
+          status: string
+          subscriber_id: string | null
+          unsubscribe_token_hash: string | null
+          outbox_content: Json | null
+        }
+        Insert: {
+          alert_id?: string | null
+          attempts?: number
+          claimed_at?: string | null
+          claimed_by?: string | null
+          created_at?: string
+          digest_id?: string | null
+          id?: never
+          kind: string
+          last_error?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          subscriber_id?: string | null
+          unsubscribe_token_hash?: string | null
+        }
+        Update: {
+          alert_id?: string | null
+          attempts?: number
+          claimed_at?: string | null
+          claimed_by?: string | null
+          created_at?: string
+          digest_id?: string | null
+          id?: never
+          kind?: string
+          last_error?: string | null
+          next_attempt_at?: string
+          sent_at?: string | null
+          status?: string
+          subscriber_id?: string | null
+          unsubscribe_token_hash?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: 'outbox_alert_id_fkey'
+            columns: ['alert_id']
+            isOneToOne: false
+            referencedRelation: 'alerts'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'outbox_digest_id_fkey'
+            columns: ['digest_id']
+            isOneToOne: false
+            referencedRelation: 'notify_digests'
+            referencedColumns: ['id']
+          },
+          {
+            foreignKeyName: 'outbox_subscriber_id_fkey'
+            columns: ['subscriber_id']
+            isOneToOne: false
+            referencedRelation: 'subscribers'
+            referencedColumns: ['id']
+          },
+        ]
       }
       pages: {
         Row: {
@@ -880,6 +975,69 @@ export type Database = {
           },
         ]
       }
+      subscribers: {
+        Row: {
+          confirm_token_hash: string | null
+          confirmation_sent_at: string | null
+          confirmed_at: string | null
+          created_at: string
+          email: string
+          hard_failures: number
+          id: string
+          requested_topics: string[]
+          status: string
+          stopped_at: string | null
+          topics: string[]
+          updated_at: string
+        }
+        Insert: {
+          confirm_token_hash?: string | null
+          confirmation_sent_at?: string | null
+          confirmed_at?: string | null
+          created_at?: string
+          email: string
+          hard_failures?: number
+          id?: string
+          requested_topics?: string[]
+          status?: string
+          stopped_at?: string | null
+          topics?: string[]
+          updated_at?: string
+        }
+        Update: {
+          confirm_token_hash?: string | null
+          confirmation_sent_at?: string | null
+          confirmed_at?: string | null
+          created_at?: string
+          email?: string
+          hard_failures?: number
+          id?: string
+          requested_topics?: string[]
+          status?: string
+          stopped_at?: string | null
+          topics?: string[]
+          updated_at?: string
+        }
+        Relationships: []
+      }
+      subscription_attempts: {
+        Row: {
+          created_at: string
+          id: number
+          sender_hash: string
+        }
+        Insert: {
+          created_at?: string
+          id?: never
+          sender_hash: string
+        }
+        Update: {
+          created_at?: string
+          id?: never
+          sender_hash?: string
+        }
+        Relationships: []
+      }
       town_settings: {
         Row: {
           contact_email: string | null
@@ -967,7 +1125,13 @@ export type Database = {
         Returns: Json
       }
       backup_tables: { Args: Record<PropertyKey, never>; Returns: Json }
+      businesses_added_since: { Args: { since: string }; Returns: Json }
       calendar_feed_rows: { Args: Record<PropertyKey, never>; Returns: Json }
+      claim_outbox: {
+        Args: { batch: number; claimer: string; per_minute: number }
+        Returns: Json
+      }
+      confirm_subscription: { Args: { token: string }; Returns: Json }
       content_row: { Args: { row_id: string; target: string }; Returns: Json }
       content_rows: { Args: { target: string }; Returns: Json }
       create_row: {
@@ -992,6 +1156,9 @@ export type Database = {
         }
         Returns: Json
       }
+      delete_subscriber: { Args: { subscriber: string }; Returns: boolean }
+      digest_alerts: { Args: Record<PropertyKey, never>; Returns: Json }
+      digest_recipients: { Args: Record<PropertyKey, never>; Returns: Json }
       dismiss_finding: {
         Args: { actor?: Json; finding: string }
         Returns: Json
@@ -1026,7 +1193,12 @@ export type Database = {
         Args: { actor?: Json; error: string; feed: string }
         Returns: Json
       }
+      find_subscriber: { Args: { email: string }; Returns: Json }
       forget_submission_senders: {
+        Args: Record<PropertyKey, never>
+        Returns: number
+      }
+      forget_unconfirmed_subscribers: {
         Args: Record<PropertyKey, never>
         Returns: number
       }
@@ -1052,13 +1224,34 @@ export type Database = {
       listings_to_check: { Args: { only_slug?: string }; Returns: Json }
       migration_status: { Args: Record<PropertyKey, never>; Returns: Json }
       open_findings: { Args: { only_slug?: string }; Returns: Json }
+      outbox_claimers: { Args: Record<PropertyKey, never>; Returns: Json }
+      outbox_content: {
+        Args: { message: Database['public']['Tables']['outbox']['Row'] }
+        Returns: Json
+      }
+      outbox_delivery: { Args: Record<PropertyKey, never>; Returns: Json }
+      outbox_failed: {
+        Args: {
+          claimer: string
+          error: string
+          message: number
+          permanent: boolean
+        }
+        Returns: string
+      }
+      outbox_sent: {
+        Args: { claimer: string; message: number }
+        Returns: boolean
+      }
       page_rows: { Args: Record<PropertyKey, never>; Returns: Json }
       pending_submission_count: {
         Args: Record<PropertyKey, never>
         Returns: number
       }
+      queue_digest: { Args: { content: Json; week: string }; Returns: number }
       recent_changes: { Args: { max_changes?: number }; Returns: Json }
       record_check: { Args: { checked: Json }; Returns: Json }
+      release_outbox_claims: { Args: { claimers: Json }; Returns: number }
       remove_calendar_feed: {
         Args: { actor?: Json; feed?: string; feed_name?: string }
         Returns: Json
@@ -1096,6 +1289,12 @@ export type Database = {
         Args: { contact?: Json; kind: string; payload: Json }
         Returns: string
       }
+      subscribe: { Args: { email: string; topics: Json }; Returns: undefined }
+      subscriber_counts: { Args: Record<PropertyKey, never>; Returns: Json }
+      subscription_email_problem: { Args: { email: string }; Returns: string }
+      subscription_limits: { Args: Record<PropertyKey, never>; Returns: Json }
+      subscription_rate_problem: { Args: { sender: string }; Returns: string }
+      subscription_topics_problem: { Args: { topics: Json }; Returns: string }
       suggested_email_problem: {
         Args: { email: string; example: string; label: string }
         Returns: string
@@ -1122,6 +1321,7 @@ export type Database = {
         Returns: string
       }
       undo_change: { Args: { actor?: Json; entry_id: number }; Returns: Json }
+      unsubscribe: { Args: { token: string; topics?: Json }; Returns: Json }
       verify_business: {
         Args: { actor?: Json; business: string }
         Returns: Json

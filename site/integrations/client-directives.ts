@@ -5,6 +5,8 @@ declare module 'astro' {
   interface AstroClientDirectives {
     /** Hydrates the island when the visitor first opens a <details> inside it. */
     'client:open'?: boolean
+    /** Hydrates the island when the visitor first focuses or taps inside it. */
+    'client:interact'?: boolean
   }
 }
 
@@ -12,6 +14,8 @@ declare module 'astro' {
 const directives = {
   /** Islands that wait to be opened: the mobile menu. */
   open: './open-directive.ts',
+  /** Islands that wait to be touched: the "Notify me" form. */
+  interact: './interact-directive.ts',
 }
 
 /** Adds the site's client directive, `client:open`. */

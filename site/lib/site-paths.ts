@@ -41,6 +41,8 @@ export function sitePaths(catalog: Catalog): string[] {
     ...allBusinesses(catalog).map((b) => `/business/${b.slug}`),
     ...directoryPaths(catalog),
     '/alerts',
+    // "Notify me" (issue 48); its confirm and unsubscribe pages are for emails' links, not for search engines.
+    '/notify',
     ...alertsWithPages(catalog, new Date()).map(alertHref),
   ]
 }

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { parseBackupEvery } from './backup-schedule.ts'
 import { parseFeedsEvery } from './feeds-schedule.ts'
 import { parseCheckEvery } from './check-schedule.ts'
+import { readMailConfig, type MailConfig } from '@roland/scripts/notify/config'
 
 /** The console's settings, from the environment (see .env.example). */
 export interface ConsoleConfig {
@@ -36,6 +37,10 @@ export interface ConsoleConfig {
   feedsEveryMs: number | null
   /** Visitors' suggestions (issue 27): who may post them from a browser, the anti-spam check, the notification. */
   submissions: SubmissionsConfig
+  /** "Notify me" email (SMTP_URL, MAIL_FROM, MAIL_RATE, SITE_URL, PUBLIC_NOTIFY_URL), or null: email is off. */
+  mail: MailConfig | null
+  /** How often the console looks at the outbox (ROLAND_NOTIFY_POLL_MS, default a minute). */
+  notifyPollMs: number
   env: NodeJS.ProcessEnv
 }
 
@@ -151,6 +156,11 @@ const envSchema = z.object({
       }
     }),
   ROLAND_BACKUP_DIR: z.string().trim().optional(),
+  ROLAND_NOTIFY_POLL_MS: z
+    .string()
+    .regex(/^\d+$/, 'ROLAND_NOTIFY_POLL_MS must be a number of milliseconds')
+    .transform(Number)
+    .optional(),
   ROLAND_BACKUP_EVERY: z.string().optional(),
 })
 
@@ -174,6 +184,7 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
       cause: error,
     })
   }
+  const mail: MailConfig | null = readMailConfig(blankAsUnset)
   return {
     host: '127.0.0.1',
     port: settings.PORT ?? 4322,
@@ -194,6 +205,8 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
       turnstileVerifyUrl: settings.TURNSTILE_VERIFY_URL ?? turnstileVerifyUrl,
       webhookUrl: settings.SUBMISSIONS_WEBHOOK_URL ?? null,
     },
+    mail,
+    notifyPollMs: settings.ROLAND_NOTIFY_POLL_MS ?? 60_000,
     env,
   }
 }

@@ -10,6 +10,7 @@ import type { EventHub } from './events.ts'
 import type { ConsoleOrigins } from './origin.ts'
 import type { ConsoleJobs } from './jobs.ts'
 import type { AlertTimer } from './alert-timer.ts'
+import type { ConsoleNotify } from './notify-schedule.ts'
 import type { RebuildScheduler } from './rebuild-scheduler.ts'
 import type { FirecrawlKeyStore } from './secrets.ts'
 import type { SubmissionWebhook } from './submission-webhook.ts'
@@ -29,6 +30,8 @@ export interface ConsoleServices {
   feeds: ConsoleFeeds
   /** The timer that rebuilds when a showing alert reaches its end time. */
   alertTimer: AlertTimer
+  /** "Notify me": sends the outbox and queues the weekly digest (issue 48). */
+  notify: ConsoleNotify
   keys: FirecrawlKeyStore
   /** Wrong secrets and passwords per client. */
   limiter: SignInLimiter

@@ -34,7 +34,7 @@ function reply(res: ServerResponse, status: number, body: unknown, cors: Record<
 }
 
 /** The sender's address: the socket's, or behind the HTTPS proxy the one it appended to X-Forwarded-For. */
-function clientIp(req: IncomingMessage, services: ConsoleServices): string {
+export function clientIp(req: IncomingMessage, services: ConsoleServices): string {
   if (isHttps(req.headers, services.origins)) {
     const forwarded = String(req.headers['x-forwarded-for'] ?? '')
       .split(',')

@@ -31,6 +31,9 @@ import { consoleStarter, ConsoleJobs } from './jobs.ts'
 import { consoleOrigins, crossSiteReason, isHttps } from './origin.ts'
 import { RebuildScheduler } from './rebuild-scheduler.ts'
 import { AlertTimer } from './alert-timer.ts'
+import { ConsoleNotify } from './notify-schedule.ts'
+import { handlePublicNotify, isPublicNotifyPath } from './public-notify.ts'
+import { notifyRoutes } from './routes/notify.ts'
 import { alertRoutes } from './routes/alerts.ts'
 import { attentionRoutes } from './routes/attention.ts'
 import { backupRoutes } from './routes/backup.ts'
@@ -65,6 +68,7 @@ export const routes: Route[] = [
   ...backupRoutes,
   ...feedRoutes,
   ...alertRoutes,
+  ...notifyRoutes,
 ]
 
 /** Options of a console server. */
@@ -163,6 +167,14 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   // A store that cannot be read now is read again at the timer's next look.
   await services.alertTimer.plan().catch(() => {})
 
+  services.notify = new ConsoleNotify({
+    store,
+    mail: config.mail,
+    pollMs: config.notifyPollMs,
+    // The one-click unsubscribe link: PUBLIC_NOTIFY_URL's origin, else the console's public address, else its own.
+    apiBase: () => config.publicUrl?.origin ?? services.consoleUrl,
+  })
+
   const server = createServer((req, res) => {
     void handle(req, res, services, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
   })
@@ -173,6 +185,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const port = (server.address() as AddressInfo).port
   services.origins = consoleOrigins(port, config.publicUrl)
   services.consoleUrl = `http://${config.host}:${port}`
+  services.notify.start()
   const watch =
     store.kind === 'supabase' && services.submissionWebhook
       ? new SubmissionWatch(services, options.submissionWatchMs)
@@ -205,6 +218,10 @@ async function handle(
   // The one route a visitor's browser calls, from the site: its own CORS rules, no credentials.
   if (url.pathname === publicSubmissionsPath) {
     await handlePublicSubmission(req, res, services)
+    return
+  }
+  if (isPublicNotifyPath(url.pathname)) {
+    await handlePublicNotify(req, res, services)
     return
   }
   if (isApi || isFile) {
@@ -315,6 +332,7 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   services.backups.close()
   services.feeds.close()
   services.alertTimer.close()
+  services.notify.close()
   services.scheduler.close()
   services.jobs.close()
   services.hub.close()
@@ -327,6 +345,7 @@ async function closeAll(server: Server, services: ConsoleServices, shutdown: Abo
   await services.backups.idle()
   await services.feeds.idle()
   await services.alertTimer.idle()
+  await services.notify.idle()
   await closeBuildStandby()
   await services.submissionWebhook?.idle()
   await services.store.close()

@@ -11,6 +11,8 @@ import type { FindingKind } from '@roland/scripts/check/kinds'
 import type { BackupCheck } from '@roland/scripts/backup/checked'
 import type { Job } from '@roland/scripts/store/types'
 import type { CalendarFeed } from '@roland/scripts/feeds/sync'
+import type { OutboxDelivery, SubscriberCounts } from '@roland/scripts/notify/outbox'
+import type { SendSummary } from '@roland/scripts/notify/send'
 
 // The console API's inputs (validated on the server with these schemas) and outputs (types the
 // app imports). Jobs are the rows of the jobs table as scripts/src/store/types.ts declares them.
@@ -251,4 +253,17 @@ export interface RecentChangeView {
 export interface ApiErrorBody {
   error: string
   issues?: Array<{ path: string; message: string }>
+}
+
+/** "Notify me" as the Alerts and Today screens show it (GET /api/notify, issue 48). */
+export interface NotifyView {
+  /** Email is on (SMTP_URL and MAIL_FROM set). */
+  enabled: boolean
+  /** Why email is off, with what to set; null when on. */
+  offReason: string | null
+  counts: SubscriberCounts
+  delivery: OutboxDelivery
+  lastSend: (SendSummary & { at: string }) | null
+  lastError: string | null
+  nextDigestAt: string | null
 }

@@ -168,6 +168,8 @@ export const probeSetupSql = `
       (repeat('a', 64), '${adminId}', now() + interval '1 hour');
     insert into submissions (kind, business_id, payload, contact_email) values
       ('business-update', '${activeId}', '{"business": "open-shop", "phone": "(501) 555-0123"}', 'ann@example.org');
+    insert into subscribers (email, topics, status, confirmed_at) values ('resident@example.org', '{alerts}', 'confirmed', now());
+    insert into outbox (subscriber_id, kind) select id, 'confirm' from subscribers;
   `
 
 /** Declares the probe's tests against the database the getter answers once the tests run. */
@@ -492,5 +494,40 @@ export function defineRlsProbe(database: () => ProbeDatabase): void {
         }
       },
     )
+  })
+  describe('row-level security on subscribers and the outbox (Notify me)', () => {
+    const writes = [
+      `insert into subscribers (email) values ('sneaky@example.org')`,
+      `update subscribers set status = 'confirmed', confirmed_at = now()`,
+      `delete from subscribers`,
+      `insert into outbox (kind) values ('confirm')`,
+      `update outbox set status = 'sent', sent_at = now()`,
+      `delete from outbox`,
+    ]
+
+    test.each(['anon', 'stranger', 'editor'] as const)(
+      '%s reads no address and no message, and writes none',
+      async (role) => {
+        for (const table of ['subscribers', 'outbox', 'subscription_attempts']) {
+          const outcome = await attempt(role, `select * from ${table}`)
+          expect(succeeded(outcome), `${role}: ${table}: ${JSON.stringify(outcome)}`).toBe(false)
+        }
+        for (const sql of writes) expect(succeeded(await attempt(role, sql)), `${role}: ${sql}`).toBe(false)
+      },
+    )
+
+    test('an admin reads the addresses and the outbox, and deletes an address on request, but writes nothing else', async () => {
+      expect(await attempt('admin', 'select email from subscribers')).toEqual({ rows: 1 })
+      expect(await attempt('admin', 'select * from outbox')).toEqual({ rows: 1 })
+      expect(succeeded(await attempt('admin', 'delete from subscribers'))).toBe(true)
+      for (const sql of [writes[0]!, writes[1]!, writes[3]!, writes[4]!]) {
+        expect(succeeded(await attempt('admin', sql)), sql).toBe(false)
+      }
+    })
+
+    test('the service role (the sender) reads and writes them', async () => {
+      expect(await attempt('service_role', 'select email from subscribers')).toEqual({ rows: 1 })
+      for (const sql of writes) expect(succeeded(await attempt('service_role', sql)), sql).toBe(true)
+    })
   })
 }

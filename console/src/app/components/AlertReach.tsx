@@ -1,17 +1,100 @@
+import { useEffect, useSyncExternalStore } from 'react'
 import type { AlertRow } from '@roland/scripts/content/schema-base'
+import type { NotifyView } from '../../shared/api.ts'
+import { api, errorMessage } from '../api.ts'
+import { useTown } from '../town.tsx'
+import { deliveryWords, FindSubscriber } from './NotifyCard.tsx'
+import { useToast } from './Toaster.tsx'
+import { Card } from './ui.tsx'
 
 // The place on the Alerts screen for who an alert reaches (issue 48, "Notify me"): how many
-// subscribers each topic has, and each alert's delivery ("sent 212 of 215, 3 failed"). The alerts
-// half of the issue shows nothing here; the notify half fills these two in, and the screen
-// (screens/Alerts.tsx) already renders them where they belong.
+// subscribers each topic has (counts only; an admin finds and deletes one address on request), and
+// under each alert its delivery ("sent 212 of 215, 3 failed"). The screen (screens/Alerts.tsx)
+// renders these two where they belong; both read one copy of GET /api/notify.
 
-/** Subscribers per topic, at the top of the Alerts screen (counts only). */
+let view: NotifyView | null = null
+let loading: Promise<void> | null = null
+const listeners = new Set<() => void>()
+
+/** Reads GET /api/notify again (one read at a time) and tells the components showing it. */
+function reload(): Promise<void> {
+  loading ??= api<NotifyView>('/api/notify')
+    .then((answer) => {
+      view = answer
+      for (const listener of listeners) listener()
+    })
+    .finally(() => {
+      loading = null
+    })
+  return loading
+}
+
+function useNotifyView(): NotifyView | null {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
+    () => view,
+  )
+}
+
+/** Subscribers per topic, at the top of the Alerts screen (counts only), and whether email is on. */
 export function AlertSubscribers(): React.ReactNode {
-  return null
+  const { canEdit: isAdmin } = useTown()
+  const toast = useToast()
+  const notify = useNotifyView()
+  useEffect(() => {
+    reload().catch((error: unknown) => toast.error(errorMessage(error)))
+  }, [toast])
+  if (!notify) return null
+  return (
+    <Card title="Email subscribers">
+      {notify.offReason ? (
+        <p role="status" className="mb-3 rounded-md bg-amber-50 p-2 text-sm text-amber-900">
+          {notify.offReason}
+        </p>
+      ) : null}
+      <dl className="grid grid-cols-2 gap-2 text-sm sm:grid-cols-4" aria-label="Subscribers">
+        <div>
+          <dt className="text-slate-600">Alerts</dt>
+          <dd className="text-lg font-semibold" data-testid="subscribers-alerts">
+            {notify.counts.alerts}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Weekly events</dt>
+          <dd className="text-lg font-semibold">{notify.counts.events}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Not confirmed yet</dt>
+          <dd className="text-lg font-semibold">{notify.counts.pending}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Stopped (bounced)</dt>
+          <dd className="text-lg font-semibold">{notify.counts.stopped}</dd>
+        </div>
+      </dl>
+      {notify.lastError ? <p className="mt-2 text-sm text-red-700">Last send failed: {notify.lastError}</p> : null}
+      {isAdmin ? <FindSubscriber /> : null}
+    </Card>
+  )
 }
 
 /** One alert's email delivery, under its title on the Alerts screen. */
-// eslint-disable-next-line @typescript-eslint/no-unused-vars -- the notify half shows this alert's figures
 export function AlertDelivery({ alert }: { alert: AlertRow }): React.ReactNode {
-  return null
+  const notify = useNotifyView()
+  // Publishing and the all clear change what was sent: read again when the alert changes.
+  useEffect(() => {
+    if (alert.status !== 'draft') reload().catch(() => {})
+  }, [alert.id, alert.status, alert.updated_at])
+  const lines = notify?.delivery.alerts.filter((line) => line.alert_id === alert.id) ?? []
+  if (lines.length === 0) return null
+  return (
+    <p className="text-sm text-slate-600" data-testid="alert-delivery">
+      {lines
+        .map((line) => `${line.kind === 'all-clear' ? 'All clear by email' : 'By email'}: ${deliveryWords(line)}`)
+        .join('; ')}
+    </p>
+  )
 }

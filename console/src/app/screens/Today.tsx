@@ -4,6 +4,7 @@ import { formatTownDate, formatTownTime } from '@roland/scripts/content/town-tim
 import type { TodayView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
 import { BackupCard } from '../components/BackupCard.tsx'
+import { AlertsToday } from '../components/NotifyCard.tsx'
 import { useToast } from '../components/Toaster.tsx'
 import { Card, StatusBadge } from '../components/ui.tsx'
 import { useLive } from '../live.tsx'
@@ -53,6 +54,8 @@ export function Today() {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="text-2xl font-bold tracking-tight">Today</h1>
+
+      <AlertsToday refresh={lastRebuildId} />
 
       <Card title="Inbox">
         <ul className="text-sm" aria-label="Inbox">

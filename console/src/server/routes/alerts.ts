@@ -39,6 +39,8 @@ async function answer(context: RouteContext, outcome: AlertOutcome, status = 200
   const row = outcomeRow(context, 'alerts', outcome as EditOutcome) as unknown as AlertRow
   if (row.status === 'draft') context.services.scheduler.noteEdit()
   else context.services.scheduler.requestUrgent()
+  // Publishing and ending queued their emails in the same transaction: send them now.
+  if (row.status !== 'draft') context.services.notify.kick()
   // Its end time may now be the soonest; a failed read only delays the timer to its next look.
   await context.services.alertTimer.plan().catch(() => {})
   sendJson(context.res, status, { alert: row })
