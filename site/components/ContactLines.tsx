@@ -11,7 +11,7 @@ interface Props {
 /** The address, phone (a tel: link) and hours lines of a business card. */
 export default function ContactLines({ business, tel, showHours = true }: Props) {
   return (
-    <ul className="space-y-1.5 text-sm text-stone-700">
+    <ul className="flex flex-col gap-1.5 text-sm text-stone-700">
       {business.address && (
         <li className="flex gap-2">
           <Icon name="map-pin" className="mt-0.5 size-4 shrink-0 text-forest-600" />
