@@ -253,6 +253,7 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
       attractions: catalog.attractions.map((attraction) => ({ ...attraction, is_active: true })),
       community_events: catalog.events.map((event) => ({ ...event, is_active: true })),
       pages: catalog.pages.map((page) => ({ ...page, is_published: true })),
+      alerts: catalog.alerts,
     })
   }
 

@@ -114,7 +114,7 @@ describe('the migrations on a real PostgreSQL server', () => {
 
   // Supabase grants every new function in public to anon; a migration takes back what visitors may
   // not call. Trigger functions are left out: they run only as triggers.
-  test('visitors may call submit_suggestion and the helpers the policies use, and no other function', async () => {
+  test('visitors may call submit_suggestion, subscribe and the helpers the policies use, and no other function', async () => {
     const { rows } = await owner.query<{ name: string }>(
       `select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace
         where n.nspname = 'public' and p.prorettype <> 'trigger'::regtype
@@ -124,7 +124,7 @@ describe('the migrations on a real PostgreSQL server', () => {
     expect(
       rows.map((row) => row.name),
       'a function anon may call: revoke it from public, anon, authenticated in its migration, or list it here if visitors need it',
-    ).toEqual(['audit_actor', 'is_admin', 'is_operator', 'submit_suggestion', 'website_hidden'])
+    ).toEqual(['audit_actor', 'is_admin', 'is_operator', 'submit_suggestion', 'subscribe', 'website_hidden'])
   })
 })
 
