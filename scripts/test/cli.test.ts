@@ -122,12 +122,14 @@ describe('roland help', () => {
     expect(help.code).toBe(0)
     const commands = [...help.stdout.split('Commands:')[1]!.matchAll(/^ {2}([a-z-]+)\b/gm)].map((m) => m[1])
     expect(commands).toEqual([
+      'alerts',
       'check',
       'crawl',
       'db',
       'feeds',
       'images',
       'migrate',
+      'notify',
       'operators',
       'rebuild',
       'town',
