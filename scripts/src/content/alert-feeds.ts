@@ -61,7 +61,7 @@ export function alertMessages(alert: Alert): AlertMessage[] {
   return [{ id: alert.id, sequence: 1, msg_type: 'Alert', all_clear: false, note: null, sent_at: alert.published_at }]
 }
 
-/** Where an alert applies, in words: its area, in the town ("Main Street, Roland, AR 72135"). */
+/** Where an alert applies, in words: its area, in the town ("Main Street, {town}, {state code} {ZIP}"). */
 export function alertAreaDesc(alert: Pick<Alert, 'area'>, town: Pick<Town, 'name' | 'state_code' | 'zip'>): string {
   const place = `${town.name}, ${town.state_code} ${town.zip}`.trim()
   return alert.area ? `${alert.area}, ${place}` : place

@@ -25,6 +25,6 @@ export function addressNamesTown(address: string, town: TownPlace): boolean {
   const state = `\\b(?:${escapeRegExp(town.state_code.trim())}|${escapeRegExp(town.state.trim())})\\b`
   const zip = '\\b\\d{5}(?:-\\d{4})?\\s*$'
   const lastPart = new RegExp(`,\\s*${escapeRegExp(town.name.trim())}\\.?\\s*$`, 'i')
-  // The state as written (AR, Arkansas: "ar" in a sentence is no state); the town in any case.
+  // The state as written (its code in capitals: a two-letter code in lower case is a word, not a state); the town in any case.
   return new RegExp(`${state}|${zip}`).test(address) || lastPart.test(address)
 }

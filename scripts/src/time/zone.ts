@@ -47,8 +47,8 @@ export function addWallDays(instant: number, days: number, zone: string): number
 
 /**
  * Says whether a name is an IANA time zone the runtime knows: an Area/Location name (canonical
- * or an alias, such as America/Chicago or US/Central) or UTC. Abbreviations and offsets
- * (CST, EST, +05:00), which Intl would also take, are not: they do not follow daylight saving.
+ * or an alias, such as Europe/Kyiv or US/Pacific) or UTC. Abbreviations and offsets
+ * (PST, EDT, +05:00), which Intl would also take, are not: they do not follow daylight saving.
  */
 export function isIanaZone(zone: string): boolean {
   if (zone !== 'UTC' && !/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+){1,2}$/.test(zone)) return false
