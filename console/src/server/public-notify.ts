@@ -94,7 +94,7 @@ function sendAnswer(
   }
   if (form) {
     const back = siteUrl ? `<p><a href="${escapeHtml(siteUrl)}/">Back to the website</a></p>` : ''
-    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(answer.page)}</title></head><body><main><p>${escapeHtml(answer.page)}</p>${back}</main></body></html>`
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(answer.page)}</title></head><body><main><p role="status">${escapeHtml(answer.page)}</p>${back}</main></body></html>`
     res.writeHead(answer.status, {
       ...common,
       'content-type': 'text/html; charset=utf-8',
