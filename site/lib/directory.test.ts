@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest'
 import { makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
-import { deflateRawSync } from 'node:zlib'
 import {
   compactHours,
   directoryIsSplit,
@@ -8,6 +7,7 @@ import {
   directoryPages,
   directoryPartPath,
   directorySections,
+  weightOf,
   type DirectoryPage,
 } from './directory.ts'
 
@@ -80,12 +80,7 @@ describe('directoryPages', () => {
       address: `${100 + index} Highway 300, Roland, AR 72135`,
     }),
   )
-  const weight = (page: DirectoryPage) =>
-    deflateRawSync(
-      page.section.entries
-        .map((e) => `${e.slug}\n${e.name}\n${e.phone ?? ''}\n${e.address ?? ''}\n${e.hours}\n`)
-        .join(''),
-    ).byteLength
+  const weight = (page: DirectoryPage) => weightOf(page.section.entries)
 
   test('cuts a long category into parts within the budget, each as full as it fits, every business once in order', () => {
     const sections = directorySections({ businesses: shops })
