@@ -73,7 +73,7 @@ export function BusinessPicker({
         {said}
       </p>
       {shown.length ? (
-        <ol aria-label="Matching businesses" className="flex flex-col divide-y divide-slate-200">
+        <ol aria-label="Matching businesses" data-query={query} className="flex flex-col divide-y divide-slate-200">
           {shown.map((business) => (
             <li key={business.id} data-business={business.slug} className="flex flex-wrap items-center gap-2 py-2">
               <span className="min-w-0 font-medium break-words">{business.name}</span>

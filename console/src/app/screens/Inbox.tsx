@@ -274,7 +274,9 @@ function SubmissionCard({
   const orphan = sent.kind === 'business-update' && sent.target === null
   const pickable = pending && (sent.kind === 'new-business' || orphan)
   const [listing, setListing] = useState<BusinessRow | null>(null)
-  const [picking, setPicking] = useState(pickable && orphan)
+  // "Already listed?" opens the picker; a suggestion whose listing is gone always shows it.
+  const [picking, setPicking] = useState(false)
+  const showPicker = pickable && !listing && (picking || orphan)
   const entry = listing ? reviewedAs(sent, listing) : sent
   const [busy, setBusy] = useState(false)
   const [draft, setDraft] = useState<EditDraft | null>(null)
@@ -312,8 +314,8 @@ function SubmissionCard({
   }
 
   useEffect(() => {
-    if (picking) needCatalog()
-  }, [picking, needCatalog])
+    if (showPicker) needCatalog()
+  }, [showPicker, needCatalog])
 
   function pick(business: BusinessRow) {
     setListing(business)
@@ -387,7 +389,7 @@ function SubmissionCard({
                 Already listed?
               </Button>
             ) : null}
-            {picking ? (
+            {showPicker ? (
               <div id={`${idPrefix}-picker`} className="mt-2">
                 <BusinessPicker
                   id={`${idPrefix}-picker`}
@@ -487,26 +489,29 @@ export function Inbox() {
     void load()
   }, [load, pendingSubmissions])
 
-  // The businesses "Already listed?" searches: loaded when a picker first opens, again after each
-  // decision (an accepted edit changes a listing's version).
+  // The businesses "Already listed?" searches: loaded each time a picker opens (one load at a time),
+  // and again with the list once one has opened (an accepted edit changes a listing's version).
   const [businesses, setBusinesses] = useState<BusinessRow[] | null>(null)
   const wanted = useRef(false)
-  const loadBusinesses = useCallback(
-    () =>
-      api<{ businesses: BusinessRow[] }>('/api/businesses').then(
+  const loading = useRef<Promise<void> | null>(null)
+  const loadBusinesses = useCallback(() => {
+    loading.current ??= api<{ businesses: BusinessRow[] }>('/api/businesses')
+      .then(
         (answer) => setBusinesses(answer.businesses),
         (error: unknown) => toast.error(errorMessage(error)),
-      ),
-    [toast],
-  )
+      )
+      .finally(() => {
+        loading.current = null
+      })
+    return loading.current
+  }, [toast])
   const needCatalog = useCallback(() => {
-    if (wanted.current) return
     wanted.current = true
     void loadBusinesses()
   }, [loadBusinesses])
   const index = useBusinessIndex(businesses ?? noBusinesses)
   const catalog = useMemo(() => (businesses ? { businesses, index } : null), [businesses, index])
-  const decided = useCallback(() => {
+  const refresh = useCallback(() => {
     void load()
     if (wanted.current) void loadBusinesses()
   }, [load, loadBusinesses])
@@ -528,7 +533,7 @@ export function Inbox() {
             entry={entry}
             catalog={catalog}
             needCatalog={needCatalog}
-            onDecided={decided}
+            onDecided={refresh}
           />
         ))}
       </ol>
@@ -552,7 +557,7 @@ export function Inbox() {
             value={status}
             onChange={(event) => setStatus(event.target.value as SubmissionStatus)}
           />
-          <Button variant="secondary" onClick={() => void load()}>
+          <Button variant="secondary" onClick={refresh}>
             Refresh
           </Button>
         </div>
