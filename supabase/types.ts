@@ -1109,6 +1109,7 @@ export type Database = {
           expected_updated_at?: string
           fields: Json
           submission: string
+          target_business?: string
         }
         Returns: Json
       }

@@ -118,6 +118,16 @@ export const attachRequestSchema = z.object({
   businessId: z.uuid('businessId must be the id of a business'),
 })
 
+/**
+ * What accepting a suggestion may add to its values (POST /api/submissions/{id}/accept): the
+ * listing it is written into, chosen with the Inbox's "Already listed?" picker (a new business that
+ * is listed already, a suggested edit whose business is gone). The values themselves are checked
+ * with the editors' business schemas; the rest of the body passes through to them.
+ */
+export const acceptTargetSchema = z.looseObject({
+  business_id: z.uuid('business_id must be the id of a listed business: take it from GET /api/businesses').optional(),
+})
+
 /** The migration screen's status (SPEC §3 "Migration status", plus whether the bucket has a file). */
 export interface MigrationStatusView {
   isComplete: boolean

@@ -85,6 +85,8 @@ export function pendingSubmissionCount(store: Store): Promise<number> {
  * Accepts a pending submission by writing `fields` (checked with the editors' schemas) through
  * edit_row or create_row, in one transaction with the decision; the audit names the operator and
  * the submission. For a business-update, a listing changed since `expectedUpdatedAt` is a conflict.
+ * `targetBusiness` (the Inbox's "Already listed?"): the listing a new business or a suggested edit
+ * whose business is gone is written into, as an edit of it.
  */
 export function acceptSubmission(
   store: Store,
@@ -93,12 +95,14 @@ export function acceptSubmission(
   fields: Record<string, unknown>,
   expectedUpdatedAt: string | null,
   actor: Actor,
+  targetBusiness: string | null = null,
 ): Promise<AcceptOutcome> {
   return store.call<AcceptOutcome>('accept_submission', {
     submission: id,
-    fields: withHoursDetail(submissionTable[kind], fields),
+    fields: withHoursDetail(targetBusiness ? 'businesses' : submissionTable[kind], fields),
     expected_updated_at: expectedUpdatedAt,
     actor,
+    ...(targetBusiness ? { target_business: targetBusiness } : {}),
   })
 }
 

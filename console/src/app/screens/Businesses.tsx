@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react'
 import type { Job } from '../../shared/api.ts'
 import { businessCategories, businessCreateSchema, type BusinessRow } from '@roland/scripts/content/schema'
-import { buildWordIndex, searchInMemory, type SearchDoc, type WordSource } from '@roland/scripts/search/matcher'
+import type { WordSource } from '@roland/scripts/search/matcher'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
+import { searchBusinesses, useBusinessIndex } from '../business-search.ts'
 import { BusinessEditor } from '../components/BusinessEditor.tsx'
 import { Field, Select } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
@@ -26,18 +27,9 @@ function inFilters(business: BusinessRow, category: string, status: string): boo
   return inCategory && inStatus
 }
 
-/** What the shared matcher reads of a business: the site's fields, what it is, and its services. */
-const searchDoc = (business: BusinessRow): SearchDoc => ({
-  name: business.name,
-  what: [...(business.presets ?? []), ...(business.search_words ?? []), business.category],
-  services: business.services.map((service) => service.service_name),
-  descriptions: [business.short_description, business.full_description],
-})
-
 /**
- * The businesses a search and the filters find, as the site's search finds them (one matcher,
- * scripts/src/search): what contains the text (name, descriptions, address, phone) first, then
- * what the business is, its services, word forms and typos, ranked; every business without a search.
+ * The businesses a search and the filters find, as the site's search finds them (business-search.ts,
+ * the matcher of scripts/src/search); every business in the filters without a search.
  */
 function findBusinesses(
   all: readonly BusinessRow[],
@@ -46,13 +38,9 @@ function findBusinesses(
   category: string,
   status: string,
 ): BusinessRow[] {
-  if (search.trim() === '') return all.filter((business) => inFilters(business, category, status))
-  const docs = all.map((business) => ({
-    name: business.name,
-    contains: [business.name, business.short_description, business.full_description, business.address, business.phone],
-    featured: business.is_featured,
-  }))
-  return searchInMemory(index, docs, search, (id) => inFilters(all[id]!, category, status)).map((id) => all[id]!)
+  const keep = (business: BusinessRow) => inFilters(business, category, status)
+  if (search.trim() === '') return all.filter(keep)
+  return searchBusinesses(all, index, search, keep)
 }
 
 /** The business a crawl or images job is about: crawl jobs name its id, images jobs its slug. */
@@ -131,7 +119,7 @@ export function Businesses() {
   }
 
   const all = useMemo(() => answer?.businesses ?? [], [answer])
-  const index = useMemo(() => buildWordIndex(all.map(searchDoc)), [all])
+  const index = useBusinessIndex(all)
   const shown = useMemo(
     () => findBusinesses(all, index, filter, category, status),
     [all, index, filter, category, status],

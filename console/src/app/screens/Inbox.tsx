@@ -1,7 +1,10 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { BusinessRow } from '@roland/scripts/content/schema'
 import type { SubmissionEntry, SubmissionStatus } from '@roland/scripts/content/submissions'
 import { formatTownTime, toTownInput } from '@roland/scripts/content/town-time'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
+import { useBusinessIndex } from '../business-search.ts'
+import { BusinessPicker, type PickerCatalog } from '../components/BusinessPicker.tsx'
 import { FormFields, Field, Select, type FieldDef, type FormDraft } from '../components/forms.tsx'
 import { useToast } from '../components/Toaster.tsx'
 import { useLive } from '../live.tsx'
@@ -13,6 +16,9 @@ import { Badge, Button, Card } from '../components/ui.tsx'
 // change. A suggested edit is laid beside the listing as it is now, field by field; a new business
 // or an event is shown as the draft it would create. Accept, edit then accept, reject with a reason,
 // or mark as spam. Everything a visitor typed is rendered as text (React escapes it), never as HTML.
+// "Already listed?" (issue 49): a new business that is listed already, or a suggested edit whose
+// business is gone, is pointed at a listing found with the site's search; it is then reviewed and
+// accepted as a suggested edit of that listing (the server writes it there, audited as every edit).
 
 /** The public fields of a business, as a visitor may suggest them, in the order the Inbox shows them. */
 const businessFields = [
@@ -213,7 +219,9 @@ function acceptBody(
   entry: SubmissionEntry,
   draft: EditDraft | null,
   timeZone: string,
+  listing: BusinessRow | null,
 ): Record<string, unknown> | undefined {
+  if (listing) return { ...acceptBody(reviewedAs(entry, listing), draft, timeZone, null), business_id: listing.id }
   if (entry.kind === 'business-update') {
     const target: Record<string, unknown> = entry.target ?? {}
     const values: Record<string, unknown> = draft ?? { ...entry.payload }
@@ -236,16 +244,46 @@ function acceptBody(
   return body
 }
 
-function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecided: () => void }) {
+/** A suggestion reviewed as a suggested edit of the listing the operator chose. */
+function reviewedAs(entry: SubmissionEntry, listing: BusinessRow): SubmissionEntry {
+  return { ...entry, kind: 'business-update', target: listing }
+}
+
+/** Words to start the picker's search with: the suggested name, else the gone listing's address as words. */
+function pickerStart(entry: SubmissionEntry): string {
+  if (typeof entry.payload.name === 'string' && entry.payload.name.trim()) return entry.payload.name
+  return typeof entry.payload.business === 'string' ? entry.payload.business.replace(/-/g, ' ') : ''
+}
+
+function SubmissionCard({
+  entry: sent,
+  catalog,
+  needCatalog,
+  onDecided,
+}: {
+  entry: SubmissionEntry
+  catalog: PickerCatalog | null
+  /** Loads the businesses for the picker (once). */
+  needCatalog: () => void
+  onDecided: () => void
+}) {
   const toast = useToast()
   const { town } = useTown()
+  const pending = sent.status === 'pending'
+  // A suggested edit whose business is gone (deleted, or replaced by a re-import) needs a listing.
+  const orphan = sent.kind === 'business-update' && sent.target === null
+  const pickable = pending && (sent.kind === 'new-business' || orphan)
+  const [listing, setListing] = useState<BusinessRow | null>(null)
+  // "Already listed?" opens the picker; a suggestion whose listing is gone always shows it.
+  const [picking, setPicking] = useState(false)
+  const showPicker = pickable && !listing && (picking || orphan)
+  const entry = listing ? reviewedAs(sent, listing) : sent
   const [busy, setBusy] = useState(false)
   const [draft, setDraft] = useState<EditDraft | null>(null)
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [rejecting, setRejecting] = useState(false)
   const [reason, setReason] = useState('')
   const [reasonError, setReasonError] = useState<string | null>(null)
-  const pending = entry.status === 'pending'
   const idPrefix = `submission-${entry.id.slice(0, 8)}`
   const text = (value: unknown) => (typeof value === 'string' ? value : '')
   const title =
@@ -275,6 +313,17 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
     }
   }
 
+  useEffect(() => {
+    if (showPicker) needCatalog()
+  }, [showPicker, needCatalog])
+
+  function pick(business: BusinessRow) {
+    setListing(business)
+    setPicking(false)
+    setDraft(null)
+    setErrors({})
+  }
+
   function reject() {
     if (!reason.trim()) {
       setReasonError('Give a reason for rejecting it')
@@ -302,6 +351,55 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
           <blockquote className="mt-3 border-l-4 border-slate-200 pl-3 text-sm text-slate-700" data-testid="note">
             {entry.payload.note}
           </blockquote>
+        ) : null}
+        {sent.kind === 'new-business' && sent.target && !pending ? (
+          <p className="mt-1 text-xs text-slate-600">Written into the listing {text(sent.target.name)}.</p>
+        ) : null}
+        {orphan && pending && !listing ? (
+          <p className="mt-3 text-sm text-amber-800" data-testid="target-gone">
+            The listing this suggestion is about is gone (deleted, or replaced since): choose the right one, or reject
+            the suggestion.
+          </p>
+        ) : null}
+        {listing ? (
+          <div className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="chosen-listing">
+            <span>
+              {sent.kind === 'new-business' ? 'Sent as a new business' : 'Sent about a listing that is gone'}: you chose
+              the listing {listing.name}, so it is reviewed as an edit of it.
+            </span>
+            <Button
+              variant="secondary"
+              className="px-3 py-1"
+              disabled={busy}
+              onClick={() => (setListing(null), setPicking(true))}
+            >
+              Choose another listing
+            </Button>
+          </div>
+        ) : null}
+        {pickable && !listing ? (
+          <div className="mt-3">
+            {sent.kind === 'new-business' ? (
+              <Button
+                variant="secondary"
+                aria-expanded={picking}
+                aria-controls={`${idPrefix}-picker`}
+                onClick={() => setPicking(!picking)}
+              >
+                Already listed?
+              </Button>
+            ) : null}
+            {showPicker ? (
+              <div id={`${idPrefix}-picker`} className="mt-2">
+                <BusinessPicker
+                  id={`${idPrefix}-picker`}
+                  catalog={catalog}
+                  startQuery={pickerStart(sent)}
+                  onPick={pick}
+                />
+              </div>
+            ) : null}
+          </div>
         ) : null}
         <div className="mt-3">
           {entry.kind === 'business-update' ? <Comparison entry={entry} /> : <Draft entry={entry} />}
@@ -334,7 +432,10 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
         ) : null}
         {pending ? (
           <div className="mt-4 flex flex-wrap gap-2">
-            <Button disabled={busy} onClick={() => void decide('accept', acceptBody(entry, draft, town.time_zone))}>
+            <Button
+              disabled={busy || (orphan && !listing)}
+              onClick={() => void decide('accept', acceptBody(sent, draft, town.time_zone, listing))}
+            >
               {draft ? 'Accept as edited' : 'Accept'}
             </Button>
             {draft ? (
@@ -344,7 +445,7 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
             ) : (
               <Button
                 variant="secondary"
-                disabled={busy}
+                disabled={busy || (orphan && !listing)}
                 onClick={() => setDraft(startingDraft(entry, town.time_zone))}
               >
                 Edit, then accept
@@ -364,6 +465,8 @@ function SubmissionCard({ entry, onDecided }: { entry: SubmissionEntry; onDecide
 }
 
 const statuses: SubmissionStatus[] = ['pending', 'accepted', 'rejected', 'spam']
+
+const noBusinesses: BusinessRow[] = []
 
 /** Visitors' suggestions, newest first, to accept, edit then accept, reject or mark as spam. */
 export function Inbox() {
@@ -386,6 +489,33 @@ export function Inbox() {
     void load()
   }, [load, pendingSubmissions])
 
+  // The businesses "Already listed?" searches: loaded each time a picker opens (one load at a time),
+  // and again with the list once one has opened (an accepted edit changes a listing's version).
+  const [businesses, setBusinesses] = useState<BusinessRow[] | null>(null)
+  const wanted = useRef(false)
+  const loading = useRef<Promise<void> | null>(null)
+  const loadBusinesses = useCallback(() => {
+    loading.current ??= api<{ businesses: BusinessRow[] }>('/api/businesses')
+      .then(
+        (answer) => setBusinesses(answer.businesses),
+        (error: unknown) => toast.error(errorMessage(error)),
+      )
+      .finally(() => {
+        loading.current = null
+      })
+    return loading.current
+  }, [toast])
+  const needCatalog = useCallback(() => {
+    wanted.current = true
+    void loadBusinesses()
+  }, [loadBusinesses])
+  const index = useBusinessIndex(businesses ?? noBusinesses)
+  const catalog = useMemo(() => (businesses ? { businesses, index } : null), [businesses, index])
+  const refresh = useCallback(() => {
+    void load()
+    if (wanted.current) void loadBusinesses()
+  }, [load, loadBusinesses])
+
   let list: ReactNode
   if (entries === null) list = <p className="text-sm text-slate-500">Loading suggestions...</p>
   else if (entries.length === 0)
@@ -398,7 +528,13 @@ export function Inbox() {
     list = (
       <ol className="flex flex-col gap-4">
         {entries.map((entry) => (
-          <SubmissionCard key={entry.id} entry={entry} onDecided={() => void load()} />
+          <SubmissionCard
+            key={entry.id}
+            entry={entry}
+            catalog={catalog}
+            needCatalog={needCatalog}
+            onDecided={refresh}
+          />
         ))}
       </ol>
     )
@@ -421,7 +557,7 @@ export function Inbox() {
             value={status}
             onChange={(event) => setStatus(event.target.value as SubmissionStatus)}
           />
-          <Button variant="secondary" onClick={() => void load()}>
+          <Button variant="secondary" onClick={refresh}>
             Refresh
           </Button>
         </div>

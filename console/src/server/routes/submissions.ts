@@ -15,6 +15,7 @@ import { slugify } from '@roland/scripts/migrate/slug'
 import { readTown } from '@roland/scripts/content/town'
 import { z } from 'zod'
 import type { Route, RouteContext } from '../context.ts'
+import { acceptTargetSchema } from '../../shared/api.ts'
 import { HttpError, readJson, sendJson } from '../http.ts'
 import { createWithFreeSlug, eventSlugBase, outcomeRow } from './content.ts'
 
@@ -60,37 +61,46 @@ function refuseDecided(entry: SubmissionEntry): void {
   )
 }
 
-// The values to write: the operator's edited ones when the request has a body, else the visitor's.
+// The values to write: the operator's edited ones when the request has a body, else the visitor's;
+// with the listing the operator chose (business_id), the edit of a business's schema checks them.
 async function valuesToAccept(
   context: RouteContext,
   entry: SubmissionEntry,
-): Promise<{ fields: Record<string, unknown>; version: string | null }> {
+): Promise<{ fields: Record<string, unknown>; version: string | null; target: string | null }> {
   const { country } = await readTown(context.services.store)
-  const schema = editedSchemas(country)[entry.kind]
+  const schemas = editedSchemas(country)
   const hasBody = context.req.headers['content-type'] !== undefined && context.req.headers['content-length'] !== '0'
   let values: Record<string, unknown>
+  let target: string | null = null
   if (hasBody) {
-    values = await readJson(context.req, schema)
+    const { business_id, ...edited } = await readJson(context.req, acceptTargetSchema)
+    target = business_id ?? null
+    // An event with a listing is refused by accept_submission, which says why.
+    values = checked(target && entry.kind !== 'event' ? schemas['business-update'] : schemas[entry.kind], edited)
   } else {
-    const parsed = schema.safeParse(proposedFields(entry.kind, entry.payload))
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
-      throw new HttpError(400, `${issues[0]?.message ?? 'A value is not valid'}: edit it, then accept.`, { issues })
-    }
-    values = parsed.data
+    values = checked(schemas[entry.kind], proposedFields(entry.kind, entry.payload), 'edit it, then accept')
   }
   const { updated_at, ...fields } = values
-  return { fields, version: typeof updated_at === 'string' ? updated_at : null }
+  return { fields, version: typeof updated_at === 'string' ? updated_at : null, target }
+}
+
+// The values as a schema reads them, or 400 naming each field (and, for the visitor's own values, what to do).
+function checked(schema: z.ZodType, values: unknown, fix?: string): Record<string, unknown> {
+  const parsed = schema.safeParse(values)
+  if (parsed.success) return parsed.data as Record<string, unknown>
+  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
+  const first = issues[0]?.message
+  throw new HttpError(400, fix ? `${first ?? 'A value is not valid'}: ${fix}.` : (first ?? 'Invalid input'), { issues })
 }
 
 async function accept(context: RouteContext, entry: SubmissionEntry): Promise<void> {
   const { store } = context.services
-  const { fields, version } = await valuesToAccept(context, entry)
+  const { fields, version, target } = await valuesToAccept(context, entry)
   const table = submissionTable[entry.kind]
   const run = (values: Record<string, unknown>) =>
-    acceptSubmission(store, entry.id, entry.kind, values, version, context.actor)
+    acceptSubmission(store, entry.id, entry.kind, values, version, context.actor, target)
   let outcome: AcceptOutcome
-  if (entry.kind === 'business-update') {
+  if (entry.kind === 'business-update' || target) {
     outcome = await run(fields)
   } else if (entry.kind === 'new-business') {
     outcome = await createWithFreeSlug(slugify(typeof fields.name === 'string' ? fields.name : ''), (slug) =>
@@ -104,8 +114,14 @@ async function accept(context: RouteContext, entry: SubmissionEntry): Promise<vo
     )
   }
   if (outcome.status === 'decided') refuseDecided(outcome.submission)
+  if (outcome.status === 'not_found' && target) {
+    throw new HttpError(404, 'The listing you chose no longer exists: choose another with "Already listed?".')
+  }
   if (outcome.status === 'not_found' && entry.kind === 'business-update') {
-    throw new HttpError(404, 'The business this suggestion is about no longer exists: reject the suggestion.')
+    throw new HttpError(
+      404,
+      'The business this suggestion is about no longer exists: choose the right listing with "Already listed?", or reject the suggestion.',
+    )
   }
   const row = outcomeRow(context, table, outcome as Exclude<AcceptOutcome, { status: 'decided' }>)
   context.services.scheduler.noteEdit()
