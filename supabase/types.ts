@@ -1190,6 +1190,10 @@ export type Database = {
         Args: { creating?: boolean; target: string }
         Returns: string[]
       }
+      email_problem: {
+        Args: { email: string; example: string; label: string }
+        Returns: string
+      }
       fail_calendar_feed: {
         Args: { actor?: Json; error: string; feed: string }
         Returns: Json

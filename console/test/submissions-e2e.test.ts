@@ -274,7 +274,7 @@ describe('on Supabase (the stand-in): the forms call the submit_suggestion RPC',
     )
     if (created.status !== 'ok') throw new Error(`could not create the test business: ${JSON.stringify(created)}`)
     business = {
-      id: created.row.id,
+      id: String(created.row.id),
       slug: 'roland-feed-store',
       name: 'Roland Feed Store',
       phone: '(501) 555-0142',

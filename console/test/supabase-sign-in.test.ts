@@ -52,7 +52,7 @@ beforeAll(async () => {
     automationActor,
   )
   if (created.status !== 'ok') throw new Error(`could not create the test business: ${JSON.stringify(created)}`)
-  businessId = created.row.id
+  businessId = String(created.row.id)
   const functions = ['create_row', 'edit_row', 'delete_row', 'undo_change', 'audit_entries', 'content_row']
   standIn = await startSupabaseStandIn({
     publishableKey,

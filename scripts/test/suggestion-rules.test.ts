@@ -21,9 +21,9 @@ afterAll(async () => {
 })
 
 /** Calls submit_suggestion as anon, as PostgREST does; answers the id or the refusal's message. */
-async function suggest(payload: Record<string, unknown>, sender: string): Promise<string> {
+async function suggest(payload: Record<string, unknown>, sender: string, target = store): Promise<string> {
   try {
-    return await store.asRole('anon', async (tx) => {
+    return await target.asRole('anon', async (tx) => {
       await tx.query(`select set_config('request.headers', $1, true)`, [JSON.stringify({ 'x-forwarded-for': sender })])
       const { rows } = await tx.query<{ id: string }>(`select public.submit_suggestion('new-business', $1) as id`, [
         JSON.stringify(payload),
@@ -62,5 +62,69 @@ describe('a migration that changes only the phone rule', () => {
       'The email must be an address such as owner@example.com.',
     )
     expect(await suggest({ name: 'x'.repeat(5000) }, '203.0.113.7')).toMatch(/^A field is too long/)
+  })
+})
+
+// One rule for what an email address looks like (20261202000200_shared_email_rule.sql): a visitor's
+// suggestion and Notify me both ask public.email_problem, so a migration that redefines it alone
+// changes both, each still in its own words.
+describe('the one email rule of suggestions and Notify me', () => {
+  /** Subscribes as anon, as PostgREST does; answers 'subscribed' or the refusal's message. */
+  async function subscribe(target: EmbeddedStore, email: string, sender: string): Promise<string> {
+    try {
+      return await target.asRole('anon', async (tx) => {
+        await tx.query(`select set_config('request.headers', $1, true)`, [
+          JSON.stringify({ 'x-forwarded-for': sender }),
+        ])
+        await tx.query(`select public.subscribe($1, '["alerts"]'::jsonb)`, [email])
+        return 'subscribed'
+      })
+    } catch (error) {
+      return (error as Error).message
+    }
+  }
+
+  test('is one function, and a migration that changes it changes what both take', async () => {
+    const notify = await readFile(
+      new URL('../../supabase/migrations/20261201000200_notify.sql', import.meta.url),
+      'utf8',
+    )
+    const shared = await readFile(
+      new URL('../../supabase/migrations/20261202000200_shared_email_rule.sql', import.meta.url),
+      'utf8',
+    )
+    // The address pattern is written once in the migration that shares it: email_problem's.
+    expect(shared.match(/\[\^@\\s\]\+@/g)).toHaveLength(1)
+    expect(shared).toMatch(/create or replace function public\.subscription_email_problem/)
+    expect(notify).toMatch(/create or replace function public\.subscription_email_problem/)
+
+    const own = await freshStore()
+    try {
+      const suggestAt = (email: string, sender: string) => suggest({ name: 'Feed Store', email }, sender, own)
+      expect(await suggestAt('owner@feed.invalid', '198.51.100.1')).toMatch(/^stored /)
+      expect(await subscribe(own, 'me@feed.invalid', '198.51.100.2')).toBe('subscribed')
+      expect(await subscribe(own, 'nobody', '198.51.100.3')).toBe(
+        'The email must be an address such as you@example.com.',
+      )
+
+      // A later rule: no address in the .invalid domain (RFC 2606) is anybody's.
+      await own.db.exec(`
+        create or replace function public.email_problem(email text, label text, example text)
+        returns text language sql immutable set search_path = '' as $$
+          select case when email !~* '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' or email ~* '\\.invalid$'
+            then format('%s must be an address such as %s.', label, example) end
+        $$;`)
+
+      expect(await suggestAt('owner@farm.invalid', '198.51.100.4')).toBe(
+        'The email must be an address such as owner@example.com.',
+      )
+      expect(await subscribe(own, 'you@farm.invalid', '198.51.100.5')).toBe(
+        'The email must be an address such as you@example.com.',
+      )
+      expect(await subscribe(own, 'you@farm.example', '198.51.100.6')).toBe('subscribed')
+      expect(await subscribe(own, '', '198.51.100.7')).toBe('Enter your email address, such as you@example.com.')
+    } finally {
+      await own.close()
+    }
   })
 })

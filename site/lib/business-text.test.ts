@@ -6,7 +6,7 @@ import {
   cardDescription,
   categoryBadgeLabel,
   formatRating,
-  listingCheckedText,
+  listingCheckedFormat,
 } from './business-text.ts'
 
 const town = fixtureTown()
@@ -80,14 +80,14 @@ describe('formatRating', () => {
   })
 })
 
-describe('listingCheckedText', () => {
+describe('listingCheckedFormat', () => {
   test('names the month and year of the last verification, in Roland', () => {
-    expect(listingCheckedText('2026-11-03T15:04:05+00:00', zone)).toBe('Listing checked November 2026')
+    expect(listingCheckedFormat(zone)('2026-11-03T15:04:05+00:00')).toBe('Listing checked November 2026')
     // 1 December at 03:00 UTC is still 30 November in Roland.
-    expect(listingCheckedText('2026-12-01T03:00:00Z', zone)).toBe('Listing checked November 2026')
+    expect(listingCheckedFormat(zone)('2026-12-01T03:00:00Z')).toBe('Listing checked November 2026')
   })
 
   test('says nothing for a listing never verified', () => {
-    expect(listingCheckedText(null, zone)).toBeNull()
+    expect(listingCheckedFormat(zone)(null)).toBeNull()
   })
 })

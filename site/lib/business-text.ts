@@ -57,17 +57,16 @@ export function formatRating(rating: number): string {
   return rating.toFixed(1)
 }
 
-const checkedMonths = new Map<string, Intl.DateTimeFormat>()
-
-/** "Listing checked November 2026" from when an operator last verified it (the town's calendar); null when never. */
-export function listingCheckedText(verifiedAt: string | null, timeZone: string): string | null {
-  if (!verifiedAt) return null
-  const at = new Date(verifiedAt)
-  if (Number.isNaN(at.getTime())) return null
-  let checkedMonth = checkedMonths.get(timeZone)
-  if (!checkedMonth) {
-    checkedMonth = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone })
-    checkedMonths.set(timeZone, checkedMonth)
+/**
+ * Makes the "Listing checked November 2026" line of a time zone (the town's calendar), from when
+ * an operator last verified a listing; null when never. Its formatter is made once, with it.
+ */
+export function listingCheckedFormat(timeZone: string): (verifiedAt: string | null) => string | null {
+  const checkedMonth = new Intl.DateTimeFormat('en-US', { month: 'long', year: 'numeric', timeZone })
+  return (verifiedAt) => {
+    if (!verifiedAt) return null
+    const at = new Date(verifiedAt)
+    if (Number.isNaN(at.getTime())) return null
+    return `Listing checked ${checkedMonth.format(at)}`
   }
-  return `Listing checked ${checkedMonth.format(at)}`
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { CommunityEvent } from '@roland/scripts/catalog/types'
-import { eventDay, eventLongDate, eventTime, eventTimeRange, pastEvents, upcomingEvents } from './events.ts'
+import { eventFormats, pastEvents, upcomingEvents } from './events.ts'
 
 const zone = 'America/Chicago'
 
@@ -49,16 +49,16 @@ describe('pastEvents', () => {
 
 describe('event formatting', () => {
   test('shows dates and times in Roland time', () => {
-    expect(eventDay(garden.starts_at, zone)).toBe('Dec 28')
-    expect(eventTime(garden.starts_at, zone)).toBe('7:00 PM')
-    expect(eventLongDate(garden.starts_at, zone)).toBe('Monday, December 28, 2026')
-    expect(eventTime(potluck.starts_at, zone)).toBe('6:00 PM')
-    expect(eventDay(meetup.starts_at, zone)).toBe('Feb 10')
-    expect(eventTime(meetup.starts_at, zone)).toBe('2:00 PM')
+    expect(eventFormats(zone).day(garden.starts_at)).toBe('Dec 28')
+    expect(eventFormats(zone).time(garden.starts_at)).toBe('7:00 PM')
+    expect(eventFormats(zone).longDate(garden.starts_at)).toBe('Monday, December 28, 2026')
+    expect(eventFormats(zone).time(potluck.starts_at)).toBe('6:00 PM')
+    expect(eventFormats(zone).day(meetup.starts_at)).toBe('Feb 10')
+    expect(eventFormats(zone).time(meetup.starts_at)).toBe('2:00 PM')
   })
 
   test('shows a time range when the event has an end', () => {
-    expect(eventTimeRange(garden, zone)).toBe('7:00 PM – 8:30 PM')
-    expect(eventTimeRange(potluck, zone)).toBe('6:00 PM')
+    expect(eventFormats(zone).timeRange(garden)).toBe('7:00 PM – 8:30 PM')
+    expect(eventFormats(zone).timeRange(potluck)).toBe('6:00 PM')
   })
 })

@@ -49,39 +49,44 @@ export function pastEvents(events: readonly CommunityEvent[], now: Date): Commun
     .sort((a, b) => byStart(b, a))
 }
 
-const format = (options: Intl.DateTimeFormatOptions) => {
-  const formatters = new Map<string, Intl.DateTimeFormat>()
-  return (iso: string, timeZone: string) => {
-    let formatter = formatters.get(timeZone)
-    if (!formatter) {
-      formatter = new Intl.DateTimeFormat('en-US', { timeZone, ...options })
-      formatters.set(timeZone, formatter)
-    }
-    // ICU puts a narrow no-break space before AM/PM; visitors (and searches) expect a plain one.
-    return formatter.format(new Date(iso)).replace(/\u202f/g, ' ')
-  }
+/** The ways the pages write an event's date and time, in one time zone (formatters made once, with this). */
+export interface EventFormats {
+  /** "Dec 28" */
+  day(iso: string): string
+  /** "7:00 PM" */
+  time(iso: string): string
+  /** "Monday, December 28, 2099" */
+  longDate(iso: string): string
+  /** "Dec" */
+  month(iso: string): string
+  /** "28" */
+  dayOfMonth(iso: string): string
+  /** "7:00 PM – 8:30 PM", the start time alone when there is no end, or "All day". */
+  timeRange(event: Pick<CommunityEvent, 'starts_at' | 'ends_at' | 'all_day'>): string
 }
 
-/** "Dec 28" */
-export const eventDay = format({ month: 'short', day: 'numeric' })
-/** "7:00 PM" */
-export const eventTime = format({ hour: 'numeric', minute: '2-digit' })
-/** "Monday, December 28, 2099" */
-export const eventLongDate = format({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' })
-/** "Dec" */
-export const eventMonth = format({ month: 'short' })
-/** "28" */
-export const eventDayOfMonth = format({ day: 'numeric' })
-
-/** "7:00 PM – 8:30 PM", the start time alone when there is no end, or "All day". */
-export function eventTimeRange(
-  event: Pick<CommunityEvent, 'starts_at' | 'ends_at' | 'all_day'>,
-  timeZone: string,
-): string {
-  if (event.all_day) return 'All day'
-  return event.ends_at
-    ? `${eventTime(event.starts_at, timeZone)} – ${eventTime(event.ends_at, timeZone)}`
-    : eventTime(event.starts_at, timeZone)
+/**
+ * Makes the event formats of a time zone (the town's). A build makes them once per town
+ * (town-formats.ts), not once per page: an Intl formatter costs more than the text it writes.
+ */
+export function eventFormats(timeZone: string): EventFormats {
+  const format = (options: Intl.DateTimeFormatOptions) => {
+    const formatter = new Intl.DateTimeFormat('en-US', { timeZone, ...options })
+    // ICU puts a narrow no-break space before AM/PM; visitors (and searches) expect a plain one.
+    return (iso: string) => formatter.format(new Date(iso)).replace(/\u202f/g, ' ')
+  }
+  const time = format({ hour: 'numeric', minute: '2-digit' })
+  return {
+    day: format({ month: 'short', day: 'numeric' }),
+    time,
+    longDate: format({ weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
+    month: format({ month: 'short' }),
+    dayOfMonth: format({ day: 'numeric' }),
+    timeRange(event) {
+      if (event.all_day) return 'All day'
+      return event.ends_at ? `${time(event.starts_at)} – ${time(event.ends_at)}` : time(event.starts_at)
+    },
+  }
 }
 
 /** How a series repeats, in words: "Every month on the second Tuesday, 7:00 PM" (in its own zone, else the town's). */

@@ -48,13 +48,7 @@ export function hoursRows(detail: readonly BusinessHours[]): HoursRow[] {
 
 /** A time zone's everyday name, as a visitor reads it: 'Mountain Time' for America/Denver, 'United Kingdom Time' for Europe/London. */
 export function timeZoneName(timeZone: string): string {
-  // Asked once per business page: a formatter is made once per zone, not once per page.
-  let name = zoneNames.get(timeZone)
-  if (name === undefined) {
-    const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(0)
-    name = parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone
-    zoneNames.set(timeZone, name)
-  }
-  return name
+  // A build asks once per town (town-formats.ts), not once per business page.
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longGeneric' }).formatToParts(0)
+  return parts.find((part) => part.type === 'timeZoneName')?.value ?? timeZone
 }
-const zoneNames = new Map<string, string>()

@@ -5,7 +5,7 @@ import {
   badgeText,
   openState,
   showOpenNow,
-  townClock,
+  townClocks,
   weekHours,
   type BadgeElement,
   type TownClock,
@@ -88,7 +88,8 @@ describe('weekHours', () => {
   })
 })
 
-describe('townClock', () => {
+describe('townClocks', () => {
+  const townClock = townClocks()
   const timeZone = process.env.TZ
   afterEach(() => {
     if (timeZone === undefined) delete process.env.TZ
@@ -202,6 +203,7 @@ describe('openState', () => {
 
 describe('the badge at real moments', () => {
   const bakery = week(row(sun, '08:00:00', '12:00:00'), ...[mon, tue, wed, thu, fri, sat].map((d) => row(d, null)))
+  const townClock = townClocks()
   const badgeAt = (iso: string) => badge(bakery, townClock(new Date(iso), zone))
 
   test('opens at 8:00 local time on the Sunday daylight saving starts (13:00 UTC, not 14:00)', () => {

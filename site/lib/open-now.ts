@@ -58,24 +58,28 @@ export function weekHours(detail: readonly BusinessHours[]): WeekHours | null {
 }
 
 const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']
-const townFormats = new Map<string, Intl.DateTimeFormat>()
-
-/** Reads a moment as the wall-clock time of a time zone (the town's, daylight saving included). */
-export function townClock(now: Date, timeZone: string): TownClock {
-  let format = townFormats.get(timeZone)
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      weekday: 'short',
-      hour: 'numeric',
-      minute: 'numeric',
-      hourCycle: 'h23',
-    })
-    townFormats.set(timeZone, format)
+/**
+ * Makes a reader of moments as the wall-clock time of a time zone (the town's, daylight saving
+ * included). Its formatter per zone lives as long as the reader: a page's badges keep one.
+ */
+export function townClocks(): (now: Date, timeZone: string) => TownClock {
+  const formats = new Map<string, Intl.DateTimeFormat>()
+  return (now, timeZone) => {
+    let format = formats.get(timeZone)
+    if (!format) {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        weekday: 'short',
+        hour: 'numeric',
+        minute: 'numeric',
+        hourCycle: 'h23',
+      })
+      formats.set(timeZone, format)
+    }
+    const part: Record<string, string> = {}
+    for (const { type, value } of format.formatToParts(now)) part[type] = value
+    return { day: weekdays.indexOf(part.weekday!), minute: (Number(part.hour) % 24) * 60 + Number(part.minute) }
   }
-  const part: Record<string, string> = {}
-  for (const { type, value } of format.formatToParts(now)) part[type] = value
-  return { day: weekdays.indexOf(part.weekday!), minute: (Number(part.hour) % 24) * 60 + Number(part.minute) }
 }
 
 /**
@@ -121,7 +125,7 @@ export type BadgeElement = Pick<HTMLElement, 'dataset' | 'hidden' | 'textContent
  * Fills in the open-now badges of a page for a moment. A badge whose state is unknown stays
  * hidden, so a visitor never reads a guess.
  */
-export function showOpenNow(badges: Iterable<BadgeElement>, now: Date): void {
+export function showOpenNow(badges: Iterable<BadgeElement>, now: Date, townClock = townClocks()): void {
   for (const badge of badges) {
     const state = openState(JSON.parse(badge.dataset.openNow!) as WeekHours, townClock(now, badge.dataset.timeZone!))
     if (state) {
@@ -134,7 +138,8 @@ export function showOpenNow(badges: Iterable<BadgeElement>, now: Date): void {
 
 /** Shows the open-now badges of the page in the browser, and keeps them right as the minutes pass. */
 export function startOpenNow(): void {
-  const update = () => showOpenNow(document.querySelectorAll<HTMLElement>('[data-open-now]'), new Date())
+  const townClock = townClocks()
+  const update = () => showOpenNow(document.querySelectorAll<HTMLElement>('[data-open-now]'), new Date(), townClock)
   update()
   setInterval(update, 60_000)
 }

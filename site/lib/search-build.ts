@@ -1,7 +1,7 @@
 import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
-import type { Town } from '@roland/scripts/catalog/types'
+import type { Catalog, Town } from '@roland/scripts/catalog/types'
 import BusinessCard from '../components/BusinessCard.tsx'
 import { getCatalog } from './catalog.ts'
 import { searchIndexSource } from './catalog-slot.ts'
@@ -18,21 +18,23 @@ export function renderSearchCard(entry: SearchIndexEntry, town: Pick<Town, 'name
   return renderToStaticMarkup(createElement(BusinessCard, { business: searchIndexCard(entry, town), headingLevel: 2 }))
 }
 
-// The manifest and the files are separate routes of one index: a build makes it once.
-let built: Promise<SearchIndexFiles> | undefined
+// The manifest and the files are separate routes of one index: a build makes it once, kept with
+// the catalog it read (the build's lifetime; `astro dev` reads afresh and makes it afresh).
+const indexByCatalog = new WeakMap<Catalog, Promise<SearchIndexFiles>>()
 
 /**
  * The search index of the catalog the build reads (search-index.ts): the one the build's catalog
  * reader made beside its read (site/integrations/catalog-reader.ts), else made here.
  */
-export function getSearchIndex(): Promise<SearchIndexFiles> {
-  const make = async () => {
-    const catalog = await getCatalog()
-    return buildSearchIndex(allBusinesses(catalog).map(toSearchIndexEntry), (entry) =>
-      renderSearchCard(entry, catalog.town),
-    )
-  }
+export async function getSearchIndex(): Promise<SearchIndexFiles> {
+  const catalog = await getCatalog()
+  const make = () =>
+    buildSearchIndex(allBusinesses(catalog).map(toSearchIndexEntry), (entry) => renderSearchCard(entry, catalog.town))
   if (import.meta.env.DEV) return make()
-  built ??= (searchIndexSource()?.() ?? Promise.resolve(null)).then((index) => index ?? make())
+  let built = indexByCatalog.get(catalog)
+  if (!built) {
+    built = (searchIndexSource()?.() ?? Promise.resolve(null)).then((index) => index ?? make())
+    indexByCatalog.set(catalog, built)
+  }
   return built
 }

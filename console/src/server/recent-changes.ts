@@ -1,4 +1,6 @@
+import { callParsed } from '@roland/scripts/store/parsed-call'
 import type { Store } from '@roland/scripts/store/types'
+import { z } from 'zod'
 import type { RecentChangeView } from '../shared/api.ts'
 
 // "Recent changes" on Today (issue 43): one line per save or job, in a volunteer's words
@@ -6,31 +8,43 @@ import type { RecentChangeView } from '../shared/api.ts'
 // (public.recent_changes in supabase/migrations/20261128000500_console_reading.sql); the words are here.
 
 /** One audited transaction, as public.recent_changes answers it. */
-export interface ChangeGroup {
-  txid: number
-  at: string
-  actor: string
+const changeGroupSchema = z.object({
+  txid: z.number(),
+  at: z.string(),
+  actor: z.string(),
   /** The actor is a database role (sql:postgres, service_role), not a person. */
-  by_role: boolean
+  by_role: z.boolean(),
   /** Written before any job ran: the seed and the migrations, not a change anybody made. */
-  setup: boolean
-  rows: number
-  tables: string[]
+  setup: z.boolean(),
+  rows: z.number().int(),
+  tables: z.array(z.string()),
   /** The first business, event or attraction it touched, if any. */
-  main: { table: string; row_id: string; action: 'insert' | 'update' | 'delete'; label: string } | null
+  main: z
+    .object({
+      table: z.string(),
+      row_id: z.string(),
+      action: z.enum(['insert', 'update', 'delete']),
+      label: z.string(),
+    })
+    .nullable(),
   /** How many businesses, events and attractions it touched. */
-  main_rows: number
-  submission_id: string | null
+  main_rows: z.number().int(),
+  submission_id: z.string().nullable(),
   /** The job that was running when a database role wrote it. */
-  job: {
-    id: string
-    kind: string
-    params: Record<string, unknown> | null
-    result: Record<string, unknown> | null
-    status: string
-    started_by: string
-  } | null
-}
+  job: z
+    .object({
+      id: z.string(),
+      kind: z.string(),
+      params: z.record(z.string(), z.unknown()).nullable(),
+      result: z.record(z.string(), z.unknown()).nullable(),
+      status: z.string(),
+      started_by: z.string(),
+    })
+    .nullable(),
+})
+
+/** One audited transaction, as public.recent_changes answers it. */
+export type ChangeGroup = z.output<typeof changeGroupSchema>
 
 const actionWords = { insert: 'added', update: 'changed', delete: 'deleted' } as const
 
@@ -150,7 +164,8 @@ export function describeChange(group: ChangeGroup): RecentChangeView {
 /** The latest changes a person or a job made, newest first: at most `limit` lines. */
 export async function recentChanges(store: Store, limit = 8): Promise<RecentChangeView[]> {
   // A few more than shown: the setup's rows are left out.
-  const groups = (await store.call<ChangeGroup[] | null>('recent_changes', { max_changes: limit + 4 })) ?? []
+  const groups =
+    (await callParsed(store, 'recent_changes', { max_changes: limit + 4 }, changeGroupSchema.array().nullable())) ?? []
   return groups
     .filter((group) => !group.setup)
     .slice(0, limit)

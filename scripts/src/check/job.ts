@@ -1,4 +1,6 @@
+import { z } from 'zod'
 import { runJob, type JobListener } from '../jobs/run-job.ts'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 import { StoreError } from '../store/types.ts'
 import { findingKinds, type FindingKind } from './kinds.ts'
@@ -25,21 +27,41 @@ export interface CheckReport {
   findings: ReportedFinding[]
 }
 
+const stamp = z.string().nullable()
+
+/** An open finding as public.open_findings answers it. */
+const openFindingSchema = z.object({
+  id: z.string(),
+  business_id: z.string(),
+  business: z.string(),
+  name: z.string(),
+  kind: z.enum(findingKinds),
+  detail: z.string(),
+  first_seen_at: z.string(),
+  last_seen_at: z.string(),
+  seen_count: z.number().int(),
+  dismissed_at: stamp,
+  dismissed_by: stamp,
+  website_hidden: z.boolean(),
+})
+
 /** An open finding as the console lists it (public.open_findings). */
-export interface OpenFinding {
-  id: string
-  business_id: string
-  business: string
-  name: string
-  kind: FindingKind
-  detail: string
-  first_seen_at: string
-  last_seen_at: string
-  seen_count: number
-  dismissed_at: string | null
-  dismissed_by: string | null
-  website_hidden: boolean
-}
+export type OpenFinding = z.output<typeof openFindingSchema>
+
+/** A listing as public.listings_to_check answers it (rules.ts's ListingToCheck). */
+const listingToCheckSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  website: stamp,
+  phone: stamp,
+  hours: stamp,
+  verified_at: stamp,
+  has_image: z.boolean(),
+})
+
+/** What public.record_check answers: findings opened, seen again and resolved. */
+const recordedSchema = z.object({ opened: z.number().int(), seen: z.number().int(), resolved: z.number().int() })
 
 /** What a check run did. */
 export interface CheckResult extends CheckReport {
@@ -83,7 +105,13 @@ export function checkUserAgent(siteUrl: string | undefined): string {
 
 /** Read the listings a check looks at; an unknown slug is a clear error. */
 async function listings(store: Store, slug: string | undefined): Promise<ListingToCheck[]> {
-  const rows = (await store.call<ListingToCheck[] | null>('listings_to_check', { only_slug: slug ?? null })) ?? []
+  const rows =
+    (await callParsed(
+      store,
+      'listings_to_check',
+      { only_slug: slug ?? null },
+      listingToCheckSchema.array().nullable(),
+    )) ?? []
   if (slug !== undefined && rows.length === 0) {
     throw new StoreError(
       `No active business has the slug "${slug}": the slug is the last part of its page address, /business/{slug}.`,
@@ -94,7 +122,9 @@ async function listings(store: Store, slug: string | undefined): Promise<Listing
 
 /** Read the open findings (all, or one business's), dismissed ones included. */
 export async function openFindings(store: Store, slug?: string): Promise<OpenFinding[]> {
-  return (await store.call<OpenFinding[] | null>('open_findings', { only_slug: slug ?? null })) ?? []
+  return (
+    (await callParsed(store, 'open_findings', { only_slug: slug ?? null }, openFindingSchema.array().nullable())) ?? []
+  )
 }
 
 /** Read the report from the stored findings, fetching nothing. */
@@ -189,9 +219,12 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckResult> {
       await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(queues.length, 1)) }, worker))
 
       reporter.progress({ phase: 'recording findings', done: 0, total: 1 })
-      const recorded = await store.call<CheckResult['recorded']>('record_check', {
-        checked: todo.map((listing) => ({ business_id: listing.id, findings: found.get(listing.id) ?? [] })),
-      })
+      const recorded = await callParsed(
+        store,
+        'record_check',
+        { checked: todo.map((listing) => ({ business_id: listing.id, findings: found.get(listing.id) ?? [] })) },
+        recordedSchema,
+      )
       const report = await checkReport(store, options.slug)
       const after = hidden(await openFindings(store, options.slug))
       const websiteLinksChanged =

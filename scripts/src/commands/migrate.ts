@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import path from 'node:path'
-import { runMigration, type MigrationResult } from '../migrate/job.ts'
+import { migrationStatus, runMigration, type MigrationResult } from '../migrate/job.ts'
 import { loadSampleData } from '../migrate/sample.ts'
 import { openStore } from '../store/index.ts'
 import { terminalProgress } from './progress.ts'
@@ -52,7 +52,7 @@ export function register(program: Command): void {
       const flags = command.optsWithGlobals<{ json?: boolean }>()
       const store = await openStore({ onCreate: loadSampleData })
       try {
-        const status = await store.call<{ isComplete: boolean; businessCount: number }>('migration_status', {})
+        const status = await migrationStatus(store)
         process.stdout.write(
           flags.json
             ? `${JSON.stringify(status)}\n`

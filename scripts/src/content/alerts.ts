@@ -1,6 +1,8 @@
+import { z } from 'zod'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 import { createRow, editRow, type Actor, type ContentRow, type EditOutcome } from './edit.ts'
-import { isAlertActive } from './alert-words.ts'
+import { alertKinds, alertLevels, alertStatuses, isAlertActive } from './alert-words.ts'
 import type { AlertCreate, AlertPatch, AlertRow } from './schema-base.ts'
 
 // Town alerts (issue 48): thin calls of the edit functions (so every change is audited, undone
@@ -15,14 +17,49 @@ export type AlertOutcome =
   | { status: 'conflict'; row: ContentRow }
   | { status: 'invalid'; message: string; constraint: string | null }
 
+const stamp = z.string().nullable()
+
+/** An alert as public.alert_rows answers it (schema-base.ts's AlertRow), kept as it comes. */
+const alertRowSchema = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  body: z.string(),
+  level: z.enum(alertLevels),
+  kind: z.enum(alertKinds),
+  area: stamp,
+  starts_at: z.string(),
+  ends_at: stamp,
+  status: z.enum(alertStatuses),
+  published_at: stamp,
+  ended_at: stamp,
+  all_clear: stamp,
+  created_at: z.string(),
+  updated_at: z.string(),
+  messages: z.array(
+    z.looseObject({
+      id: z.string(),
+      sequence: z.number().int(),
+      msg_type: z.enum(['Alert', 'Update']),
+      all_clear: z.boolean(),
+      note: stamp,
+      sent_at: z.string(),
+    }),
+  ),
+})
+
+/** Reads the alerts public.alert_rows answers: every one, or the one named. */
+async function alertRows(store: Store, onlyId: string | null): Promise<AlertRow[]> {
+  return (await callParsed(store, 'alert_rows', { only_id: onlyId }, alertRowSchema.array().nullable())) ?? []
+}
+
 /** Every alert with its messages, newest first (drafts too). */
 export async function listAlerts(store: Store): Promise<AlertRow[]> {
-  return (await store.call<AlertRow[] | null>('alert_rows', { only_id: null })) ?? []
+  return alertRows(store, null)
 }
 
 /** One alert with its messages, or null. */
 export async function readAlert(store: Store, id: string): Promise<AlertRow | null> {
-  const [row] = (await store.call<AlertRow[] | null>('alert_rows', { only_id: id })) ?? []
+  const [row] = await alertRows(store, id)
   return row ?? null
 }
 
@@ -41,7 +78,7 @@ export function nextAlertEnd(alerts: Pick<AlertRow, 'status' | 'ends_at'>[], now
 
 async function withMessages(store: Store, outcome: EditOutcome): Promise<AlertOutcome> {
   if (outcome.status !== 'ok') return outcome
-  const row = await readAlert(store, outcome.row.id)
+  const row = await readAlert(store, String(outcome.row.id))
   return row ? { status: 'ok', row } : { status: 'not_found' }
 }
 

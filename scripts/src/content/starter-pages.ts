@@ -1,5 +1,7 @@
 import type { Page, PageItem } from '../catalog/types.ts'
 import type { Actor } from '../operators/schema.ts'
+import { z } from 'zod'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 import { alwaysPublishedPaths, pageCreateSchema, type PageCreate } from './schema.ts'
 
@@ -209,10 +211,12 @@ export function starterPages(town: StarterTown): PageCreate[] {
  * the pages' shared schema (a bad page fails with its path and what is wrong, and nothing changes).
  */
 export async function replacePages(store: Store, pages: PageCreate[], actor: Actor | null): Promise<number> {
-  const answer = await store.call<{ status: 'ok'; pages: number }>('replace_pages', {
-    pages: checkedPages(pages),
-    actor,
-  })
+  const answer = await callParsed(
+    store,
+    'replace_pages',
+    { pages: checkedPages(pages), actor },
+    z.object({ status: z.literal('ok'), pages: z.number().int() }),
+  )
   return answer.pages
 }
 

@@ -1,5 +1,5 @@
-import type { SubmissionKind } from './schema.ts'
-import { withHoursDetail, type Actor, type ContentRow, type ContentTable, type EditOutcome } from './edit.ts'
+import { submissionKinds, type SubmissionKind } from './schema.ts'
+import { contentRowSchema, editRefusalSchemas, withHoursDetail, type Actor, type ContentTable } from './edit.ts'
 import { z } from 'zod'
 import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
@@ -11,34 +11,45 @@ import type { Store } from '../store/types.ts'
 /** A submission's status: waiting for an operator, or decided. */
 export type SubmissionStatus = 'pending' | 'accepted' | 'rejected' | 'spam'
 
-/** A submission as the Inbox shows it: the proposal and, for a change, the business as it is now. */
-export interface SubmissionEntry {
-  id: string
-  kind: SubmissionKind
-  status: SubmissionStatus
-  payload: Record<string, unknown>
+/** A submission as public.submission_entry answers it (kept as it comes: the Inbox shows it). */
+const submissionEntrySchema = z.looseObject({
+  id: z.string(),
+  kind: z.enum(submissionKinds),
+  status: z.enum(['pending', 'accepted', 'rejected', 'spam']),
+  payload: z.record(z.string(), z.unknown()),
   /** The business a business-update is about, as it is now (null once deleted, and for the other kinds). */
-  target: ContentRow | null
-  contact: { name?: string; email?: string }
-  decided_by: string | null
-  decided_at: string | null
-  decision_reason: string | null
-  applied_row_id: string | null
-  created_at: string
-}
+  target: contentRowSchema.nullable(),
+  contact: z.looseObject({ name: z.string().optional(), email: z.string().optional() }),
+  decided_by: z.string().nullable(),
+  decided_at: z.string().nullable(),
+  decision_reason: z.string().nullable(),
+  applied_row_id: z.string().nullable(),
+  created_at: z.string(),
+})
+
+/** A submission as the Inbox shows it: the proposal and, for a change, the business as it is now. */
+export type SubmissionEntry = z.output<typeof submissionEntrySchema>
+
+/** What decide_submission answers. */
+const decisionOutcomeSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal('ok'), submission: submissionEntrySchema }),
+  z.looseObject({ status: z.literal('not_found') }),
+  z.looseObject({ status: z.literal('decided'), submission: submissionEntrySchema }),
+  z.looseObject({ status: z.literal('invalid'), message: z.string() }),
+])
 
 /** What a decision came to: done, no such submission, or decided already by someone else. */
-export type DecisionOutcome =
-  | { status: 'ok'; submission: SubmissionEntry }
-  | { status: 'not_found' }
-  | { status: 'decided'; submission: SubmissionEntry }
-  | { status: 'invalid'; message: string }
+export type DecisionOutcome = z.output<typeof decisionOutcomeSchema>
+
+/** What accept_submission answers: the edit's outcome (with the submission once accepted), or decided already. */
+const acceptOutcomeSchema = z.discriminatedUnion('status', [
+  z.looseObject({ status: z.literal('ok'), row: contentRowSchema, submission: submissionEntrySchema }),
+  ...editRefusalSchemas,
+  z.looseObject({ status: z.literal('decided'), submission: submissionEntrySchema }),
+])
 
 /** What accepting came to: the edit's outcome (with the submission once accepted), or decided already. */
-export type AcceptOutcome =
-  | (Extract<EditOutcome, { status: 'ok' }> & { submission: SubmissionEntry })
-  | Exclude<EditOutcome, { status: 'ok' }>
-  | { status: 'decided'; submission: SubmissionEntry }
+export type AcceptOutcome = z.output<typeof acceptOutcomeSchema>
 
 /** The table an accepted submission of each kind writes to. */
 export const submissionTable: Record<SubmissionKind, ContentTable> = {
@@ -68,12 +79,12 @@ export function submitSuggestion(
 
 /** Lists the submissions of one status (all when null), newest first. */
 export async function submissionEntries(store: Store, status: SubmissionStatus | null): Promise<SubmissionEntry[]> {
-  return (await store.call<SubmissionEntry[] | null>('submission_entries', { status })) ?? []
+  return (await callParsed(store, 'submission_entries', { status }, submissionEntrySchema.array().nullable())) ?? []
 }
 
 /** Reads one submission, or null. */
 export function submissionEntry(store: Store, id: string): Promise<SubmissionEntry | null> {
-  return store.call<SubmissionEntry | null>('submission_by_id', { submission: id })
+  return callParsed(store, 'submission_by_id', { submission: id }, submissionEntrySchema.nullable())
 }
 
 /** How many submissions wait for a decision. */
@@ -97,13 +108,18 @@ export function acceptSubmission(
   actor: Actor,
   targetBusiness: string | null = null,
 ): Promise<AcceptOutcome> {
-  return store.call<AcceptOutcome>('accept_submission', {
-    submission: id,
-    fields: withHoursDetail(targetBusiness ? 'businesses' : submissionTable[kind], fields),
-    expected_updated_at: expectedUpdatedAt,
-    actor,
-    ...(targetBusiness ? { target_business: targetBusiness } : {}),
-  })
+  return callParsed(
+    store,
+    'accept_submission',
+    {
+      submission: id,
+      fields: withHoursDetail(targetBusiness ? 'businesses' : submissionTable[kind], fields),
+      expected_updated_at: expectedUpdatedAt,
+      actor,
+      ...(targetBusiness ? { target_business: targetBusiness } : {}),
+    },
+    acceptOutcomeSchema,
+  )
 }
 
 /** Rejects a pending submission with a reason, or marks it as spam. */
@@ -114,7 +130,7 @@ export function decideSubmission(
   reason: string | null,
   actor: Actor,
 ): Promise<DecisionOutcome> {
-  return store.call<DecisionOutcome>('decide_submission', { submission: id, decision, reason, actor })
+  return callParsed(store, 'decide_submission', { submission: id, decision, reason, actor }, decisionOutcomeSchema)
 }
 
 /** Deletes the contact details and sender hashes of submissions decided more than 90 days ago. */

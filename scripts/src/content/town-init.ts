@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { Actor } from '../operators/schema.ts'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 import { townSettingsSchema, type TownSettings } from './schema.ts'
 import { starterContent } from './starter.ts'
@@ -61,13 +62,11 @@ export async function initTown(
   options: { force: boolean; actor?: Actor | undefined },
 ): Promise<{ removed: HeldContent; pages: number }> {
   const pages = checkedPages(starterPages(settings))
-  const outcome = outcomeSchema.parse(
-    await store.call('init_town', {
-      settings,
-      content: { ...starterContent(settings), pages },
-      force: options.force,
-      actor: options.actor ?? null,
-    }),
+  const outcome = await callParsed(
+    store,
+    'init_town',
+    { settings, content: { ...starterContent(settings), pages }, force: options.force, actor: options.actor ?? null },
+    outcomeSchema,
   )
   if (outcome.status === 'holds_data') {
     const { businesses, attractions, events } = outcome.held

@@ -179,14 +179,29 @@ describe('readHoursLine', () => {
     expect(value('Fri-Sun 10-5')).toBe('Fri-Sun 10-5')
   })
 
-  test("drops another label in front of hours: 'Shop:', 'Pharmacy:', 'Winter hours:'", () => {
+  test("drops a label that names only the business's own place: 'Shop:', 'Pharmacy:', 'Office:', 'Kitchen'", () => {
     expect(value('Shop: Tue-Sat 10am-5pm; dock open dawn to dusk')).toBe('Tue-Sat 10am-5pm; dock open dawn to dusk')
     expect(value('Pharmacy: Mon-Fri 9am-6pm; Sat 9am-1pm')).toBe('Mon-Fri 9am-6pm; Sat 9am-1pm')
-    expect(value('Summer hours: daily 1pm-11pm')).toBe('Daily 1pm-11pm')
+    expect(value('Front office hours: Mon-Fri 8am-4pm')).toBe('Mon-Fri 8am-4pm')
+    expect(value('Kitchen 6 a.m. to 2 p.m. Tue thru Sat')).toBe('6 a.m. to 2 p.m. Tue thru Sat')
+  })
+
+  test("keeps a label that says something with its hours, less a closing 'hours': a season, an activity, a service", () => {
+    expect(value('Summer hours: daily 1pm-11pm')).toBe('Summer: Daily 1pm-11pm')
+    expect(value('Spring and fall: Sat-Sun 10am-4pm')).toBe('Spring and fall: Sat-Sun 10am-4pm')
+    expect(value('Fish fry: Fridays 5pm-8pm')).toBe('Fish fry: Fridays 5pm-8pm')
+    expect(value('league nights: Tue-Thu 6pm-10pm')).toBe('League nights: Tue-Thu 6pm-10pm')
+    expect(value('Car wash 7am-9pm daily')).toBe('Car wash 7am-9pm daily')
+    expect(readHoursLine('Bakery case hours: Tue-Sat 6am-noon')).toMatchObject({
+      value: 'Bakery case: Tue-Sat 6am-noon',
+      keepsLabels: true,
+    })
   })
 
   test('keeps a seasonal note after the hours', () => {
-    expect(value('Winter hours: Sat-Sun 9am-3pm (November to March)')).toBe('Sat-Sun 9am-3pm (November to March)')
+    expect(value('Winter hours: Sat-Sun 9am-3pm (November to March)')).toBe(
+      'Winter: Sat-Sun 9am-3pm (November to March)',
+    )
     expect(value('Daily 8am-6pm (May-Sept)')).toBe('Daily 8am-6pm (May-Sept)')
   })
 
@@ -217,8 +232,8 @@ describe('readHoursLine', () => {
     expect(value('Hours: Office open daily 8am-8pm')).toBe('Office open daily 8am-8pm')
     expect(value('Pool open weekends noon-6pm')).toBe('Pool open weekends noon-6pm')
     expect(readHoursLine('Summer: Pool open weekends noon-6pm')).toMatchObject({
-      value: 'Pool open weekends noon-6pm',
-      season: 'Summer',
+      value: 'Summer: Pool open weekends noon-6pm',
+      keepsLabels: true,
     })
     // Not a sentence that goes on after the times, nor days before 'open'.
     expect(readHoursLine('Kitchen open daily 8am-8pm for the whole family and friends')).toBeNull()

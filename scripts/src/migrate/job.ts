@@ -1,7 +1,9 @@
 import { readFile, stat } from 'node:fs/promises'
+import { z } from 'zod'
 import { runJob, type JobListener, type JobReporter } from '../jobs/run-job.ts'
 import { phoneCountry, type TownRow } from '../content/schema.ts'
 import { readTown, TownMissingError } from '../content/town.ts'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 import {
   decodeRolandFile,
@@ -60,14 +62,27 @@ export class MigrationError extends Error {
   override name = 'MigrationError'
 }
 
-interface ImportOutcome {
-  summary: MigrationResult['summary']
-  businesses: Array<{ slug: string; status: MigrationStatus }>
-  deactivated: string[]
-  conflicts: ImportConflict[]
-  overwriteEdits: boolean
-  businessCount: number
-  dryRun: boolean
+const count = z.number().int()
+
+/** What public.import_businesses answers (dry run or not). */
+const importOutcomeSchema = z.object({
+  summary: z.object({ added: count, updated: count, unchanged: count, deactivated: count, conflicts: count }),
+  businesses: z.array(z.object({ slug: z.string(), status: z.enum(['added', 'updated', 'unchanged']) })),
+  deactivated: z.array(z.string()),
+  conflicts: z.array(
+    z.object({ slug: z.string(), name: z.string(), field: z.string(), current: z.unknown(), incoming: z.unknown() }),
+  ),
+  overwriteEdits: z.boolean(),
+  businessCount: count,
+  dryRun: z.boolean(),
+})
+
+/** What public.migration_status answers (SPEC §4). */
+const migrationStatusSchema = z.object({ isComplete: z.boolean(), businessCount: count })
+
+/** Whether the migration is complete (at least one active business) and how many businesses are active. */
+export function migrationStatus(store: Pick<Store, 'call'>): Promise<z.output<typeof migrationStatusSchema>> {
+  return callParsed(store, 'migration_status', {}, migrationStatusSchema)
 }
 
 /**
@@ -166,14 +181,19 @@ async function migrate(options: MigrationOptions, reporter: JobReporter): Promis
   reporter.progress({ phase: options.dryRun ? 'comparing' : 'importing', done: 2, total: 3 })
   const migratedAt = new Date().toISOString()
   const entries = parsed.map((b) => importEntry(b, migratedAt))
-  let outcome: ImportOutcome
+  let outcome: z.output<typeof importOutcomeSchema>
   try {
-    outcome = await options.store.call<ImportOutcome>('import_businesses', {
-      entries,
-      reset: options.reset ?? false,
-      dry_run: options.dryRun ?? false,
-      overwrite_edits: options.overwriteEdits ?? false,
-    })
+    outcome = await callParsed(
+      options.store,
+      'import_businesses',
+      {
+        entries,
+        reset: options.reset ?? false,
+        dry_run: options.dryRun ?? false,
+        overwrite_edits: options.overwriteEdits ?? false,
+      },
+      importOutcomeSchema,
+    )
   } catch (error) {
     throw new MigrationError(`Failed to insert businesses: ${(error as Error).message}`)
   }

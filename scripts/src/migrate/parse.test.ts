@@ -366,7 +366,7 @@ Propane Refills`)
         'Grove Lanes - Bowling\n\t417-555-0174\n\t400 S Main St, Walnut Grove, MO 65770\n\tSummer hours: daily 1pm-11pm\n'
       expect(parseRolandText(text).map(({ name, phone, hours }) => ({ name, phone, hours }))).toEqual([
         { name: 'Corner Mart', phone: '(479) 555-0148', hours: '24 hours' },
-        { name: 'Grove Lanes', phone: '(417) 555-0174', hours: 'Daily 1pm-11pm' },
+        { name: 'Grove Lanes', phone: '(417) 555-0174', hours: 'Summer: Daily 1pm-11pm' },
       ])
     })
 
@@ -631,7 +631,7 @@ Propane Refills`)
     test.each([
       ['Tu-Th 9-4', 'Tu-Th 9-4'],
       ['Shop: Tue-Sat 10am-5pm; dock open dawn to dusk', 'Tue-Sat 10am-5pm; dock open dawn to dusk'],
-      ['Winter hours: Sat-Sun 9am-3pm (November to March)', 'Sat-Sun 9am-3pm (November to March)'],
+      ['Winter hours: Sat-Sun 9am-3pm (November to March)', 'Winter: Sat-Sun 9am-3pm (November to March)'],
       ['Appointments only', 'Appointments only'],
       ['By appointment', 'By appointment'],
       ['Open daily 6am-2pm', 'Daily 6am-2pm'],

@@ -1,5 +1,7 @@
 import { TZDate } from '@date-fns/tz'
+import { z } from 'zod'
 import { expandEvents } from '../events/recurrence.ts'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 import type { MailConfig } from './config.ts'
 import type { DigestContent } from './message.ts'
@@ -11,6 +13,11 @@ import { businessesAddedSince, queueDigest } from './outbox.ts'
 // digest is one row (notify_digests, unique by its Monday), so queueing it twice queues it once.
 
 const dayMs = 86_400_000
+
+/** What public.digest_alerts answers: the published alerts in force, emergencies first. */
+const digestAlertsSchema = z
+  .array(z.object({ id: z.string(), title: z.string(), level: z.string() }))
+  .nullable() satisfies z.ZodType<DigestContent['alerts'] | null>
 
 /** The digest's week: its Monday (YYYY-MM-DD) and when it is due (Monday 07:00 in the town's zone). */
 export function digestWeek(now: Date, timeZone: string): { week: string; dueAt: Date } {
@@ -57,9 +64,9 @@ export async function planDigest(
       ...(event.is_cancelled ? { cancelled: true } : {}),
     }))
   const [alerts, businesses, recipients] = await Promise.all([
-    store.call<DigestContent['alerts'] | null>('digest_alerts', {}),
+    callParsed(store, 'digest_alerts', {}, digestAlertsSchema),
     businessesAddedSince(store, new Date(now.getTime() - 7 * dayMs).toISOString()),
-    store.call<string[] | null>('digest_recipients', {}),
+    callParsed(store, 'digest_recipients', {}, z.array(z.string()).nullable()),
   ])
   return {
     week,

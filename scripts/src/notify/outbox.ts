@@ -1,3 +1,5 @@
+import { z } from 'zod'
+import { callParsed } from '../store/parsed-call.ts'
 import type { Store } from '../store/types.ts'
 
 // "Notify me" (issue 48): thin calls of the SQL functions of
@@ -61,6 +63,67 @@ export interface SubscriberRecord {
   stopped_at: string | null
 }
 
+// The answers of the outbox's SQL functions, parsed where they enter TypeScript.
+const topicsSchema = z.array(z.enum(notifyTopics))
+const stamp = z.string().nullable()
+const count = z.number().int()
+
+const claimedMessageSchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(['confirm', 'alert', 'all-clear', 'digest']),
+  email: z.string(),
+  topics: topicsSchema,
+  unsubscribe_token: z.string(),
+  confirm_token: stamp,
+  attempts: count,
+  content: z.record(z.string(), z.unknown()).nullable(),
+}) satisfies z.ZodType<ClaimedMessage>
+
+const subscriberCountsSchema = z.object({
+  alerts: count,
+  events: count,
+  pending: count,
+  stopped: count,
+}) satisfies z.ZodType<SubscriberCounts>
+
+const subscriberRecordSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  status: z.enum(['pending', 'confirmed']),
+  topics: topicsSchema,
+  requested_topics: topicsSchema,
+  created_at: z.string(),
+  confirmed_at: stamp,
+  stopped_at: stamp,
+}) satisfies z.ZodType<SubscriberRecord>
+
+const outboxDeliverySchema = z.object({
+  alerts: z.array(
+    z.object({
+      alert_id: z.string(),
+      kind: z.enum(['alert', 'all-clear']),
+      total: count,
+      sent: count,
+      failed: count,
+      queued: count,
+    }),
+  ),
+  failed_last_week: count,
+  queued: count,
+}) satisfies z.ZodType<OutboxDelivery>
+
+const confirmAnswerSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('confirmed'), topics: topicsSchema }),
+  z.object({ status: z.literal('unknown') }),
+])
+
+const unsubscribeAnswerSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('unsubscribed'), topics: topicsSchema }),
+  z.object({ status: z.literal('unknown') }),
+])
+
+const addedBusinessSchema = z.object({ slug: z.string(), name: z.string(), category: z.string() })
+
 /**
  * Asks for email: records the address as pending and queues one confirmation a day. Answers
  * nothing, whoever the address is; the SQL refuses bad input (SqlError PT400) and too many
@@ -72,7 +135,8 @@ export async function subscribe(
   topics: readonly string[],
   clientIp: string,
 ): Promise<void> {
-  await store.call('subscribe', { email, topics }, { headers: { 'x-roland-client-ip': clientIp } })
+  // subscribe returns void: nothing to read but that it did not raise.
+  await callParsed(store, 'subscribe', { email, topics }, z.unknown(), { headers: { 'x-roland-client-ip': clientIp } })
 }
 
 /** Confirms the subscription whose confirmation email carried the token. */
@@ -80,7 +144,7 @@ export function confirmSubscription(
   store: Store,
   token: string,
 ): Promise<{ status: 'confirmed'; topics: NotifyTopic[] } | { status: 'unknown' }> {
-  return store.call('confirm_subscription', { token })
+  return callParsed(store, 'confirm_subscription', { token }, confirmAnswerSchema)
 }
 
 /** Unsubscribes the address an email's token names: from the topics given, or from everything. */
@@ -89,27 +153,27 @@ export function unsubscribe(
   token: string,
   topics: readonly NotifyTopic[] | null = null,
 ): Promise<{ status: 'unsubscribed'; topics: NotifyTopic[] } | { status: 'unknown' }> {
-  return store.call('unsubscribe', { token, topics })
+  return callParsed(store, 'unsubscribe', { token, topics }, unsubscribeAnswerSchema)
 }
 
 /** Counts subscribers per topic. */
 export function subscriberCounts(store: Store): Promise<SubscriberCounts> {
-  return store.call<SubscriberCounts>('subscriber_counts', {})
+  return callParsed(store, 'subscriber_counts', {}, subscriberCountsSchema)
 }
 
 /** Finds one subscriber by exact address, or null. */
 export function findSubscriber(store: Store, email: string): Promise<SubscriberRecord | null> {
-  return store.call<SubscriberRecord | null>('find_subscriber', { email })
+  return callParsed(store, 'find_subscriber', { email }, subscriberRecordSchema.nullable())
 }
 
 /** Deletes one subscriber and their unsent messages; answers whether there was one. */
 export function deleteSubscriber(store: Store, id: string): Promise<boolean> {
-  return store.call<boolean>('delete_subscriber', { subscriber: id })
+  return callParsed(store, 'delete_subscriber', { subscriber: id }, z.boolean())
 }
 
 /** Each alert's delivery and the failures of the last week. */
 export function outboxDelivery(store: Store): Promise<OutboxDelivery> {
-  return store.call<OutboxDelivery>('outbox_delivery', {})
+  return callParsed(store, 'outbox_delivery', {}, outboxDeliverySchema)
 }
 
 /** Claims due messages for this process, within the per-minute limit. */
@@ -119,12 +183,13 @@ export async function claimOutbox(
   batch: number,
   perMinute: number,
 ): Promise<ClaimedMessage[]> {
-  return (await store.call<ClaimedMessage[] | null>('claim_outbox', { claimer, batch, per_minute: perMinute })) ?? []
+  const args = { claimer, batch, per_minute: perMinute }
+  return (await callParsed(store, 'claim_outbox', args, claimedMessageSchema.array().nullable())) ?? []
 }
 
 /** Records a message as sent by this process. */
 export function outboxSent(store: Store, id: number, claimer: string): Promise<boolean> {
-  return store.call<boolean>('outbox_sent', { message: id, claimer })
+  return callParsed(store, 'outbox_sent', { message: id, claimer }, z.boolean())
 }
 
 /** Records an SMTP refusal: failed for good (5xx) or to retry (4xx, or no answer). */
@@ -135,22 +200,27 @@ export function outboxFailed(
   permanent: boolean,
   error: string,
 ): Promise<'failed' | 'retry' | 'not-claimed'> {
-  return store.call('outbox_failed', { message: id, claimer, permanent, error })
+  return callParsed(
+    store,
+    'outbox_failed',
+    { message: id, claimer, permanent, error },
+    z.enum(['failed', 'retry', 'not-claimed']),
+  )
 }
 
 /** The processes (host:pid) that hold claimed messages. */
 export async function outboxClaimers(store: Store): Promise<string[]> {
-  return (await store.call<string[] | null>('outbox_claimers', {})) ?? []
+  return (await callParsed(store, 'outbox_claimers', {}, z.array(z.string()).nullable())) ?? []
 }
 
 /** Puts back the messages claimed by processes that are gone. */
 export function releaseOutboxClaims(store: Store, claimers: readonly string[]): Promise<number> {
-  return store.call<number>('release_outbox_claims', { claimers })
+  return callParsed(store, 'release_outbox_claims', { claimers }, count)
 }
 
 /** Queues a week's digest for every events subscriber, once a week; answers how many were queued. */
 export function queueDigest(store: Store, week: string, content: Record<string, unknown>): Promise<number> {
-  return store.call<number>('queue_digest', { week, content })
+  return callParsed(store, 'queue_digest', { week, content }, count)
 }
 
 /** The businesses listed since an instant, for the digest. */
@@ -158,5 +228,5 @@ export async function businessesAddedSince(
   store: Store,
   since: string,
 ): Promise<Array<{ slug: string; name: string; category: string }>> {
-  return (await store.call('businesses_added_since', { since })) ?? []
+  return (await callParsed(store, 'businesses_added_since', { since }, addedBusinessSchema.array().nullable())) ?? []
 }

@@ -1,7 +1,8 @@
 import { openFindings } from '@roland/scripts/check/job'
 import { listFeeds } from '@roland/scripts/feeds/sync'
 import { findingKinds } from '@roland/scripts/check/kinds'
-import type { ContentRow } from '@roland/scripts/content/edit'
+import { contentRowSchema } from '@roland/scripts/content/edit'
+import { callParsed } from '@roland/scripts/store/parsed-call'
 import { pendingSubmissionCount } from '@roland/scripts/content/submissions'
 import { z } from 'zod'
 import type { FindingsView, TodayView } from '../../shared/api.ts'
@@ -14,6 +15,12 @@ import { rebuildState } from './rebuild.ts'
 // The freshness watch in the console (issue 28): "Check listings", "Needs attention" with its
 // one-click actions, and the "Today" overview the console opens on. Deactivating a listing is an
 // ordinary edit (PATCH /api/businesses/:id), so its Undo is the audit trail's.
+
+/** What dismiss_finding and restore_finding answer. */
+const findingOutcomeSchema = z.object({ status: z.enum(['ok', 'not_found']) })
+
+/** What verify_business answers: the business as it is now, once verified. */
+const verifyOutcomeSchema = z.object({ status: z.enum(['ok', 'not_found']), row: contentRowSchema.optional() })
 
 function uuidParam(raw: string | undefined, what: string, list: string): string {
   const parsed = z.uuid().safeParse(raw)
@@ -67,7 +74,7 @@ export const attentionRoutes: Route[] = [
     path: /^\/api\/findings\/(?<id>[^/]+)\/dismiss$/,
     async handler({ res, params, services, actor }) {
       const finding = uuidParam(params.id, 'finding', 'GET /api/findings')
-      const outcome = await services.store.call<{ status: 'ok' | 'not_found' }>('dismiss_finding', { finding, actor })
+      const outcome = await callParsed(services.store, 'dismiss_finding', { finding, actor }, findingOutcomeSchema)
       if (outcome.status === 'not_found') {
         throw new HttpError(404, `No open finding ${finding}: it may have resolved itself; reload the list.`)
       }
@@ -80,7 +87,7 @@ export const attentionRoutes: Route[] = [
     path: /^\/api\/findings\/(?<id>[^/]+)\/restore$/,
     async handler({ res, params, services, actor }) {
       const finding = uuidParam(params.id, 'finding', 'GET /api/findings')
-      const outcome = await services.store.call<{ status: 'ok' | 'not_found' }>('restore_finding', { finding, actor })
+      const outcome = await callParsed(services.store, 'restore_finding', { finding, actor }, findingOutcomeSchema)
       if (outcome.status === 'not_found') {
         throw new HttpError(
           404,
@@ -96,10 +103,7 @@ export const attentionRoutes: Route[] = [
     path: /^\/api\/businesses\/(?<id>[^/]+)\/verify$/,
     async handler({ res, params, services, actor }) {
       const business = uuidParam(params.id, 'business', 'GET /api/businesses')
-      const outcome = await services.store.call<{ status: 'ok' | 'not_found'; row?: ContentRow }>('verify_business', {
-        business,
-        actor,
-      })
+      const outcome = await callParsed(services.store, 'verify_business', { business, actor }, verifyOutcomeSchema)
       if (outcome.status === 'not_found') throw new HttpError(404, `No business with id ${business}: reload the list.`)
       services.scheduler.noteEdit()
       sendJson(res, 200, { business: outcome.row })

@@ -1,5 +1,6 @@
 import {
   MigrationError,
+  migrationStatus,
   rolandObjectPath,
   runMigration,
   type MigrationResult,
@@ -26,7 +27,7 @@ export const migrationRoutes: Route[] = [
     async handler({ res, services }) {
       const { store } = services
       const status = await store.use(async (s) => ({
-        ...(await s.call<{ isComplete: boolean; businessCount: number }>('migration_status', {})),
+        ...(await migrationStatus(s)),
         bucketHasFile: (await s.files.get(rolandObjectPath)) !== null,
       }))
       sendJson(res, 200, status satisfies MigrationStatusView)

@@ -88,7 +88,7 @@ function readContent(bare: string, hours: HoursReading | null, list: ListReader)
     add({ kind: 'ignored' }, LIKELY)
   if (hours !== null)
     add(
-      { kind: 'hours', value: hours.value, season: hours.season, keepsLabels: hours.keepsLabels },
+      { kind: 'hours', value: hours.value, keepsLabels: hours.keepsLabels },
       hours.labelled ? LIKELY : hours.score * 0.85,
     )
   const shouted = isShouted(bare) && !endsSentence(bare)

@@ -12,8 +12,8 @@ export type Draft = {
   website: string | null
   address: string | null
   hours: string | null
-  /** The season the hours line's label named, kept in case another season's line follows it. */
-  hoursSeason: string | null
+  /** The hours read so far start with a label of their own ('Winter: …'): what follows is another schedule. */
+  hoursLabelled: boolean
   hoursWarnings: string[]
   /** The services as typed, first spelling kept, by their lower-case name. */
   services: Map<string, string>
@@ -52,7 +52,7 @@ export function newDraft(name: string, line: number): Draft {
     website: null,
     address: null,
     hours: null,
-    hoursSeason: null,
+    hoursLabelled: false,
     hoursWarnings: [],
     services: new Map(),
     paragraphs: [],

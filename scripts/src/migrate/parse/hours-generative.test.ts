@@ -54,7 +54,7 @@ const TIMES = [
   (open: number, close: number) => `${open}am - ${close}:30pm`,
 ]
 // Between a label and its times.
-const LABEL_ENDS = [': ', ' - ', ' – ', ' ', ' — ']
+const LABEL_ENDS = [': ', ' - ', ' – ', ' ', ' — ', ' : ']
 // Between two schedules.
 const CLAUSE_BREAKS = ['; ', ' | ', ', ', ' / ', '. ', ' • ']
 
@@ -74,8 +74,11 @@ const schedule = fc
     const times = time(opens, closes)
     const when = timesFirst ? `${times} ${days}` : `${days} ${times}`
     const named = label === undefined ? '' : `${lowerCase ? label.toLowerCase() : label}${labelEnd}`
-    return { when, clause: `${named}${when}` }
+    return { when, label, clause: `${named}${when}` }
   })
+
+// Labels that name only the business's own place, which the hours may leave out ('Kitchen: …' of a diner).
+const PLACES = new Set(['kitchen'])
 
 /** A line of one to three schedules, in the order drawn, and where it stands in the entry. */
 const hoursLine = fc.record({
@@ -86,7 +89,7 @@ const hoursLine = fc.record({
 
 describe('hours behind any label', () => {
   test.prop([hoursLine], settings(1_000))(
-    'leaves no generated schedule in the description, and keeps each in the hours',
+    'leaves no generated schedule in the description, and keeps each in the hours with its label',
     ({ schedules, breaks, belowDescription }) => {
       const line = schedules.map(({ clause }, i) => (i === 0 ? clause : `${breaks[i - 1]}${clause}`)).join('')
       const description = 'A family business on the square since the old days.'
@@ -95,6 +98,13 @@ describe('hours behind any label', () => {
       for (const { when } of schedules) {
         expect(business?.full_description ?? '').not.toContain(when)
         if (line.length < MAX_HOURS_LENGTH) expect(business?.hours?.toLowerCase()).toContain(when.toLowerCase())
+      }
+      // A label that says something stays with its hours (less a closing 'hours': 'Winter: …').
+      for (const { label } of schedules) {
+        const named = label?.replace(/\s+hours$/i, '').toLowerCase()
+        if (named !== undefined && !PLACES.has(named) && line.length < MAX_HOURS_LENGTH) {
+          expect(business?.hours?.toLowerCase()).toContain(named)
+        }
       }
       expect(business?.full_description).toBe(description)
     },

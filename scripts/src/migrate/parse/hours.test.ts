@@ -49,6 +49,32 @@ describe('readLabelledHours', () => {
     expect(readLabelledHours(line)).toBeNull()
   })
 
+  test.each([
+    // A label that says something stays with its hours, behind a colon or none; a closing 'hours' goes.
+    ['Fish fry: Fridays 4pm-8pm', 'Fish fry: Fridays 4pm-8pm'],
+    ['Winter hours: Thu-Sun 10am-4pm', 'Winter: Thu-Sun 10am-4pm'],
+    ['Spring and fall: weekends 9am-5pm', 'Spring and fall: Weekends 9am-5pm'],
+    ['Bingo night: Thursdays 6:30pm-9pm', 'Bingo night: Thursdays 6:30pm-9pm'],
+    ['hunting season: Sat-Sun 5am-7pm', 'Hunting season: Sat-Sun 5am-7pm'],
+    ['Farmers market : Saturdays 7am-noon', 'Farmers market: Saturdays 7am-noon'],
+    ['Car wash 7am-9pm daily', 'Car wash 7am-9pm daily'],
+    ['Deer processing (Nov-Jan): daily 6am-8pm', 'Deer processing (Nov-Jan): daily 6am-8pm'],
+    ['Quilting circle: Tue 1pm-3pm; open sew Thu 6pm-8pm', 'Quilting circle: Tue 1pm-3pm; open sew Thu 6pm-8pm'],
+    // One that names only the business's own place says nothing the hours do not.
+    ['Office: Mon-Fri 8am-5pm', 'Mon-Fri 8am-5pm'],
+    ['Kitchen hours: Tue-Sun 11am-9pm', 'Tue-Sun 11am-9pm'],
+  ])('puts the colon-labelled line %s in the hours as %s', (line, hours) => {
+    const business = entryWith(line)
+    expect(business.hours).toBe(hours)
+    expect(business.full_description).toBe('A family business on the square since the old days.')
+  })
+
+  test('keeps the seasons of two seasonal lines, each with its schedule', () => {
+    expect(entryWith('Summer hours: Mon-Sat 7am-9pm\nWinter hours: Sat 9am-3pm').hours).toBe(
+      'Summer: Mon-Sat 7am-9pm; Winter: Sat 9am-3pm',
+    )
+  })
+
   test('keeps the first label of a line with several labelled schedules', () => {
     expect(entryWith('Story time: Wednesdays 10am-11am; Lending desk: Mon-Sat 9am-6pm').hours).toBe(
       'Story time: Wednesdays 10am-11am; Lending desk: Mon-Sat 9am-6pm',

@@ -72,7 +72,7 @@ export function readHoursField(kind: HoursKind, draft: Draft, state: LineState):
     draft.hoursWarnings.push('more than one hours line: kept the first')
   } else {
     draft.hours = kind.value === '' ? null : kind.value
-    draft.hoursSeason = kind.season ?? null
+    draft.hoursLabelled = kind.keepsLabels === true
   }
   state.hoursSeen = true
 }
@@ -82,12 +82,9 @@ type HoursKind = Extract<LineKind, { kind: 'hours' }>
 
 /** Joins the next line of hours to those read so far, unless that makes them too long. */
 function addHoursLine(kind: HoursKind, draft: Draft, hours: string): void {
-  // Seasons and labels mark where each schedule starts, so a semicolon, not a comma, runs between them.
-  const marked = draft.hoursSeason !== null || kind.season !== undefined || kind.keepsLabels === true
-  const first = draft.hoursSeason === null ? hours : `${draft.hoursSeason}: ${hours}`
-  const joined = marked
-    ? `${first}; ${kind.season === undefined ? '' : `${kind.season}: `}${kind.value}`
-    : `${hours}, ${kind.value}`
+  // Labels (a season's, a service's) mark where each schedule starts, so a semicolon, not a comma, runs between them.
+  const joined =
+    draft.hoursLabelled || kind.keepsLabels === true ? `${hours}; ${kind.value}` : `${hours}, ${kind.value}`
   // Cut at the line's boundary rather than lose all the hours for being too long (SPEC §5).
   if (joined.length >= MAX_HOURS_LENGTH) {
     draft.hoursWarnings.push(
@@ -95,6 +92,7 @@ function addHoursLine(kind: HoursKind, draft: Draft, hours: string): void {
     )
   } else {
     draft.hours = joined
-    draft.hoursSeason = null
+    // The line joined says where its own schedule starts; a plain line after it belongs with it.
+    draft.hoursLabelled = false
   }
 }

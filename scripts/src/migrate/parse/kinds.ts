@@ -5,7 +5,7 @@ export type LineKind =
   | { kind: 'phone' }
   | { kind: 'website'; value: string }
   | { kind: 'address'; value: string }
-  | { kind: 'hours'; value: string; season?: string | undefined; keepsLabels?: true | undefined }
+  | { kind: 'hours'; value: string; keepsLabels?: true | undefined }
   | { kind: 'features'; value: string }
   | { kind: 'category'; value: string }
   | { kind: 'description'; value: string; bullet: boolean }
