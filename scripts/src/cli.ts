@@ -1,19 +1,15 @@
 import { Command, CommanderError } from 'commander'
 import { readdirSync } from 'node:fs'
-import { setFlagsFromString } from 'node:v8'
 import { loadDotEnv } from './env.ts'
+import { keepWasmInBaseline } from './store/baseline-wasm.ts'
 
 // `pnpm roland …`: the operator toolkit. Each command is a thin shell over a job in scripts/src,
 // the same functions the console calls. Exit 0 on success; otherwise non-zero with one line on stderr.
 
 loadDotEnv()
 
-// A command runs for seconds, and the embedded Postgres (PGlite, WebAssembly) runs in V8's quick
-// baseline code: by default V8 also compiled its busiest functions again, optimized, on other
-// threads, work a command did not live long enough to use and waited for as it exited (an
-// `alerts list` took 5.3 s of CPU time instead of 2). Optimizing a function now takes a thousand
-// times the work, which only a long job (an import of thousands) reaches. Set before PGlite loads.
-setFlagsFromString('--wasm-tiering-budget=1000000000')
+// A command runs for seconds: the embedded Postgres stays in V8's baseline code.
+keepWasmInBaseline()
 
 const program = new Command()
   .name('roland')
