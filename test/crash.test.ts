@@ -399,9 +399,10 @@ describe(`crash safety (seed ${seed}; ROLAND_CRASH_SEED replays it)`, () => {
   test(
     'a migration killed at any moment leaves the businesses as before or after, and runs again',
     async () => {
-      // 150 businesses: an import long enough for the kills to land inside it.
-      const file = path.join(work, 'roland-150.txt')
-      await writeFile(file, generateRolandText(150))
+      // 40 businesses: an import long enough for the kills to land inside it (its opening, its
+      // transaction, its files and its end), short enough to run six times and again four.
+      const file = path.join(work, 'roland-40.txt')
+      await writeFile(file, generateRolandText(40))
       await killRepeatedly({
         kind: 'migrate',
         setup: pristine,

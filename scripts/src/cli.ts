@@ -1,11 +1,15 @@
 import { Command, CommanderError } from 'commander'
 import { readdirSync } from 'node:fs'
 import { loadDotEnv } from './env.ts'
+import { keepWasmInBaseline } from './store/baseline-wasm.ts'
 
 // `pnpm roland …`: the operator toolkit. Each command is a thin shell over a job in scripts/src,
 // the same functions the console calls. Exit 0 on success; otherwise non-zero with one line on stderr.
 
 loadDotEnv()
+
+// A command runs for seconds: the embedded Postgres stays in V8's baseline code.
+keepWasmInBaseline()
 
 const program = new Command()
   .name('roland')

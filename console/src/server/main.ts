@@ -1,5 +1,6 @@
 import { loadDotEnv } from '@roland/scripts/env'
 import { operatorDirectory } from '@roland/scripts/operators/directory'
+import { keepWasmInBaseline } from '@roland/scripts/store/baseline-wasm'
 import { ensureAppBuilt } from './build-app.ts'
 import { readConsoleConfig } from './config.ts'
 import { startConsoleServer } from './server.ts'
@@ -7,6 +8,9 @@ import { startConsoleServer } from './server.ts'
 // `pnpm console`: builds the app when it is missing or stale, then serves the console on
 // 127.0.0.1 (PORT, default 4322). With no operator yet, it says how to create the first admin.
 // Errors end the process with one line saying what to fix.
+
+// The console opens the embedded database for each request (a leased store) and runs short queries.
+keepWasmInBaseline()
 
 try {
   loadDotEnv()
