@@ -1,8 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { publicSubmissionsPath } from '../src/server/public-submissions.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { call, startBrowserConsole, type BrowserConsole } from './support/console.ts'
+import { call, startBrowserConsole, suggest, type BrowserConsole } from './support/console.ts'
 
 // The Inbox in the console's screens (issue 27): the built app in a real Chromium, the real server
 // and embedded Postgres (the sample Roland.txt). Visitors' suggestions arrive through the public
@@ -17,18 +16,6 @@ let business: { id: string; slug: string; name: string; phone: string; address: 
 const slow = { timeout: 240_000 }
 
 const script = '<script>window.injected = true</script><img src=x onerror="window.injected = true">'
-
-/** Sends a suggestion as the site's form does. */
-async function suggest(body: unknown): Promise<string> {
-  const answer = await call(server, publicSubmissionsPath, {
-    method: 'POST',
-    auth: 'none',
-    body,
-    headers: { origin: 'http://127.0.0.1:4321' },
-  })
-  expect(answer.status, answer.text).toBe(201)
-  return answer.json.id as string
-}
 
 beforeAll(async () => {
   started = await startBrowserConsole({
@@ -50,12 +37,12 @@ describe('the Inbox, in Chromium', () => {
     slow,
     async () => {
       await page.getByText('Nothing waits for a decision.').waitFor()
-      const changeId = await suggest({
+      const changeId = await suggest(server, {
         kind: 'business-update',
         payload: { business: business.slug, phone: '(501) 555-0177', note: `New number. ${script}` },
         contact: { name: 'Ann Resident' },
       })
-      const eventId = await suggest({
+      const eventId = await suggest(server, {
         kind: 'event',
         payload: {
           title: 'Church bake sale',
@@ -123,8 +110,8 @@ describe('the Inbox, in Chromium', () => {
   )
 
   test('rejects with a reason and marks spam, each leaving the pending list', slow, async () => {
-    const first = await suggest({ kind: 'new-business', payload: { name: 'Duplicate Diner' } })
-    const second = await suggest({ kind: 'new-business', payload: { name: 'Cheap pills' } })
+    const first = await suggest(server, { kind: 'new-business', payload: { name: 'Duplicate Diner' } })
+    const second = await suggest(server, { kind: 'new-business', payload: { name: 'Cheap pills' } })
     await page.getByRole('link', { name: /Inbox/ }).click()
     const rejected = page.locator(`li[data-submission="${first}"]`)
     await rejected.getByRole('button', { name: 'Reject' }).click()

@@ -1,9 +1,8 @@
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { axeViolations } from '../../test/support/axe.ts'
-import { publicSubmissionsPath } from '../src/server/public-submissions.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { call, startBrowserConsole, type BrowserConsole } from './support/console.ts'
+import { call, startBrowserConsole, suggest, type BrowserConsole } from './support/console.ts'
 import { sideways } from './support/fits.ts'
 
 // The Inbox's "Already listed?" (issue 49) on a phone (390 px), in a real Chromium with the real
@@ -29,18 +28,6 @@ interface Listing {
   name: string
   phone: string | null
   updated_at: string
-}
-
-/** Sends a suggestion as the site's form does; returns its id. */
-async function suggest(body: unknown): Promise<string> {
-  const answer = await call(server, publicSubmissionsPath, {
-    method: 'POST',
-    auth: 'none',
-    body,
-    headers: { origin: 'http://127.0.0.1:4321' },
-  })
-  expect(answer.status, answer.text).toBe(201)
-  return answer.json.id as string
 }
 
 async function listings(): Promise<Listing[]> {
@@ -99,7 +86,7 @@ describe('"Already listed?" in the Inbox, on a phone in Chromium', () => {
     async () => {
       const studio = await listing('Hwy 300 Hair Studio')
       const count = (await listings()).length
-      const id = await suggest({
+      const id = await suggest(server, {
         kind: 'new-business',
         payload: { name: studio.name, phone: '(501) 555-0199', hours: 'Tue-Sat 9am-7pm' },
       })
@@ -151,7 +138,7 @@ describe('"Already listed?" in the Inbox, on a phone in Chromium', () => {
     slow,
     async () => {
       const plumbing = await listing('Lakeside Plumbing')
-      const id = await suggest({
+      const id = await suggest(server, {
         kind: 'business-update',
         payload: { business: plumbing.slug, phone: '(501) 555-0198', note: 'New number since the move.' },
       })
@@ -197,7 +184,7 @@ describe('"Already listed?" in the Inbox, on a phone in Chromium', () => {
 describe('accepting into a chosen listing, over HTTP', () => {
   test('refuses a listing for an event, a listing that does not exist and an id that is not one', slow, async () => {
     const studio = await listing('Hwy 300 Hair Studio')
-    const event = await suggest({
+    const event = await suggest(server, {
       kind: 'event',
       payload: {
         title: 'Cut-a-thon',
@@ -219,7 +206,7 @@ describe('accepting into a chosen listing, over HTTP', () => {
     expect(onEvent.status).toBe(400)
     expect(onEvent.json.error).toMatch(/event is about no business/)
 
-    const business = await suggest({ kind: 'new-business', payload: { name: 'Roland Barber' } })
+    const business = await suggest(server, { kind: 'new-business', payload: { name: 'Roland Barber' } })
     const nowhere = await call(server, `/api/submissions/${business}/accept`, {
       method: 'POST',
       body: { business_id: '00000000-0000-4000-8000-000000000000', phone: '(501) 555-0111' },

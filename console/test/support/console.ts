@@ -13,6 +13,7 @@ import { preloadAxe } from '../../../test/support/axe.ts'
 import { launchBrowser } from '../../../test/support/browser.ts'
 import { sampleStoreIn } from '../../../scripts/test/support/fresh-store.ts'
 import { ensureAppBuilt } from '../../src/server/build-app.ts'
+import { publicSubmissionsPath } from '../../src/server/public-submissions.ts'
 import { readConsoleConfig } from '../../src/server/config.ts'
 import { startConsoleServer, type ConsoleServer, type ConsoleServerOptions } from '../../src/server/server.ts'
 
@@ -144,6 +145,18 @@ export async function call(
     json = null
   }
   return { status: response.status, headers: response.headers, text, json }
+}
+
+/** Sends a visitor's suggestion as the site's form does (from the site's origin); answers its id. */
+export async function suggest(server: Pick<ConsoleServer, 'url'>, body: unknown): Promise<string> {
+  const answer = await call(server, publicSubmissionsPath, {
+    method: 'POST',
+    auth: 'none',
+    body,
+    headers: { origin: 'http://127.0.0.1:4321' },
+  })
+  if (answer.status !== 201) throw new Error(`The suggestion answered ${answer.status}: ${answer.text}`)
+  return answer.json.id as string
 }
 
 /** Polls until a check returns a value (not undefined/false), or fails after a generous limit. */
