@@ -100,7 +100,7 @@ export async function addUploadedImage(store: Store, upload: UploadedImage): Pro
         ? new ImageError('invalid-input', 'This business already has this photo.')
         : new ImageError(
             'record-failed',
-            `The photo could not be recorded: ${'message' in outcome ? outcome.message : outcome.status}`,
+            `The photo could not be recorded: ${outcome.status === 'invalid' ? outcome.message : outcome.status}`,
           )
   }
   return outcome.row
