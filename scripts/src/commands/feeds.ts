@@ -1,21 +1,10 @@
 import type { Command } from 'commander'
 import { StoreError } from '../store/types.ts'
 import { addFeed, listFeeds, removeFeed, syncFeeds, type CalendarFeed, type FeedSyncResult } from '../feeds/sync.ts'
-import { loadSampleData } from '../migrate/sample.ts'
-import { openStore } from '../store/index.ts'
-import type { Store } from '../store/types.ts'
+import { withStore } from './with-store.ts'
 
 // `roland feeds …` (issue 40): the calendar feeds the site follows. `sync` is what the console's
 // schedule runs (ROLAND_FEEDS_EVERY); `sync --json` prints {"feeds":[{name, url, ok, events, error}]}.
-
-async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore({ onCreate: loadSampleData })
-  try {
-    return await work(store)
-  } finally {
-    await store.close()
-  }
-}
 
 function when(at: string | null): string {
   return at ? new Date(at).toISOString().replace('T', ' ').slice(0, 16) + ' UTC' : 'never'

@@ -1,23 +1,12 @@
 import type { Command } from 'commander'
-import { loadSampleData } from '../migrate/sample.ts'
 import { mailOffReason, readMailConfig, type MailConfig } from '../notify/config.ts'
 import { planDigest, queueWeeklyDigest } from '../notify/digest.ts'
 import { sendOutbox } from '../notify/send.ts'
-import { openStore } from '../store/index.ts'
-import type { Store } from '../store/types.ts'
+import { withStore } from './with-store.ts'
 
 // `roland notify …` (issue 48): `send` sends what the outbox holds (the console's scheduler does
 // the same; this is for a cron job), `digest` queues this week's events digest when it is due, and
 // `digest --dry-run` says who would get which events without queueing anything.
-
-async function withStore<T>(work: (store: Store) => Promise<T>): Promise<T> {
-  const store = await openStore({ onCreate: loadSampleData })
-  try {
-    return await work(store)
-  } finally {
-    await store.close()
-  }
-}
 
 function mailConfig(): MailConfig {
   const config = readMailConfig()
