@@ -1,5 +1,4 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -11,7 +10,15 @@ import { ensureXmllint, validateAgainstSchema } from '../../test/support/cap-val
 import { serveStatic, type StaticServer } from '../../test/support/static-server.ts'
 import { ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import { addTestOperator, call, signInInBrowser, startTestConsole, tempDataDir, waitFor } from './support/console.ts'
+import {
+  addTestOperator,
+  call,
+  freePort,
+  signInInBrowser,
+  startTestConsole,
+  tempDataDir,
+  waitFor,
+} from './support/console.ts'
 
 // Issue 48's "Done when", end to end, with a real SMTP server in the test (smtp-server, read with
 // mailparser): a resident subscribes through the built site's form in Chromium and confirms from
@@ -31,15 +38,6 @@ let server: ConsoleServer
 let site: StaticServer
 let outDir: string
 const cleanups: Array<() => Promise<unknown>> = []
-
-/** A port of 127.0.0.1 free now: the build must know the console's address before the console starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 /** Waits for the rebuild a change queued, and says it succeeded. */
 async function rebuilt(before: Set<string>): Promise<void> {

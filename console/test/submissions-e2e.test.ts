@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { createRow } from '@roland/scripts/content/edit'
@@ -27,6 +26,7 @@ import {
   tempDataDir,
   testPassword,
   waitFor,
+  freePort,
 } from './support/console.ts'
 
 // Visitors' suggestions end to end (issue 27), in Chromium, from the built site: a visitor suggests
@@ -55,15 +55,6 @@ afterAll(async () => {
   await browser?.close()
   for (const cleanup of cleanups.reverse()) await cleanup()
 })
-
-/** A port of 127.0.0.1 free now: the build must know the console's address before the console starts. */
-async function freePort(): Promise<number> {
-  const probe = createServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as { port: number }
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
 
 /** Where the site is built and served from. */
 async function siteFolder(): Promise<{ outDir: string; site: StaticServer }> {
