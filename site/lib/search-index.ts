@@ -5,7 +5,7 @@ import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
 import { telUrl } from './links.ts'
 import { buildWordIndex, type SearchDoc } from '@roland/scripts/search/matcher'
-import { presetTerms } from '@roland/scripts/search/presets'
+import type { PresetMatcher } from '@roland/scripts/search/presets'
 import {
   encodeSet,
   fileKey,
@@ -45,14 +45,15 @@ export interface SearchIndexEntry {
 const present = (text: string | null): string | undefined => (text === null || text === '' ? undefined : text)
 
 /**
- * Makes the index entry of a business. An empty description is left out: the filter and the
- * card treat "" and null alike (neither contains a search, neither is shown).
+ * Makes the index entry of a business, what it is found by `presets` (one for the whole index). An
+ * empty description is left out: the filter and the card treat "" and null alike (neither contains
+ * a search, neither is shown).
  */
-export function toSearchIndexEntry(business: Business): SearchIndexEntry {
+export function toSearchIndexEntry(business: Business, presets: PresetMatcher): SearchIndexEntry {
   const image = cardImage(business)
   const services = business.services.map((service) => service.service_name).filter((name) => name !== '')
   const what = [
-    ...presetTerms({ ...business, services }),
+    ...presets.termsOf({ ...business, services }),
     ...business.search_words.filter((word) => word.trim() !== ''),
   ]
   return {

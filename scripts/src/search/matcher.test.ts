@@ -9,8 +9,8 @@ import {
   typoBudget,
   type SearchDoc,
 } from './matcher.ts'
-import { presetTerms } from './presets.ts'
-import { fold, keysOf, wordKey, words } from './text.ts'
+import { PresetMatcher } from './presets.ts'
+import { fold, keysOf, wordKey, WordKeys, words } from './text.ts'
 
 describe('fold and words', () => {
   test('take accents off and join a word written with a hyphen, an apostrophe or a dot', () => {
@@ -39,6 +39,13 @@ describe('wordKey', () => {
         { key: wordKey(typed), typo: false },
       ])
     expect(keysOf('Wi-Fi')).toEqual(keysOf('wifi'))
+  })
+
+  test('keys a word the same through a WordKeys, the first time and again', () => {
+    const keys = new WordKeys()
+    const typed = ['groomers', 'grooming', 'plumber', 'wifi', 'groomers', 'plumber']
+    expect(typed.map(keys.of)).toEqual(typed.map(wordKey))
+    expect(keysOf('Pet Groomers & Grooming', keys.of)).toEqual(keysOf('Pet Groomers & Grooming'))
   })
 })
 
@@ -154,9 +161,11 @@ describe('suggestQuery', () => {
   })
 })
 
-describe('presetTerms', () => {
+describe('PresetMatcher.termsOf', () => {
+  const presets = new PresetMatcher()
+
   test('says a hair studio with a salon is a hairdresser and a hair stylist', () => {
-    const terms = presetTerms({
+    const terms = presets.termsOf({
       name: 'Hwy 300 Hair Studio',
       category: 'Professional Services',
       full_description: 'A friendly salon for cuts and color.',
@@ -166,11 +175,11 @@ describe('presetTerms', () => {
   })
 
   test('reads a term of one word only in the name, and only the presets of the category', () => {
-    expect(presetTerms({ name: 'Ridgeview Tax & Bookkeeping', category: 'Professional Services' })).toContain(
+    expect(presets.termsOf({ name: 'Ridgeview Tax & Bookkeeping', category: 'Professional Services' })).toContain(
       'accountant office',
     )
     expect(
-      presetTerms({
+      presets.termsOf({
         name: 'Ridgeview Diner',
         category: 'Dining & Refreshments',
         full_description: 'monthly bookkeeper',

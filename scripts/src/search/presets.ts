@@ -1,7 +1,7 @@
 import { defaultBusinessCategory } from '../catalog/types.ts'
 import type { OsmPresetEntry, OsmPresets } from '../migrate/osm-vocabulary.ts'
 import presetsJson from '../migrate/osm-presets.json' with { type: 'json' }
-import { keysOf } from './text.ts'
+import { keysOf, WordKeys } from './text.ts'
 
 // What a business is, in the words visitors use: the OpenStreetMap presets (osm-presets.json, made
 // with the import's category vocabulary from the same schema) whose name or alias, or a search term
@@ -25,19 +25,16 @@ interface Trigger {
   weak: boolean
 }
 
-let triggers: Map<string, Trigger[]> | undefined
-
-/** The presets' names and terms as keys, filed under their first key (made once, on first use). */
-function triggersByFirstKey(): Map<string, Trigger[]> {
-  if (triggers) return triggers
-  triggers = new Map()
+/** The presets' names and terms as keys, filed under their first key. */
+function triggersByFirstKey(keyOf: (word: string) => string): Map<string, Trigger[]> {
+  const triggers = new Map<string, Trigger[]>()
   for (const preset of presets) {
     const phrases = [
       ...preset.names.map((name) => ({ name, term: false })),
       ...preset.terms.map((name) => ({ name, term: true })),
     ]
     for (const { name, term } of phrases) {
-      const keys = keysOf(name)
+      const keys = keysOf(name, keyOf)
       if (keys.length === 0 || (keys.length === 1 && name.length < shortestSingleWord)) continue
       const trigger = { preset, keys, weak: term && keys.length === 1 }
       const list = triggers.get(keys[0]!)
@@ -57,42 +54,37 @@ export interface PresetInput {
   services?: readonly string[]
 }
 
-/** The presets a business is (see above), by id. */
-export function presetsOf(business: PresetInput): OsmPresetEntry[] {
-  const texts = [business.name, business.short_description, business.full_description, ...(business.services ?? [])]
-  const keys = new Set(texts.flatMap((text) => (text ? keysOf(text) : [])))
-  const inName = new Set(keysOf(business.name))
-  const strong = new Set<OsmPresetEntry>()
-  const weak = new Set<OsmPresetEntry>()
-  const anyCategory = business.category === defaultBusinessCategory
-  const byFirstKey = triggersByFirstKey()
-  for (const key of keys) {
-    for (const { preset, keys: needed, weak: isWeak } of byFirstKey.get(key) ?? []) {
-      if (strong.has(preset) || (!anyCategory && preset.category !== business.category)) continue
-      if (isWeak) {
-        if (inName.has(key)) weak.add(preset)
-      } else if (needed.every((other) => keys.has(other))) strong.add(preset)
+/**
+ * Finds the presets businesses are (see above): made by whoever reads many businesses (an index
+ * build, a request for the console's list), with the presets' keys and the word keys of what it
+ * reads, and dropped with it.
+ */
+export class PresetMatcher {
+  readonly #keys = new WordKeys()
+  readonly #byFirstKey = triggersByFirstKey(this.#keys.of)
+
+  /** The presets a business is, by id. */
+  presetsOf(business: PresetInput): OsmPresetEntry[] {
+    const keyOf = this.#keys.of
+    const texts = [business.name, business.short_description, business.full_description, ...(business.services ?? [])]
+    const keys = new Set(texts.flatMap((text) => (text ? keysOf(text, keyOf) : [])))
+    const inName = new Set(keysOf(business.name, keyOf))
+    const strong = new Set<OsmPresetEntry>()
+    const weak = new Set<OsmPresetEntry>()
+    const anyCategory = business.category === defaultBusinessCategory
+    for (const key of keys) {
+      for (const { preset, keys: needed, weak: isWeak } of this.#byFirstKey.get(key) ?? []) {
+        if (strong.has(preset) || (!anyCategory && preset.category !== business.category)) continue
+        if (isWeak) {
+          if (inName.has(key)) weak.add(preset)
+        } else if (needed.every((other) => keys.has(other))) strong.add(preset)
+      }
     }
+    return [...(strong.size > 0 ? strong : weak)].sort((a, b) => (a.id < b.id ? -1 : 1))
   }
-  return [...(strong.size > 0 ? strong : weak)].sort((a, b) => (a.id < b.id ? -1 : 1))
-}
 
-// A rebuild indexes every business again, most of them unchanged: their terms are kept, by their words.
-const termsByText = new Map<string, string[]>()
-
-/** What a business is, as the index holds it: its presets' names and terms, each once. */
-export function presetTerms(business: PresetInput): string[] {
-  const text = [
-    business.category,
-    business.name,
-    business.short_description,
-    business.full_description,
-    ...(business.services ?? []),
-  ].join('\u0000')
-  let terms = termsByText.get(text)
-  if (terms) return terms
-  terms = [...new Set(presetsOf(business).flatMap((preset) => [...preset.names, ...preset.terms]))]
-  if (termsByText.size >= 200_000) termsByText.clear()
-  termsByText.set(text, terms)
-  return terms
+  /** What a business is, as the index holds it: its presets' names and terms, each once. */
+  termsOf(business: PresetInput): string[] {
+    return [...new Set(this.presetsOf(business).flatMap((preset) => [...preset.names, ...preset.terms]))]
+  }
 }
