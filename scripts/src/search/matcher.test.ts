@@ -9,7 +9,7 @@ import {
   typoBudget,
   type SearchDoc,
 } from './matcher.ts'
-import { PresetMatcher } from './presets.ts'
+import { presetTerms } from './presets.ts'
 import { fold, keysOf, wordKey, WordKeys, words } from './text.ts'
 
 describe('fold and words', () => {
@@ -161,11 +161,9 @@ describe('suggestQuery', () => {
   })
 })
 
-describe('PresetMatcher.termsOf', () => {
-  const presets = new PresetMatcher()
-
+describe('presetTerms', () => {
   test('says a hair studio with a salon is a hairdresser and a hair stylist', () => {
-    const terms = presets.termsOf({
+    const terms = presetTerms({
       name: 'Hwy 300 Hair Studio',
       category: 'Professional Services',
       full_description: 'A friendly salon for cuts and color.',
@@ -175,15 +173,22 @@ describe('PresetMatcher.termsOf', () => {
   })
 
   test('reads a term of one word only in the name, and only the presets of the category', () => {
-    expect(presets.termsOf({ name: 'Ridgeview Tax & Bookkeeping', category: 'Professional Services' })).toContain(
+    expect(presetTerms({ name: 'Ridgeview Tax & Bookkeeping', category: 'Professional Services' })).toContain(
       'accountant office',
     )
     expect(
-      presets.termsOf({
+      presetTerms({
         name: 'Ridgeview Diner',
         category: 'Dining & Refreshments',
         full_description: 'monthly bookkeeper',
       }),
     ).not.toContain('accountant office')
+  })
+
+  test('finds the same terms when the words are keyed through a WordKeys, as a build does', () => {
+    const keys = new WordKeys()
+    const salon = { name: 'Hwy 300 Hair Studio', category: 'Professional Services', full_description: 'A salon.' }
+    expect(presetTerms(salon, keys.of)).toEqual(presetTerms(salon))
+    expect(presetTerms(salon, keys.of)).toEqual(presetTerms(salon))
   })
 })

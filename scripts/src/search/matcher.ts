@@ -10,6 +10,11 @@ import { wordKey, WordKeys, words } from './text.ts'
 // letter. The results are ranked: the businesses SPEC's "contains" finds first (the caller finds
 // them), then by where the words matched, typo matches last, featured first among equals, then the
 // list order (by name).
+//
+// Where the search's parts live: text.ts reads text into words and keys (wordKey; a WordKeys stems
+// each distinct word once for whoever keys many texts, and goes with it), presets.ts says what a
+// business is, this module indexes, matches and ranks. No memo is kept at module level: an index
+// build has its own WordKeys, a query's few words are stemmed as they come.
 
 /** Where a word of a business was found: the lower, the higher the business ranks. */
 export const fieldRank = {

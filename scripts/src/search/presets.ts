@@ -1,7 +1,7 @@
 import { defaultBusinessCategory } from '../catalog/types.ts'
 import type { OsmPresetEntry, OsmPresets } from '../migrate/osm-vocabulary.ts'
 import presetsJson from '../migrate/osm-presets.json' with { type: 'json' }
-import { keysOf, WordKeys } from './text.ts'
+import { keysOf, wordKey, WordKeys } from './text.ts'
 
 // What a business is, in the words visitors use: the OpenStreetMap presets (osm-presets.json, made
 // with the import's category vocabulary from the same schema) whose name or alias, or a search term
@@ -26,15 +26,17 @@ interface Trigger {
 }
 
 /** The presets' names and terms as keys, filed under their first key. */
-function triggersByFirstKey(keyOf: (word: string) => string): Map<string, Trigger[]> {
+function triggersByFirstKey(): ReadonlyMap<string, readonly Trigger[]> {
   const triggers = new Map<string, Trigger[]>()
+  // Names and terms share most of their words: each is stemmed once, for this table only.
+  const wordKeys = new WordKeys()
   for (const preset of presets) {
     const phrases = [
       ...preset.names.map((name) => ({ name, term: false })),
       ...preset.terms.map((name) => ({ name, term: true })),
     ]
     for (const { name, term } of phrases) {
-      const keys = keysOf(name, keyOf)
+      const keys = keysOf(name, wordKeys.of)
       if (keys.length === 0 || (keys.length === 1 && name.length < shortestSingleWord)) continue
       const trigger = { preset, keys, weak: term && keys.length === 1 }
       const list = triggers.get(keys[0]!)
@@ -44,6 +46,10 @@ function triggersByFirstKey(keyOf: (word: string) => string): Map<string, Trigge
   }
   return triggers
 }
+
+// Made from osm-presets.json when the module loads (0.1–0.2 s) and never changed: a vocabulary, not
+// a cache. The words of the businesses read against it are keyed by the caller's WordKeys.
+const byFirstKey = triggersByFirstKey()
 
 /** What the presets read of a business. */
 export interface PresetInput {
@@ -55,36 +61,28 @@ export interface PresetInput {
 }
 
 /**
- * Finds the presets businesses are (see above): made by whoever reads many businesses (an index
- * build, a request for the console's list), with the presets' keys and the word keys of what it
- * reads, and dropped with it.
+ * The presets a business is (see above), by id. A caller reading many businesses (an index build, a
+ * request for the console's list) passes its WordKeys's `of`, so each distinct word is stemmed once.
  */
-export class PresetMatcher {
-  readonly #keys = new WordKeys()
-  readonly #byFirstKey = triggersByFirstKey(this.#keys.of)
-
-  /** The presets a business is, by id. */
-  presetsOf(business: PresetInput): OsmPresetEntry[] {
-    const keyOf = this.#keys.of
-    const texts = [business.name, business.short_description, business.full_description, ...(business.services ?? [])]
-    const keys = new Set(texts.flatMap((text) => (text ? keysOf(text, keyOf) : [])))
-    const inName = new Set(keysOf(business.name, keyOf))
-    const strong = new Set<OsmPresetEntry>()
-    const weak = new Set<OsmPresetEntry>()
-    const anyCategory = business.category === defaultBusinessCategory
-    for (const key of keys) {
-      for (const { preset, keys: needed, weak: isWeak } of this.#byFirstKey.get(key) ?? []) {
-        if (strong.has(preset) || (!anyCategory && preset.category !== business.category)) continue
-        if (isWeak) {
-          if (inName.has(key)) weak.add(preset)
-        } else if (needed.every((other) => keys.has(other))) strong.add(preset)
-      }
+export function presetsOf(business: PresetInput, keyOf: (word: string) => string = wordKey): OsmPresetEntry[] {
+  const texts = [business.name, business.short_description, business.full_description, ...(business.services ?? [])]
+  const keys = new Set(texts.flatMap((text) => (text ? keysOf(text, keyOf) : [])))
+  const inName = new Set(keysOf(business.name, keyOf))
+  const strong = new Set<OsmPresetEntry>()
+  const weak = new Set<OsmPresetEntry>()
+  const anyCategory = business.category === defaultBusinessCategory
+  for (const key of keys) {
+    for (const { preset, keys: needed, weak: isWeak } of byFirstKey.get(key) ?? []) {
+      if (strong.has(preset) || (!anyCategory && preset.category !== business.category)) continue
+      if (isWeak) {
+        if (inName.has(key)) weak.add(preset)
+      } else if (needed.every((other) => keys.has(other))) strong.add(preset)
     }
-    return [...(strong.size > 0 ? strong : weak)].sort((a, b) => (a.id < b.id ? -1 : 1))
   }
+  return [...(strong.size > 0 ? strong : weak)].sort((a, b) => (a.id < b.id ? -1 : 1))
+}
 
-  /** What a business is, as the index holds it: its presets' names and terms, each once. */
-  termsOf(business: PresetInput): string[] {
-    return [...new Set(this.presetsOf(business).flatMap((preset) => [...preset.names, ...preset.terms]))]
-  }
+/** What a business is, as the index holds it: its presets' names and terms, each once (`keyOf` as presetsOf's). */
+export function presetTerms(business: PresetInput, keyOf: (word: string) => string = wordKey): string[] {
+  return [...new Set(presetsOf(business, keyOf).flatMap((preset) => [...preset.names, ...preset.terms]))]
 }
