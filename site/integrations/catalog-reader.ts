@@ -6,6 +6,7 @@ import { once } from 'node:events'
 import { parentPort, workerData } from 'node:worker_threads'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { WordKeys } from '@roland/scripts/search/text'
 import { readCatalogFile, type ToBuild } from '@roland/scripts/rebuild/build-process'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
@@ -40,7 +41,8 @@ async function handedOverCatalog(): Promise<Catalog> {
  */
 function searchIndexOf(catalog: Catalog): CatalogMessage {
   try {
-    const entries = allBusinesses(catalog).map(toSearchIndexEntry)
+    const wordKeys = new WordKeys()
+    const entries = allBusinesses(catalog).map((business) => toSearchIndexEntry(business, wordKeys))
     if (manifestHoldsCards(entries.length)) return { type: 'search-index', index: null }
     const noCards = () => {
       throw new Error('The catalog reader draws no cards: a small index is made with the pages.')

@@ -2,6 +2,7 @@ import { createElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Catalog, Town } from '@roland/scripts/catalog/types'
+import { WordKeys } from '@roland/scripts/search/text'
 import BusinessCard from '../components/BusinessCard.tsx'
 import { getCatalog } from './catalog.ts'
 import { searchIndexSource } from './catalog-slot.ts'
@@ -28,8 +29,11 @@ const indexByCatalog = new WeakMap<Catalog, Promise<SearchIndexFiles>>()
  */
 export async function getSearchIndex(): Promise<SearchIndexFiles> {
   const catalog = await getCatalog()
-  const make = () =>
-    buildSearchIndex(allBusinesses(catalog).map(toSearchIndexEntry), (entry) => renderSearchCard(entry, catalog.town))
+  const make = () => {
+    const wordKeys = new WordKeys()
+    const entries = allBusinesses(catalog).map((business) => toSearchIndexEntry(business, wordKeys))
+    return buildSearchIndex(entries, (entry) => renderSearchCard(entry, catalog.town))
+  }
   if (import.meta.env.DEV) return make()
   let built = indexByCatalog.get(catalog)
   if (!built) {

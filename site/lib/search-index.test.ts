@@ -1,10 +1,13 @@
 import { describe, expect, test } from 'vitest'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
+import { WordKeys } from '@roland/scripts/search/text'
 import { fixtureCatalog, fixtureTown, makeBusiness } from '../../scripts/test/fixtures/catalog.ts'
 import { toBusinessCard } from './business-card.ts'
 import { filterBusinesses } from './business-filter.ts'
 import { buildSearchIndex, searchIndexCard, toSearchIndexEntry, type SearchIndexFiles } from './search-index.ts'
 import { parseSearchManifest, searchFileNames, shardedSearch } from './search-shards.ts'
+
+const wordKeys = new WordKeys()
 
 const town = fixtureTown()
 
@@ -39,7 +42,7 @@ const businesses = [...allBusinesses(fixtureCatalog()), coffee, makeBusiness({ n
 
 describe('toSearchIndexEntry', () => {
   test('keeps what a card shows, what the filter reads and what the business is, and nothing else', () => {
-    const { what, ...entry } = toSearchIndexEntry(coffee)
+    const { what, ...entry } = toSearchIndexEntry(coffee, wordKeys)
     expect(what).toEqual(expect.arrayContaining(['cafe', 'coffee', 'espresso']))
     expect(entry).toEqual({
       slug: 'roland-coffee-house',
@@ -56,7 +59,7 @@ describe('toSearchIndexEntry', () => {
   })
 
   test('leaves out empty fields and the featured flag of a business that is not featured', () => {
-    expect(toSearchIndexEntry(makeBusiness({ name: 'Odd Jobs', short_description: '' }))).toEqual({
+    expect(toSearchIndexEntry(makeBusiness({ name: 'Odd Jobs', short_description: '' }), wordKeys)).toEqual({
       slug: 'odd-jobs',
       name: 'Odd Jobs',
       category: 'Business',
@@ -68,7 +71,7 @@ describe('searchIndexCard', () => {
   test('makes the same card as the static list does', () => {
     for (const business of businesses) {
       const card = toBusinessCard(business, town)
-      expect(searchIndexCard(toSearchIndexEntry(business), town), business.name).toEqual({
+      expect(searchIndexCard(toSearchIndexEntry(business, wordKeys), town), business.name).toEqual({
         ...card,
         short_description: card.short_description || null,
         full_description: card.full_description || null,
@@ -125,7 +128,7 @@ function searchOf(index: SearchIndexFiles) {
 const renderCard = (entry: { slug: string }) => `card of ${entry.slug}`
 
 describe('the search index', () => {
-  const entries = catalog.map(toSearchIndexEntry)
+  const entries = catalog.map((business) => toSearchIndexEntry(business, wordKeys))
   const split = { inlineLimit: 0, cardsPerFile: 3, textsPerFile: 7 }
 
   test.each([

@@ -6,6 +6,7 @@ import { cardDescription, categoryBadgeLabel } from './business-text.ts'
 import { telUrl } from './links.ts'
 import { buildWordIndex, type SearchDoc } from '@roland/scripts/search/matcher'
 import { presetTerms } from '@roland/scripts/search/presets'
+import type { WordKeys } from '@roland/scripts/search/text'
 import {
   encodeSet,
   fileKey,
@@ -45,14 +46,15 @@ export interface SearchIndexEntry {
 const present = (text: string | null): string | undefined => (text === null || text === '' ? undefined : text)
 
 /**
- * Makes the index entry of a business. An empty description is left out: the filter and the
- * card treat "" and null alike (neither contains a search, neither is shown).
+ * Makes the index entry of a business, its words keyed by `wordKeys` (one for the whole index). An
+ * empty description is left out: the filter and the card treat "" and null alike (neither contains
+ * a search, neither is shown).
  */
-export function toSearchIndexEntry(business: Business): SearchIndexEntry {
+export function toSearchIndexEntry(business: Business, wordKeys: WordKeys): SearchIndexEntry {
   const image = cardImage(business)
   const services = business.services.map((service) => service.service_name).filter((name) => name !== '')
   const what = [
-    ...presetTerms({ ...business, services }),
+    ...presetTerms({ ...business, services }, wordKeys.of),
     ...business.search_words.filter((word) => word.trim() !== ''),
   ]
   return {

@@ -94,26 +94,18 @@ const MATCHERS: Matcher[] = Object.entries(KEYWORDS)
   )
   .sort((a, b) => b.phrase.length - a.phrase.length)
 
-/** Scores each category by the keywords found in a text, each keyword counted once. */
-export function scoreText(text: string, generic = true): Record<GuessableCategory, number> {
+/** Scores each category by the keywords found in a text (keywordsIn), without the generic ones unless told. */
+function scoreKeywords(found: readonly Matcher[], generic: boolean): Record<GuessableCategory, number> {
   const scores = emptyScores()
-  for (const matcher of keywordsIn(text)) {
+  for (const matcher of found) {
     if (generic || matcher.weight > GENERIC_WEIGHT) scores[matcher.category] += matcher.weight
   }
   return scores
 }
 
-// The keywords of the texts read last: a business's name and description are scored twice (without
-// the generic words, then with them), and a list is read line by line; kept small, for any list.
-const keywordCache = new Map<string, Matcher[]>()
-
 /** The keywords a text contains, each once, longest phrases claiming their words first. */
 function keywordsIn(text: string): Matcher[] {
-  const cached = keywordCache.get(text)
-  if (cached !== undefined) return cached
-  if (keywordCache.size >= 64) keywordCache.clear()
   const found: Matcher[] = []
-  keywordCache.set(text, found)
   // Same folding as slugs, so 'Café' finds 'cafe' and '&' finds the 'and' phrases.
   const folded = text
     .normalize('NFKD')
@@ -141,10 +133,26 @@ function keywordsIn(text: string): Matcher[] {
   return found
 }
 
+/** The keywords of a business's name and of its description (keywordsIn). */
+interface BusinessKeywords {
+  name: readonly Matcher[]
+  description: readonly Matcher[]
+}
+
+const keywordsOf = (name: string, description: string): BusinessKeywords => ({
+  name: keywordsIn(name),
+  description: keywordsIn(description),
+})
+
 /** Scores each category for a business: keywords in its name count three times those in its description. */
 export function scoreCategories(name: string, description: string, generic = true): Record<GuessableCategory, number> {
-  const fromName = scoreText(name, generic)
-  const fromDescription = scoreText(description, generic)
+  return weighKeywords(keywordsOf(name, description), generic)
+}
+
+/** Scores each category by a business's keywords, the name's counting three times. */
+function weighKeywords(keywords: BusinessKeywords, generic: boolean): Record<GuessableCategory, number> {
+  const fromName = scoreKeywords(keywords.name, generic)
+  const fromDescription = scoreKeywords(keywords.description, generic)
   const scores = emptyScores()
   for (const category of BUSINESS_CATEGORIES) {
     scores[category] = NAME_WEIGHT * fromName[category] + fromDescription[category]
@@ -160,10 +168,12 @@ export function scoreCategories(name: string, description: string, generic = tru
  * 'drop-off service' does not make it a professional service, nor a 'Guide Service' one.
  */
 export function guessCategory(name: string, description = ''): BusinessCategory {
-  const bySpecificWords = guessCategoryByKeywords(name, description, { generic: false })
+  // Found once, weighed twice: without the generic words, then (when nothing else leads) with them.
+  const keywords = keywordsOf(name, description)
+  const bySpecificWords = keywordLeader(weighKeywords(keywords, false))
   if (bySpecificWords !== DEFAULT_CATEGORY) return bySpecificWords
   // The vocabulary may name the default outright: a laundromat is a 'Business', not a service.
-  return vocabularyLeader(name, description) ?? guessCategoryByKeywords(name, description)
+  return vocabularyLeader(name, description) ?? keywordLeader(weighKeywords(keywords, true))
 }
 
 /** Guesses a category from our own keyword list only (without its generic words when told); 'Business' when no category leads. */
@@ -172,7 +182,11 @@ export function guessCategoryByKeywords(
   description = '',
   { generic = true }: { generic?: boolean } = {},
 ): BusinessCategory {
-  const scores = scoreCategories(name, description, generic)
+  return keywordLeader(scoreCategories(name, description, generic))
+}
+
+/** The category our keywords score highest, or the default when none leads. */
+function keywordLeader(scores: Record<GuessableCategory, number>): BusinessCategory {
   const best = Math.max(...Object.values(scores))
   const leaders = BUSINESS_CATEGORIES.filter((category) => scores[category] === best)
   // A tie is a real ambiguity (a 'Grill & Gas' with no description): the default is honest, a pick is not.

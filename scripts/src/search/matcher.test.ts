@@ -10,7 +10,7 @@ import {
   type SearchDoc,
 } from './matcher.ts'
 import { presetTerms } from './presets.ts'
-import { fold, keysOf, wordKey, words } from './text.ts'
+import { fold, keysOf, wordKey, WordKeys, words } from './text.ts'
 
 describe('fold and words', () => {
   test('take accents off and join a word written with a hyphen, an apostrophe or a dot', () => {
@@ -39,6 +39,13 @@ describe('wordKey', () => {
         { key: wordKey(typed), typo: false },
       ])
     expect(keysOf('Wi-Fi')).toEqual(keysOf('wifi'))
+  })
+
+  test('keys a word the same through a WordKeys, the first time and again', () => {
+    const keys = new WordKeys()
+    const typed = ['groomers', 'grooming', 'plumber', 'wifi', 'groomers', 'plumber']
+    expect(typed.map(keys.of)).toEqual(typed.map(wordKey))
+    expect(keysOf('Pet Groomers & Grooming', keys.of)).toEqual(keysOf('Pet Groomers & Grooming'))
   })
 })
 
@@ -176,5 +183,12 @@ describe('presetTerms', () => {
         full_description: 'monthly bookkeeper',
       }),
     ).not.toContain('accountant office')
+  })
+
+  test('finds the same terms when the words are keyed through a WordKeys, as a build does', () => {
+    const keys = new WordKeys()
+    const salon = { name: 'Hwy 300 Hair Studio', category: 'Professional Services', full_description: 'A salon.' }
+    expect(presetTerms(salon, keys.of)).toEqual(presetTerms(salon))
+    expect(presetTerms(salon, keys.of)).toEqual(presetTerms(salon))
   })
 })

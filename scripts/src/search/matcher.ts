@@ -1,5 +1,5 @@
 import { distance } from 'fastest-levenshtein'
-import { wordKey, words } from './text.ts'
+import { wordKey, WordKeys, words } from './text.ts'
 
 // The businesses search that finds what a visitor means, one module for the site and the console.
 // A business is indexed by the keys (stems, text.ts) of its words, each with the best place it was
@@ -10,6 +10,11 @@ import { wordKey, words } from './text.ts'
 // letter. The results are ranked: the businesses SPEC's "contains" finds first (the caller finds
 // them), then by where the words matched, typo matches last, featured first among equals, then the
 // list order (by name).
+//
+// Where the search's parts live: text.ts reads text into words and keys (wordKey; a WordKeys stems
+// each distinct word once for whoever keys many texts, and goes with it), presets.ts says what a
+// business is, this module indexes, matches and ranks. No memo is kept at module level: an index
+// build has its own WordKeys, a query's few words are stemmed as they come.
 
 /** Where a word of a business was found: the lower, the higher the business ranks. */
 export const fieldRank = {
@@ -60,13 +65,13 @@ export interface WordIndex extends WordSource {
   readonly surfaces: ReadonlyMap<string, string>
 }
 
-/** The keys of a business, each with the best rank it was found at. */
-export function docKeys(doc: SearchDoc): Map<string, number> {
+/** The keys of a business (each worked out by `keyOf`), each with the best rank it was found at. */
+export function docKeys(doc: SearchDoc, keyOf: (word: string) => string = wordKey): Map<string, number> {
   const found = new Map<string, number>()
   const add = (text: string | null | undefined, rank: number, first = rank) => {
     if (!text) return
     words(text).forEach((word, i) => {
-      const key = wordKey(word)
+      const key = keyOf(word)
       const at = i === 0 ? first : rank
       if ((found.get(key) ?? 99) > at) found.set(key, at)
     })
@@ -79,11 +84,11 @@ export function docKeys(doc: SearchDoc): Map<string, number> {
 }
 
 /** The word of the texts each key stands for: the first met, which is what a suggestion shows. */
-function addSurfaces(doc: SearchDoc, surfaces: Map<string, string>): void {
+function addSurfaces(doc: SearchDoc, surfaces: Map<string, string>, keyOf: (word: string) => string): void {
   for (const text of [doc.name, ...(doc.what ?? []), ...(doc.services ?? []), ...(doc.descriptions ?? [])]) {
     if (!text) continue
     for (const word of words(text)) {
-      const key = wordKey(word)
+      const key = keyOf(word)
       if (!surfaces.has(key)) surfaces.set(key, word)
     }
   }
@@ -93,15 +98,17 @@ function addSurfaces(doc: SearchDoc, surfaces: Map<string, string>): void {
 export function buildWordIndex(docs: readonly SearchDoc[]): WordIndex {
   const postings = new Map<string, Posting>()
   const surfaces = new Map<string, string>()
+  // Each distinct word is stemmed once for this index, and the stems go with it.
+  const keys = new WordKeys()
   docs.forEach((doc, id) => {
-    for (const [key, rank] of docKeys(doc)) {
+    for (const [key, rank] of docKeys(doc, keys.of)) {
       const posting = postings.get(key)
       if (posting) {
         posting.ids.push(id)
         posting.ranks.push(rank)
       } else postings.set(key, { ids: [id], ranks: [rank] })
     }
-    addSurfaces(doc, surfaces)
+    addSurfaces(doc, surfaces, keys.of)
   })
   const byChar = new Map<string, string[]>()
   for (const key of [...postings.keys()].sort()) {

@@ -1,7 +1,7 @@
 import { defaultBusinessCategory } from '../catalog/types.ts'
 import type { OsmPresetEntry, OsmPresets } from '../migrate/osm-vocabulary.ts'
 import presetsJson from '../migrate/osm-presets.json' with { type: 'json' }
-import { keysOf } from './text.ts'
+import { keysOf, wordKey, WordKeys } from './text.ts'
 
 // What a business is, in the words visitors use: the OpenStreetMap presets (osm-presets.json, made
 // with the import's category vocabulary from the same schema) whose name or alias, or a search term
@@ -25,19 +25,18 @@ interface Trigger {
   weak: boolean
 }
 
-let triggers: Map<string, Trigger[]> | undefined
-
-/** The presets' names and terms as keys, filed under their first key (made once, on first use). */
-function triggersByFirstKey(): Map<string, Trigger[]> {
-  if (triggers) return triggers
-  triggers = new Map()
+/** The presets' names and terms as keys, filed under their first key. */
+function triggersByFirstKey(): ReadonlyMap<string, readonly Trigger[]> {
+  const triggers = new Map<string, Trigger[]>()
+  // Names and terms share most of their words: each is stemmed once, for this table only.
+  const wordKeys = new WordKeys()
   for (const preset of presets) {
     const phrases = [
       ...preset.names.map((name) => ({ name, term: false })),
       ...preset.terms.map((name) => ({ name, term: true })),
     ]
     for (const { name, term } of phrases) {
-      const keys = keysOf(name)
+      const keys = keysOf(name, wordKeys.of)
       if (keys.length === 0 || (keys.length === 1 && name.length < shortestSingleWord)) continue
       const trigger = { preset, keys, weak: term && keys.length === 1 }
       const list = triggers.get(keys[0]!)
@@ -48,6 +47,10 @@ function triggersByFirstKey(): Map<string, Trigger[]> {
   return triggers
 }
 
+// Made from osm-presets.json when the module loads (0.1–0.2 s) and never changed: a vocabulary, not
+// a cache. The words of the businesses read against it are keyed by the caller's WordKeys.
+const byFirstKey = triggersByFirstKey()
+
 /** What the presets read of a business. */
 export interface PresetInput {
   name: string
@@ -57,15 +60,17 @@ export interface PresetInput {
   services?: readonly string[]
 }
 
-/** The presets a business is (see above), by id. */
-export function presetsOf(business: PresetInput): OsmPresetEntry[] {
+/**
+ * The presets a business is (see above), by id. A caller reading many businesses (an index build, a
+ * request for the console's list) passes its WordKeys's `of`, so each distinct word is stemmed once.
+ */
+export function presetsOf(business: PresetInput, keyOf: (word: string) => string = wordKey): OsmPresetEntry[] {
   const texts = [business.name, business.short_description, business.full_description, ...(business.services ?? [])]
-  const keys = new Set(texts.flatMap((text) => (text ? keysOf(text) : [])))
-  const inName = new Set(keysOf(business.name))
+  const keys = new Set(texts.flatMap((text) => (text ? keysOf(text, keyOf) : [])))
+  const inName = new Set(keysOf(business.name, keyOf))
   const strong = new Set<OsmPresetEntry>()
   const weak = new Set<OsmPresetEntry>()
   const anyCategory = business.category === defaultBusinessCategory
-  const byFirstKey = triggersByFirstKey()
   for (const key of keys) {
     for (const { preset, keys: needed, weak: isWeak } of byFirstKey.get(key) ?? []) {
       if (strong.has(preset) || (!anyCategory && preset.category !== business.category)) continue
@@ -77,22 +82,7 @@ export function presetsOf(business: PresetInput): OsmPresetEntry[] {
   return [...(strong.size > 0 ? strong : weak)].sort((a, b) => (a.id < b.id ? -1 : 1))
 }
 
-// A rebuild indexes every business again, most of them unchanged: their terms are kept, by their words.
-const termsByText = new Map<string, string[]>()
-
-/** What a business is, as the index holds it: its presets' names and terms, each once. */
-export function presetTerms(business: PresetInput): string[] {
-  const text = [
-    business.category,
-    business.name,
-    business.short_description,
-    business.full_description,
-    ...(business.services ?? []),
-  ].join('\u0000')
-  let terms = termsByText.get(text)
-  if (terms) return terms
-  terms = [...new Set(presetsOf(business).flatMap((preset) => [...preset.names, ...preset.terms]))]
-  if (termsByText.size >= 200_000) termsByText.clear()
-  termsByText.set(text, terms)
-  return terms
+/** What a business is, as the index holds it: its presets' names and terms, each once (`keyOf` as presetsOf's). */
+export function presetTerms(business: PresetInput, keyOf: (word: string) => string = wordKey): string[] {
+  return [...new Set(presetsOf(business, keyOf).flatMap((preset) => [...preset.names, ...preset.terms]))]
 }

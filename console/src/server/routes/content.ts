@@ -16,6 +16,7 @@ import { ImageError } from '@roland/scripts/images/image-error'
 import { addUploadedImage } from '@roland/scripts/images/upload'
 import { slugify } from '@roland/scripts/migrate/slug'
 import { presetTerms } from '@roland/scripts/search/presets'
+import { WordKeys } from '@roland/scripts/search/text'
 import type { IncomingMessage } from 'node:http'
 import { z } from 'zod'
 import {
@@ -207,9 +208,13 @@ export const contentRoutes: Route[] = [
     async handler({ res, services }) {
       const businesses = (await contentRows(services.store, 'businesses')) as unknown as BusinessRow[]
       // What each business is, as the site's search reads it, so the console's search finds what a visitor's does.
+      const wordKeys = new WordKeys()
       const withPresets = businesses.map((business) => ({
         ...business,
-        presets: presetTerms({ ...business, services: business.services.map((service) => service.service_name) }),
+        presets: presetTerms(
+          { ...business, services: business.services.map((service) => service.service_name) },
+          wordKeys.of,
+        ),
       }))
       sendJson(res, 200, { businesses: withPresets })
     },
