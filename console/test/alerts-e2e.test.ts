@@ -47,6 +47,8 @@ const scrollsSideways = () => page.evaluate(() => document.documentElement.scrol
 describe('the Alerts screen on a phone, in Chromium', () => {
   test('has one h1, fits 390 px and passes axe with the form filled in', { timeout: 240_000 }, async () => {
     await expect(page.locator('h1').count()).resolves.toBe(1)
+    // The subscribers card reads the screen's copy of GET /api/notify: nobody has subscribed yet.
+    await expect(page.getByTestId('subscribers-alerts').textContent()).resolves.toBe('0')
     await page.getByLabel('Title').first().fill('Boil water before drinking')
     await page
       .getByLabel('Text (Markdown)')

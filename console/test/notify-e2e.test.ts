@@ -222,6 +222,10 @@ describe('Notify me, end to end', () => {
       expect(view.json.delivery.alerts).toEqual([
         expect.objectContaining({ alert_id: id, kind: 'alert', sent: 1, total: 1 }),
       ])
+      // The Alerts screen, opened again, says so under the alert.
+      await clerk.reload()
+      const delivered = clerk.locator(`article[data-alert="${id}"]`).getByTestId('alert-delivery')
+      await expect(delivered.textContent()).resolves.toBe('By email: sent 1 of 1')
       expect(smtp.received).toHaveLength(2)
     },
   )

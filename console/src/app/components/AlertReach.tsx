@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react'
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { AlertRow } from '@roland/scripts/content/schema-base'
 import type { NotifyView } from '../../shared/api.ts'
 import { api, errorMessage } from '../api.ts'
@@ -10,43 +10,47 @@ import { Card } from './ui.tsx'
 // The place on the Alerts screen for who an alert reaches (issue 48, "Notify me"): how many
 // subscribers each topic has (counts only; an admin finds and deletes one address on request), and
 // under each alert its delivery ("sent 212 of 215, 3 failed"). The screen (screens/Alerts.tsx)
-// renders these two where they belong; both read one copy of GET /api/notify.
+// renders these two where they belong, inside its NotifyViewProvider: both read its one copy of
+// GET /api/notify, which lives as long as the screen does.
 
-let view: NotifyView | null = null
-let loading: Promise<void> | null = null
-const listeners = new Set<() => void>()
-
-/** Reads GET /api/notify again (one read at a time) and tells the components showing it. */
-function reload(): Promise<void> {
-  loading ??= api<NotifyView>('/api/notify')
-    .then((answer) => {
-      view = answer
-      for (const listener of listeners) listener()
-    })
-    .finally(() => {
-      loading = null
-    })
-  return loading
+interface NotifyViewValue {
+  view: NotifyView | null
+  /** Reads GET /api/notify again (one read at a time). */
+  reload: () => Promise<void>
 }
 
-function useNotifyView(): NotifyView | null {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener)
-      return () => listeners.delete(listener)
-    },
-    () => view,
-  )
+const NotifyViewContext = createContext<NotifyViewValue | null>(null)
+
+/** Holds the Alerts screen's copy of GET /api/notify for the components below it. */
+export function NotifyViewProvider({ children }: { children: ReactNode }): React.ReactNode {
+  const [view, setView] = useState<NotifyView | null>(null)
+  const loading = useRef<Promise<void> | null>(null)
+  const reload = useCallback(() => {
+    loading.current ??= api<NotifyView>('/api/notify')
+      .then(setView)
+      .finally(() => {
+        loading.current = null
+      })
+    return loading.current
+  }, [])
+  const value = useMemo(() => ({ view, reload }), [view, reload])
+  return <NotifyViewContext.Provider value={value}>{children}</NotifyViewContext.Provider>
+}
+
+function useNotifyView(): NotifyViewValue {
+  const value = useContext(NotifyViewContext)
+  if (!value) throw new Error('AlertSubscribers and AlertDelivery belong inside a NotifyViewProvider.')
+  return value
 }
 
 /** Subscribers per topic, at the top of the Alerts screen (counts only), and whether email is on. */
 export function AlertSubscribers(): React.ReactNode {
   const { canEdit: isAdmin } = useTown()
   const toast = useToast()
-  const notify = useNotifyView()
+  const { view: notify, reload } = useNotifyView()
   useEffect(() => {
     reload().catch((error: unknown) => toast.error(errorMessage(error)))
-  }, [toast])
+  }, [reload, toast])
   if (!notify) return null
   return (
     <Card title="Email subscribers">
@@ -83,11 +87,11 @@ export function AlertSubscribers(): React.ReactNode {
 
 /** One alert's email delivery, under its title on the Alerts screen. */
 export function AlertDelivery({ alert }: { alert: AlertRow }): React.ReactNode {
-  const notify = useNotifyView()
+  const { view: notify, reload } = useNotifyView()
   // Publishing and the all clear change what was sent: read again when the alert changes.
   useEffect(() => {
     if (alert.status !== 'draft') reload().catch(() => {})
-  }, [alert.id, alert.status, alert.updated_at])
+  }, [reload, alert.id, alert.status, alert.updated_at])
   const lines = notify?.delivery.alerts.filter((line) => line.alert_id === alert.id) ?? []
   if (lines.length === 0) return null
   return (

@@ -14,7 +14,7 @@ import {
 } from '@roland/scripts/content/schema-base'
 import { formatTownTime, fromTownInput, toTownInput } from '@roland/scripts/content/town-time'
 import { api, ApiError, errorMessage, issuesByField } from '../api.ts'
-import { AlertDelivery, AlertSubscribers } from '../components/AlertReach.tsx'
+import { AlertDelivery, AlertSubscribers, NotifyViewProvider } from '../components/AlertReach.tsx'
 import { Field, Select, TextArea } from '../components/forms.tsx'
 import { History } from '../components/History.tsx'
 import { useToast } from '../components/Toaster.tsx'
@@ -68,29 +68,31 @@ export function Alerts() {
   const over = alerts?.filter((alert) => alert.status !== 'draft' && !isAlertActive(alert, now)) ?? []
 
   return (
-    <div className="flex flex-col gap-6">
-      <header>
-        <h1 className="text-2xl font-bold tracking-tight">Alerts</h1>
-        <p className="mt-1 text-sm text-slate-600">
-          A banner on every page of the site, the alert's own page, and the feeds apps read. Publishing, an update and
-          the all clear rebuild the site at once.
-        </p>
-      </header>
-      <AlertSubscribers />
-      <section
-        aria-labelledby="new-alert-heading"
-        className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
-      >
-        <h2 id="new-alert-heading" className="text-lg font-semibold">
-          New alert
-        </h2>
-        <AlertForm onSaved={() => void load()} />
-      </section>
-      {alerts === null ? <p className="text-sm text-slate-500">Loading alerts...</p> : null}
-      <AlertList title="On the site now" alerts={active} showing empty="No alert is showing." onChange={load} />
-      {drafts.length > 0 ? <AlertList title="Drafts" alerts={drafts} onChange={load} /> : null}
-      <AlertList title="History" alerts={over} empty="No alert has ended yet." onChange={load} />
-    </div>
+    <NotifyViewProvider>
+      <div className="flex flex-col gap-6">
+        <header>
+          <h1 className="text-2xl font-bold tracking-tight">Alerts</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            A banner on every page of the site, the alert's own page, and the feeds apps read. Publishing, an update and
+            the all clear rebuild the site at once.
+          </p>
+        </header>
+        <AlertSubscribers />
+        <section
+          aria-labelledby="new-alert-heading"
+          className="rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+        >
+          <h2 id="new-alert-heading" className="text-lg font-semibold">
+            New alert
+          </h2>
+          <AlertForm onSaved={() => void load()} />
+        </section>
+        {alerts === null ? <p className="text-sm text-slate-500">Loading alerts...</p> : null}
+        <AlertList title="On the site now" alerts={active} showing empty="No alert is showing." onChange={load} />
+        {drafts.length > 0 ? <AlertList title="Drafts" alerts={drafts} onChange={load} /> : null}
+        <AlertList title="History" alerts={over} empty="No alert has ended yet." onChange={load} />
+      </div>
+    </NotifyViewProvider>
   )
 }
 
