@@ -71,24 +71,24 @@ const photo = (bytes: Uint8Array, name = 'storefront.jpg') => ({
 describe('addPhoto', () => {
   test('stores a 2400×1600 JPEG with its derivatives and records them in its row', async () => {
     const added = await addPhoto(store, photo(await photoJpeg(2400, 1600)))
-    expect(added).toMatchObject({ created: true, width: 2400, height: 1600, variants: 12 })
+    expect(added).toMatchObject({ created: true, width: 2400, height: 1600, variants: 15 })
 
     const [row] = await images()
     expect(row!.image_url).toBe(`/files/${added.path}`)
     expect([row!.width, row!.height]).toEqual([2400, 1600])
     expect(row!.placeholder).toMatch(/^[A-Za-z0-9+/]+=*$/)
     expect(row!.variants.map((v) => `${v.format}@${v.width}`)).toEqual(
-      [320, 640, 960, 1440].flatMap((w) => [`avif@${w}`, `webp@${w}`, `jpeg@${w}`]),
+      [320, 640, 720, 960, 1440].flatMap((w) => [`avif@${w}`, `webp@${w}`, `jpeg@${w}`]),
     )
     expect(row!.metadata).toMatchObject({ source: 'upload', fileName: 'storefront.jpg' })
     const files = await bucket()
-    expect(files).toHaveLength(13)
+    expect(files).toHaveLength(16)
     for (const variant of row!.variants) expect(files).toContain(variant.url.replace(/^\/files\//, ''))
 
     // The site reads the derivatives with the catalog, as the anon role.
     const catalog = await store.loadCatalog()
     const image = catalog.businesses.find((b) => b.slug === 'big-rock-coffee')!.images[0]!
-    expect(image.variants).toHaveLength(12)
+    expect(image.variants).toHaveLength(15)
     expect(image.placeholder).toBe(row!.placeholder)
   })
 

@@ -47,7 +47,7 @@ describe('a business page with processed photos', () => {
         sizes: s.getAttribute('sizes'),
       })),
     )
-    const widths = [320, 640, 960, 1440]
+    const widths = [320, 640, 720, 960, 1440]
     const srcset = (extension: string) =>
       widths.map((w) => `/files/business-images/roland-auto-repair-shop-${w}.${extension} ${w}w`).join(', ')
     expect(sources.map(({ type, srcset }) => ({ type, srcset }))).toEqual([

@@ -92,12 +92,13 @@ async function readVariant(result: Derivatives, index: number) {
 
 describe('derivativeWidths', () => {
   test('gives the standard widths up to a wide original, never wider', () => {
-    expect(derivativeWidths(2400)).toEqual([320, 640, 960, 1440])
-    expect(derivativeWidths(1440)).toEqual([320, 640, 960, 1440])
+    expect(derivativeWidths(2400)).toEqual([320, 640, 720, 960, 1440])
+    expect(derivativeWidths(1440)).toEqual([320, 640, 720, 960, 1440])
   })
 
   test('adds a narrow original’s own width instead of the wider ones', () => {
-    expect(derivativeWidths(800)).toEqual([320, 640, 800])
+    expect(derivativeWidths(800)).toEqual([320, 640, 720, 800])
+    expect(derivativeWidths(700)).toEqual([320, 640, 700])
     expect(derivativeWidths(640)).toEqual([320, 640])
     expect(derivativeWidths(200)).toEqual([200])
   })
@@ -117,6 +118,9 @@ describe('makeDerivatives', () => {
       'avif@640x427',
       'webp@640x427',
       'jpeg@640x427',
+      'avif@720x480',
+      'webp@720x480',
+      'jpeg@720x480',
       'avif@960x640',
       'webp@960x640',
       'jpeg@960x640',
@@ -295,7 +299,7 @@ describe('makeDerivatives', () => {
     }).catch((caught: unknown) => caught)
     expect((error as Error).message).toContain('quota exceeded')
     expect(counting.present.size).toBe(0)
-    for (const width of [320, 640, 960, 1000]) {
+    for (const width of [320, 640, 720, 960, 1000]) {
       expect(await store.files.get(`business-images/half-written-${width}.avif`)).toBeNull()
       expect(await store.files.get(`business-images/half-written-${width}.webp`)).toBeNull()
     }
