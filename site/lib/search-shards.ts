@@ -429,9 +429,11 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
     return rankSearch(scores, { contains, featured: isFeatured, keep: categoryMarks(inCategory) })
   }
 
+  const find = async (filters: BusinessFilters) => everyOne(await rank(filters))
+
   return {
     manifest,
-    find: async (filters) => everyOne(await rank(filters)),
+    find,
     rank,
     async suggest(filters) {
       const { query } = await matchQuery(filters.q)
