@@ -1,6 +1,7 @@
 import { businessesPerPage } from '../lib/business-pages.ts'
 import { filtersActive, filtersQuery, noFilters, readFilters, type BusinessFilters } from '../lib/business-filter.ts'
 import { parseSearchManifest, searchFileUrl, shardedSearch, type ShardedSearch } from '../lib/search-shards.ts'
+import type { Ranking } from '@roland/scripts/search/matcher'
 
 // The search box and category filter of the businesses list (SPEC §2), taking over the form the
 // page renders (BusinessesPage.astro) once the visitor starts to search (directory-start.ts loads
@@ -100,11 +101,13 @@ function startDirectory(root: HTMLElement): void {
       return
     }
     const current = search
-    let found: number[]
+    let found: Ranking
+    let shown: number[]
     let cards: string[]
     try {
-      found = await current.find(filters)
-      cards = await current.cards(found.slice(0, shownCount))
+      found = await current.rank(filters)
+      shown = found.first(shownCount)
+      cards = await current.cards(shown)
     } catch (error) {
       if (mine !== drawing) return
       if (error instanceof StaleIndex && !retried) {
@@ -122,31 +125,48 @@ function startDirectory(root: HTMLElement): void {
       return
     }
     if (mine !== drawing) return
-    setStatus(found.length === 1 ? '1 business' : `${found.length} businesses`)
-    if (found.length === 0) {
+    setStatus(found.count === 1 ? '1 business' : `${found.count} businesses`)
+    if (found.count === 0) {
       drawEmpty()
       void offerSuggestion(current, filters, mine)
       return
     }
-    const list = document.createElement('ul')
-    list.className = 'grid gap-6 sm:grid-cols-2 lg:grid-cols-3'
-    list.append(...drawnCards(current, found.slice(0, shownCount), cards))
+    placeCards(drawnCards(current, shown, cards))
     const parts: Node[] = [list]
-    if (found.length > shownCount) {
-      const more = document.createElement('div')
-      more.className = 'mt-8 text-center'
-      const button = document.createElement('button')
-      button.type = 'button'
-      button.className = 'btn-secondary'
-      button.textContent = `Show more businesses (${found.length - shownCount} more)`
-      button.addEventListener('click', () => {
-        shownCount += businessesPerPage
-        void draw()
-      })
-      more.append(button)
+    if (found.count > shownCount) {
+      const label = `Show more businesses (${found.count - shownCount} more)`
+      if (moreButton.textContent !== label) moreButton.textContent = label
       parts.push(more)
     }
-    results.replaceChildren(...parts)
+    if (parts.length !== results.childNodes.length || parts.some((part, i) => results.childNodes[i] !== part))
+      results.replaceChildren(...parts)
+    // Drawn: a search whose page of results is the one shown already changes nothing else.
+    results.dataset.drawn = String(mine)
+  }
+
+  // The list of results and its "Show more", kept from one search to the next: as the visitor types,
+  // the cards that stay in place stay in the page, and only those that change are moved, added or
+  // taken out (a card put back in the page costs the browser its style, layout and image again).
+  const list = document.createElement('ul')
+  list.className = 'grid gap-6 sm:grid-cols-2 lg:grid-cols-3'
+  const more = document.createElement('div')
+  more.className = 'mt-8 text-center'
+  const moreButton = document.createElement('button')
+  moreButton.type = 'button'
+  moreButton.className = 'btn-secondary'
+  moreButton.addEventListener('click', () => {
+    shownCount += businessesPerPage
+    void draw()
+  })
+  more.append(moreButton)
+
+  /** Makes the list show these cards, in this order, moving only those not in their place. */
+  const placeCards = (items: readonly HTMLLIElement[]) => {
+    items.forEach((item, i) => {
+      const at = list.children[i]
+      if (at !== item) list.insertBefore(item, at ?? null)
+    })
+    while (list.children.length > items.length) list.lastElementChild!.remove()
   }
 
   /** Offers "Did you mean …" in the empty state when a close word would find businesses. */
@@ -179,10 +199,22 @@ function startDirectory(root: HTMLElement): void {
 
   // The cards drawn so far, by business number in the index they came from: as the visitor types,
   // most searches find businesses already shown, whose cards move rather than being parsed again.
+  // The most recently shown are kept (a Map iterates in the order entries were set): at most 1,000.
   let cardsOf: { search: ShardedSearch; items: Map<number, HTMLLIElement> } | null = null
+  const keptCards = 1000
   const drawnCards = (search: ShardedSearch, ids: readonly number[], cards: readonly string[]) => {
-    if (cardsOf?.search !== search || cardsOf.items.size > 1000) cardsOf = { search, items: new Map() }
+    if (cardsOf?.search !== search) cardsOf = { search, items: new Map() }
     const items = cardsOf.items
+    for (const id of ids) {
+      const item = items.get(id)
+      if (item === undefined) continue
+      items.delete(id)
+      items.set(id, item)
+    }
+    for (const id of items.keys()) {
+      if (items.size <= keptCards - ids.length) break
+      items.delete(id)
+    }
     const fresh = ids.flatMap((id, i) => (items.has(id) ? [] : [i]))
     if (fresh.length > 0) {
       const parsed = document.createElement('ul')

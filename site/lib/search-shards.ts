@@ -4,9 +4,11 @@ import {
   queryChars,
   queryMatches,
   queryWords,
-  rankResults,
+  rankingOf,
+  rankSearch,
   suggestQuery,
   type Posting,
+  type Ranking,
   type WordSource,
 } from '@roland/scripts/search/matcher'
 import { filtersActive, prepareSearch, searchPrepared, type BusinessFilters } from './business-filter.ts'
@@ -180,13 +182,20 @@ export interface ShardedSearch {
    * SPEC's "contains" finds first, then what the matcher finds, ranked.
    */
   find(filters: BusinessFilters): Promise<number[]>
+  /**
+   * What find finds, as a ranking: how many, and the first of them in the same order, written out
+   * only as far as asked (a page of results needs 24 of up to 100,000 businesses).
+   */
+  rank(filters: BusinessFilters): Promise<Ranking>
   /** A search to offer when this one finds nothing but a close word would ("Did you mean"); null when none. */
   suggest(filters: BusinessFilters): Promise<string | null>
   /** The cards of these businesses, as HTML, in the same order. */
   cards(ids: readonly number[]): Promise<string[]>
 }
 
-function union(count: number, lists: Iterable<readonly number[]>): number[] {
+function union(count: number, lists: ReadonlyArray<readonly number[]>): readonly number[] {
+  // One list is its own union (the usual case as a word is typed out); none is empty.
+  if (lists.length <= 1) return lists[0] ?? []
   const marks = new Uint8Array(count)
   for (const list of lists) for (const id of list) marks[id] = 1
   const ids: number[] = []
@@ -203,6 +212,9 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
   }
   return found
 }
+
+/** Every business of a ranking, in its order. */
+const everyOne = (ranking: Ranking) => ranking.first(ranking.count)
 
 /** Searches an index through its manifest, fetching its files with `load` as searches need them. */
 export function shardedSearch(manifest: SearchManifest, load: LoadFile): ShardedSearch {
@@ -240,14 +252,14 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
           descriptions: [doc.t[1], doc.t[2]],
         })),
       ))
-    const find = async (filters: BusinessFilters) => {
-      if (filters.q.trim() === '') return searchPrepared(prepared, filters).map((doc) => doc.id)
+    const rank = async (filters: BusinessFilters): Promise<Ranking> => {
+      if (filters.q.trim() === '') return rankingOf(searchPrepared(prepared, filters).map((doc) => doc.id))
       const contains = searchPrepared(prepared, { q: filters.q, category: '' }).map((doc) => doc.id)
       const query = queryWords(filters.q)
       const source = wordIndex()
       const scores = query.length > 0 ? matchScores(queryMatches(query, source), source) : new Uint8Array(count)
       const inCategory = filters.category === '' ? null : categoryIds(filters.category)
-      return rankResults(scores, {
+      return rankSearch(scores, {
         contains,
         featured: isFeatured,
         names,
@@ -256,9 +268,11 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
       })
     }
     const categoryIds = (category: string) => docs.flatMap((doc, id) => (categories[doc.c] === category ? [id] : []))
+    const find = async (filters: BusinessFilters) => everyOne(await rank(filters))
     return {
       manifest,
       find,
+      rank,
       suggest: async (filters) => {
         const suggestion = suggestQuery(queryWords(filters.q), wordIndex())
         return suggestion !== null && (await find({ ...filters, q: suggestion })).length > 0 ? suggestion : null
@@ -275,16 +289,21 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
   }
   const nextChars = async (char: string) =>
     chars.includes(char) ? ((await load(`n/${fileKey(char)}.json`)) as NextChars) : null
+  // A t/ or p/ file's words, each decoded once, when a search first needs its businesses.
+  const wordFiles = new Map<string, Promise<Array<{ word: string; gaps: EncodedSet; ids?: number[] }>>>()
   const postings = async (name: string, match: string) => {
-    const entries = (await load(name)) as WordPostings
-    return union(
-      count,
-      entries.filter(([word]) => word.includes(match)).map(([, gaps]) => decodeSet(gaps)),
-    )
+    let file = wordFiles.get(name)
+    if (!file) {
+      file = load(name).then((entries) => (entries as WordPostings).map(([word, gaps]) => ({ word, gaps })))
+      wordFiles.set(name, file)
+    }
+    const lists: number[][] = []
+    for (const entry of await file) if (entry.word.includes(match)) lists.push((entry.ids ??= decodeSet(entry.gaps)))
+    return union(count, lists)
   }
 
   /** The businesses having a word that contains `word` (no spaces). */
-  const containing = async (word: string): Promise<number[]> => {
+  const containing = async (word: string): Promise<readonly number[]> => {
     const next = await nextChars(word[0]!)
     if (!next) return []
     if (word.length === 1) return idsIn(`g/${fileKey(word)}.json`)
@@ -295,7 +314,7 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
   }
 
   /** The businesses having two words written with one space between them that contain `phrase`. */
-  const pairing = async (phrase: string): Promise<number[]> => {
+  const pairing = async (phrase: string): Promise<readonly number[]> => {
     const space = phrase.indexOf(' ')
     const [before, after] = [phrase[space - 1]!, phrase[space + 1]!]
     const next = await nextChars(before)
@@ -311,8 +330,8 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
   }
 
   /** The businesses whose texts contain `needle`, checked in the texts themselves. */
-  const phrase = async (needle: string): Promise<number[]> => {
-    let candidates: number[] | null = null
+  const phrase = async (needle: string): Promise<readonly number[]> => {
+    let candidates: readonly number[] | null = null
     for (const word of needle.split(/\s+/)) {
       const having = await containing(word)
       candidates = candidates === null ? having : intersect(candidates, having)
@@ -394,24 +413,28 @@ export function shardedSearch(manifest: SearchManifest, load: LoadFile): Sharded
     return { query, matches }
   }
 
-  const find = async (filters: BusinessFilters): Promise<number[]> => {
-    if (!filtersActive(filters)) return Array.from({ length: count }, (_, id) => id)
+  const rank = async (filters: BusinessFilters): Promise<Ranking> => {
+    if (!filtersActive(filters))
+      return { count, first: (n) => Array.from({ length: Math.min(n, count) }, (_, id) => id) }
     const needle = lower(filters.q.trim())
     let inCategory: number[] | null = null
     if (filters.category !== '') {
       const category = categories.indexOf(filters.category)
-      if (category === -1) return []
+      if (category === -1) return rankingOf([])
       inCategory = await idsIn(`c/${category}.json`)
     }
-    if (needle === '') return inCategory ?? []
+    if (needle === '') return rankingOf(inCategory ?? [])
     const [contains, { matches }] = await Promise.all([matching(needle), matchQuery(filters.q)])
     const scores = matches.length > 0 ? matchScores(matches, source) : new Uint8Array(count)
-    return rankResults(scores, { contains, featured: isFeatured, keep: categoryMarks(inCategory) })
+    return rankSearch(scores, { contains, featured: isFeatured, keep: categoryMarks(inCategory) })
   }
+
+  const find = async (filters: BusinessFilters) => everyOne(await rank(filters))
 
   return {
     manifest,
     find,
+    rank,
     async suggest(filters) {
       const { query } = await matchQuery(filters.q)
       const suggestion = suggestQuery(query, source)

@@ -240,17 +240,39 @@ export interface RankInputs {
   keep?: (id: number) => boolean
 }
 
+// The buckets a ranking sorts into: (contains or not) × rank (below 16) × (featured or not).
+const bucketCount = 2 * 16 * 2
+
+/** The businesses a search found, in rank order: how many, and the first of them, written out when asked. */
+export interface Ranking {
+  readonly count: number
+  /** The first `n` businesses in rank order (every one when n is count or more). */
+  first(n: number): number[]
+}
+
+/** A ranking of these businesses, already in rank order. */
+export const rankingOf = (ids: readonly number[]): Ranking => ({
+  count: ids.length,
+  first: (n) => ids.slice(0, n),
+})
+
 /**
- * Orders the businesses found: "contains" results first, then by score (where the words matched,
- * typos last), featured first among equals, then by number (the list is by name). Linear: a bucket
- * per rank, filled in number order.
+ * Ranks the businesses found: "contains" results first, then by score (where the words matched,
+ * typos last), featured first among equals, then by number (the list is by name). Linear, a counting
+ * sort: one pass finds each business's bucket; `first(n)` writes out, in one more pass, only the
+ * buckets the first n fill, in number order: at 100,000 businesses a keystroke may find nearly all
+ * of them, and a page shows 24.
  */
-export function rankResults(scores: Uint8Array, inputs: RankInputs): number[] {
-  const contains = new Uint8Array(scores.length)
+export function rankSearch(scores: Uint8Array, inputs: RankInputs): Ranking {
+  const count = scores.length
+  const contains = new Uint8Array(count)
   for (const id of inputs.contains) contains[id] = 1
   const folded = inputs.names && inputs.query !== undefined ? words(inputs.query).join(' ') : null
-  const buckets: number[][] = []
-  for (let id = 0; id < scores.length; id++) {
+  // Per business, 1 + its bucket, or 0 when it is not a result.
+  const bucketOf = new Uint8Array(count)
+  const sizes = new Int32Array(bucketCount)
+  let total = 0
+  for (let id = 0; id < count; id++) {
     const score = scores[id]!
     if (score === 0 && contains[id] === 0) continue
     if (inputs.keep && !inputs.keep(id)) continue
@@ -262,9 +284,37 @@ export function rankResults(scores: Uint8Array, inputs: RankInputs): number[] {
       else if (name.startsWith(folded) && rank > fieldRank.namePrefix) rank = fieldRank.namePrefix
     }
     const bucket = ((contains[id] === 1 ? 0 : 1) * 16 + rank) * 2 + (inputs.featured(id) ? 0 : 1)
-    ;(buckets[bucket] ??= []).push(id)
+    bucketOf[id] = bucket + 1
+    sizes[bucket]!++
+    total++
   }
-  return buckets.flatMap((ids) => ids ?? [])
+  return {
+    count: total,
+    first(n) {
+      const wanted = Math.max(0, Math.min(n, total))
+      // Where each bucket starts in the results, up to the last bucket the first `wanted` reach.
+      const next = new Int32Array(bucketCount)
+      let last = 0
+      for (let at = 0; last < bucketCount - 1 && at + sizes[last]! < wanted; last++) {
+        at += sizes[last]!
+        next[last + 1] = at
+      }
+      const ranked = new Array<number>(wanted)
+      for (let id = 0, written = 0; id < count && written < wanted; id++) {
+        const bucket = bucketOf[id]! - 1
+        if (bucket < 0 || bucket > last || next[bucket]! >= wanted) continue
+        ranked[next[bucket]!++] = id
+        written++
+      }
+      return ranked
+    },
+  }
+}
+
+/** Orders the businesses found, every one of them (rankSearch). */
+export function rankResults(scores: Uint8Array, inputs: RankInputs): number[] {
+  const ranking = rankSearch(scores, inputs)
+  return ranking.first(ranking.count)
 }
 
 /**
