@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { readFile, stat } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
+import { freePort } from './support/free-port.ts'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -100,10 +101,4 @@ export async function startFixtureSite(
 }
 
 /** Find a port nothing listens on: a dead website. */
-export async function closedPort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((done) => server.close(() => done()))
-  return port
-}
+export const closedPort = freePort

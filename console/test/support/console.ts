@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer, type IncomingMessage } from 'node:http'
-import { createServer as createNetServer, type AddressInfo } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { addOperator, asServiceRole, embeddedDb } from '@roland/scripts/operators/accounts'
@@ -160,13 +160,7 @@ export async function suggest(server: Pick<ConsoleServer, 'url'>, body: unknown)
 }
 
 /** A port of 127.0.0.1 free now: a site build must know the console's address before the console starts. */
-export async function freePort(): Promise<number> {
-  const probe = createNetServer()
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
-  const { port } = probe.address() as AddressInfo
-  await new Promise<void>((resolve) => probe.close(() => resolve()))
-  return port
-}
+export { freePort } from '../../../scripts/test/support/free-port.ts'
 
 /** Polls until a check returns a value (not undefined/false), or fails after a generous limit. */
 export async function waitFor<T>(

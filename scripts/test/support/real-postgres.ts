@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from './free-port.ts'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
@@ -56,18 +56,6 @@ export function ensurePostgresBin(): string {
     installPostgres,
     (outcome) => `No PostgreSQL server for the real-server tests, and installing it ${outcome}. ${noPostgresHelp}`,
   )
-}
-
-/** A port of 127.0.0.1 that nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** A running throwaway cluster. */
