@@ -178,6 +178,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
   const server = createServer((req, res) => {
     void handle(req, res, services, options.serveApp ?? true).catch((error: unknown) => sendError(res, error))
   })
+  // An idle connection stays open longer than a client or a proxy keeps it (Node's default is 5 s).
+  // A server that closes first races the client's next request on that socket, and the client
+  // sees "other side closed" for a request the console never read: with the embedded store's
+  // queries holding the event loop, the flood test met it on a loaded CI machine.
+  server.keepAliveTimeout = 65_000
+  server.headersTimeout = 66_000
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, () => resolve())
