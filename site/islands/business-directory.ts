@@ -65,9 +65,11 @@ function startDirectory(root: HTMLElement): void {
     })
   }
 
+  // Only a field that differs is set: setting a focused box's value moves its caret and costs a
+  // style update in the middle of a keystroke.
   const show = (fields: BusinessFilters) => {
-    searchBox.value = fields.q
-    categorySelect.value = fields.category
+    if (searchBox.value !== fields.q) searchBox.value = fields.q
+    if (categorySelect.value !== fields.category) categorySelect.value = fields.category
   }
 
   const setStatus = (text: string) => {
@@ -229,12 +231,34 @@ function startDirectory(root: HTMLElement): void {
     return ids.map((id) => items.get(id)!)
   }
 
+  // The address follows the filters once the visitor pauses, not on every keystroke: Chromium's
+  // history.replaceState updates the page's style and tells the browser process each time (1 ms
+  // typically, 10 ms at worst, measured on /businesses), which a keystroke would wait for. It is
+  // written at once when the visitor clicks in the list (a card's link: Back then returns to
+  // this search) or leaves the page.
+  let addressTimer: ReturnType<typeof setTimeout> | undefined
+  const addressPauseMs = 300
+  const writeAddress = () => {
+    clearTimeout(addressTimer)
+    addressTimer = undefined
+    const url = `${window.location.pathname}${filtersQuery(filters)}${window.location.hash}`
+    if (url !== `${window.location.pathname}${window.location.search}${window.location.hash}`) {
+      window.history.replaceState(window.history.state, '', url)
+    }
+  }
+  const flushAddress = () => {
+    if (addressTimer !== undefined) writeAddress()
+  }
+  root.addEventListener('click', flushAddress, true)
+  window.addEventListener('pagehide', flushAddress)
+  document.addEventListener('visibilitychange', flushAddress)
+
   function update(next: BusinessFilters): void {
     filters = next
     shownCount = businessesPerPage
     show(next)
-    const url = `${window.location.pathname}${filtersQuery(next)}${window.location.hash}`
-    window.history.replaceState(window.history.state, '', url)
+    clearTimeout(addressTimer)
+    addressTimer = setTimeout(writeAddress, addressPauseMs)
     void draw()
   }
 
@@ -251,6 +275,8 @@ function startDirectory(root: HTMLElement): void {
   searchBox.addEventListener('input', () => update({ ...filters, q: searchBox.value }))
   categorySelect.addEventListener('change', () => update({ ...filters, category: categorySelect.value }))
   window.addEventListener('popstate', () => {
+    clearTimeout(addressTimer)
+    addressTimer = undefined
     filters = readFilters(window.location.search)
     shownCount = businessesPerPage
     show(filters)
