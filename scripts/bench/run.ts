@@ -2,6 +2,7 @@
 // line, e.g. `pnpm bench migrate`) and prints its figures. Benchmarks are never tests: they
 // measure, they do not pass or fail.
 import { readdirSync } from 'node:fs'
+import { closeSharedBrowser } from '../../test/support/browser.ts'
 
 const only = process.argv.slice(2)
 const here = new URL('./', import.meta.url)
@@ -16,3 +17,5 @@ for (const name of modules) {
   const module = (await import(new URL(`${name}.bench.ts`, here).href)) as { run(): Promise<void> }
   await module.run()
 }
+// The benchmarks that drive Chromium share one (test/support/browser.ts); it would keep the process open.
+await closeSharedBrowser()

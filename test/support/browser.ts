@@ -245,6 +245,16 @@ export async function launchBrowser(): Promise<Browser> {
   return fileHandle(browser)
 }
 
+/**
+ * Closes the shared browser, for a process that ends by itself (a benchmark): a test worker's ends
+ * with the worker, but a script's Chromium would keep it waiting.
+ */
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = await shared?.catch(() => undefined)
+  shared = undefined
+  await browser?.close()
+}
+
 /** One test file's view of the shared browser: what it opens, it closes. */
 function fileHandle(browser: Browser): Browser {
   const contexts = new Set<BrowserContext>()
