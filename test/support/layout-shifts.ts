@@ -40,10 +40,9 @@ export async function recordLayoutShifts(page: Page): Promise<void> {
   })
 }
 
-/** The layout shifts recorded on the page's current document, with when its parser finished. */
-export function layoutShifts(page: Page): Promise<{ parsedAt: number; shifts: LayoutShift[] }> {
+/** The layout shifts recorded on the page's current document. */
+export function layoutShifts(page: Page): Promise<{ shifts: LayoutShift[] }> {
   return page.evaluate(() => ({
-    parsedAt: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domInteractive,
     shifts: (window as unknown as { layoutShifts: LayoutShift[] }).layoutShifts,
   }))
 }
