@@ -1,7 +1,8 @@
 // Reads the site's catalog on a thread of its own (build-thread.ts, readCatalogOnThread), sends it
 // to the main thread and ends: the embedded database's WebAssembly memory (hundreds of megabytes at
 // 100,000 businesses) goes with the thread, which nothing else could free. When the rebuild hands
-// the catalog over (@roland/scripts/rebuild/build-process), it takes that instead of reading.
+// the catalog over (@roland/scripts/rebuild/build-process), the main thread reads that file itself
+// and this thread reads it only to make the search index.
 import { once } from 'node:events'
 import { parentPort, workerData } from 'node:worker_threads'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
@@ -15,12 +16,16 @@ import { threadError, type CatalogMessage, type ReaderData } from './build-threa
 const send = (message: CatalogMessage) => parentPort!.postMessage(message)
 
 const { handedOver } = workerData as ReaderData
-const catalog = await readSiteCatalog(undefined, handedOver ? handedOverCatalog : undefined).catch((error: unknown) => {
-  send({ type: 'catalog-failed', error: threadError(error) })
-  return null
-})
+// A catalog handed over is read from its file by the main thread too (build-thread.ts), which
+// warns of what it leaves out: this thread reads it only for the search index.
+const catalog = await (handedOver ? readSiteCatalog(() => {}, handedOverCatalog) : readSiteCatalog()).catch(
+  (error: unknown) => {
+    send({ type: 'catalog-failed', error: threadError(error) })
+    return null
+  },
+)
 if (catalog) {
-  send({ type: 'catalog', catalog })
+  if (!handedOver) send({ type: 'catalog', catalog })
   send(searchIndexOf(catalog))
 }
 
