@@ -45,10 +45,16 @@ describe('reading the catalog again', () => {
     await store.db.query(
       `update businesses set short_description = 'Espresso by the lake.' where slug = 'big-rock-coffee'`,
     )
+    const before = last!.catalog.businesses
     expect(await readAgain()).toBe(1)
     expect(last!.catalog.businesses.find((b) => b.slug === 'big-rock-coffee')?.short_description).toBe(
       'Espresso by the lake.',
     )
+    // The businesses that did not change are taken as the last read parsed them, not parsed again.
+    const bySlug = (slug: string, businesses = last!.catalog.businesses) => businesses.find((b) => b.slug === slug)
+    expect(bySlug('lakeview-marina')).toBe(bySlug('lakeview-marina', before))
+    expect(bySlug('roland-hardware')).toBe(bySlug('roland-hardware', before))
+    expect(bySlug('big-rock-coffee')).not.toBe(bySlug('big-rock-coffee', before))
   })
 
   test("reads a business again when its hours or services change, or it is renamed (the list's order)", async () => {

@@ -13,6 +13,7 @@ import {
   listAll,
   listedAgain,
   listedAll,
+  parseFollowed,
   type CatalogState,
 } from './embedded/catalog-read.ts'
 import { sqlJobs } from './embedded/jobs.ts'
@@ -190,24 +191,33 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
     async followCatalog(before?: CatalogMark): Promise<CatalogRead> {
       const location = this.location
       // One transaction: every page sees the same catalog.
-      const { raw, read, mark } = await db.transaction(async (tx) => {
+      const { businesses, rest, read, state } = await db.transaction(async (tx) => {
         await tx.exec('set local role service_role')
         const state = (await tx.query<CatalogState>(catalogStateSql)).rows[0]!
         const changed = await changedSince(tx, before, state, location)
         await tx.exec('set local role anon')
         const listed = changed && before && (await listedAgain(tx, before.businesses, changed))
         const businesses = listed || (await listedAll(tx))
-        const parsed = [...businesses.values()].map((json) => JSON.parse(json) as unknown)
         return {
-          raw: { businesses: parsed, ...(await catalogRest(tx)) },
+          businesses,
+          rest: await catalogRest(tx),
           read: listed && changed ? changed.length : ('all' as const),
-          mark:
-            state.audit_id === null || state.audit_at === null
-              ? undefined
-              : { location, auditId: state.audit_id, auditAt: state.audit_at, findings: state.findings, businesses },
+          state,
         }
       })
-      return { catalog: parseCatalog(raw, location), read, mark }
+      const catalog = parseFollowed(businesses, rest, before, location)
+      const mark =
+        state.audit_id === null || state.audit_at === null
+          ? undefined
+          : {
+              location,
+              auditId: state.audit_id,
+              auditAt: state.audit_at,
+              findings: state.findings,
+              businesses,
+              parsed: new Map([...businesses.keys()].map((id, i) => [id, catalog.businesses[i]!])),
+            }
+      return { catalog, read, mark }
     },
     async listBusinesses(): Promise<BusinessRecord[]> {
       return asRole('service_role', async (tx) => {

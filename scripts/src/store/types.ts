@@ -1,4 +1,4 @@
-import type { Catalog, ImageType, ImageVariant } from '../catalog/types.ts'
+import type { Business, Catalog, ImageType, ImageVariant } from '../catalog/types.ts'
 import type { FunctionName } from './database.ts'
 
 /** Which database a store talks to. */
@@ -162,6 +162,11 @@ export interface CatalogMark {
   findings: string
   /** Each listed business's JSON, by id. */
   businesses: Map<string, string>
+  /**
+   * Each listed business as that read parsed it, by id: the next read takes a business whose JSON
+   * is unchanged from here rather than parsing it again (at 100,000 businesses, 2 s of a rebuild).
+   */
+  parsed: Map<string, Business>
 }
 
 /** One interface over the embedded Postgres and Supabase (DESIGN.md, "Two stores"). */
