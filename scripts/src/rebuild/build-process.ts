@@ -49,12 +49,39 @@ export type ToBuild =
   /** The catalog could not be read: the build fails with this message. */
   | { type: 'catalog-unread'; message: string }
 
-/** Writes the catalog for the build (a structured clone: 11 MB at 10,000 businesses, 30 ms). */
+/**
+ * The businesses of the catalog file come in parts of this many, each a structured clone of its
+ * own: at 100,000 businesses, 1.3 s to write and 1.2 s to read, where one clone of the whole took
+ * 1.7 s and 2.0 s (its one buffer of 113 MB read back more slowly).
+ */
+const businessesPerPart = 1000
+
+/** Writes the catalog for the build: the rest of it, then its businesses in parts, each part's length first. */
 export async function writeCatalogFile(file: string, catalog: Catalog): Promise<void> {
-  await writeFile(file, serialize(catalog))
+  const { businesses, ...rest } = catalog
+  const parts = [serialize(rest)]
+  for (let i = 0; i < businesses.length; i += businessesPerPart) {
+    parts.push(serialize(businesses.slice(i, i + businessesPerPart)))
+  }
+  await writeFile(
+    file,
+    parts.flatMap((part) => {
+      const length = Buffer.alloc(4)
+      length.writeUInt32LE(part.byteLength)
+      return [length, part]
+    }),
+  )
 }
 
-/** Reads the catalog a rebuild handed over. */
+/** Reads the catalog a rebuild handed over (writeCatalogFile). */
 export async function readCatalogFile(file: string): Promise<Catalog> {
-  return deserialize(await readFile(file)) as Catalog
+  const bytes = await readFile(file)
+  const parts: unknown[] = []
+  for (let at = 0; at < bytes.byteLength;) {
+    const length = bytes.readUInt32LE(at)
+    parts.push(deserialize(bytes.subarray(at + 4, at + 4 + length)))
+    at += 4 + length
+  }
+  const [rest, ...businesses] = parts as [Omit<Catalog, 'businesses'>, ...Catalog['businesses'][]]
+  return { ...rest, businesses: businesses.flat() }
 }
