@@ -205,7 +205,7 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
           state,
         }
       })
-      const catalog = parseFollowed(businesses, rest, before, location)
+      const { catalog, parsed } = parseFollowed(businesses, rest, before, location)
       const mark =
         state.audit_id === null || state.audit_at === null
           ? undefined
@@ -215,7 +215,7 @@ function makeStore(db: PGlite, dir: string | undefined, created: boolean, releas
               auditAt: state.audit_at,
               findings: state.findings,
               businesses,
-              parsed: new Map([...businesses.keys()].map((id, i) => [id, catalog.businesses[i]!])),
+              parsed,
             }
       return { catalog, read, mark }
     },
