@@ -2,6 +2,7 @@ import type { APIRoute, GetStaticPaths } from 'astro'
 import { pageCacheKey } from '../../../lib/build-cache.ts'
 import { profiled } from '../../../lib/build-profile.ts'
 import { getCatalog } from '../../../lib/catalog.ts'
+import { workOutCatalogPaths } from '../../../lib/catalog-paths.ts'
 import { renderSearchCard, getSearchIndex } from '../../../lib/search-build.ts'
 import type { SearchIndexEntry } from '../../../lib/search-index.ts'
 
@@ -9,10 +10,21 @@ import type { SearchIndexEntry } from '../../../lib/search-index.ts'
 // the manifest's numbering. Each is written again only when its data changed (its cacheKey): a change
 // to one business's texts rewrites its card file and the few files of its words; a business added or
 // removed numbers them all anew, in a new folder.
+//
+// The index comes from the build's catalog reader, on a thread of its own; while it is made, this
+// thread works out the other routes' paths (lib/catalog-paths.ts), which Astro asks for after these.
 export const getStaticPaths = (async () => {
-  const { manifest, files, cardFiles } = await profiled('search index (pages)', getSearchIndex)
+  const catalog = await getCatalog()
+  const index = getSearchIndex()
+  if (!import.meta.env.DEV) {
+    // Each is reported where it is awaited: the index below; the paths by their routes, which work
+    // them out again and throw then.
+    index.catch(() => {})
+    await workOutCatalogPaths(catalog).catch(() => {})
+  }
+  const { manifest, files, cardFiles } = await profiled('search index (pages)', () => index)
   // A card without a description says the town's name: its files are written again when that changes.
-  const { town } = await getCatalog()
+  const { town } = catalog
   const paths = []
   for (const [name, json] of files)
     paths.push({ params: { file: `${manifest.v}/${name}` }, props: { json }, cacheKey: pageCacheKey(json) })
