@@ -23,6 +23,8 @@ export interface TestSmtpServer {
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedMail[]>
   /** The most connections open at once. */
   readonly peakConnections: number
+  /** The connection errors the server reported: a sender killed mid-message resets its connection. */
+  readonly connectionErrors: Error[]
   close(): Promise<void>
 }
 
@@ -68,6 +70,11 @@ export async function startSmtpServer(options: { holdMs?: number } = {}): Promis
         .catch((error: Error) => callback(error))
     },
   })
+  // smtp-server reports a connection that breaks inside a transaction (a sender killed after MAIL
+  // FROM) as an 'error' event of the server, which, unheard, would be thrown in the test process. A
+  // mail host logs it and goes on serving; so does this one, and keeps it for the test to read.
+  const connectionErrors: Error[] = []
+  server.on('error', (error: Error) => connectionErrors.push(error))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.server.address() as AddressInfo).port
   return {
@@ -96,6 +103,7 @@ export async function startSmtpServer(options: { holdMs?: number } = {}): Promis
     get peakConnections() {
       return peak
     },
+    connectionErrors,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
