@@ -89,12 +89,9 @@ export const directoryPaths = oncePerCatalog((catalog) =>
 )
 
 /**
- * Works out the paths above for this catalog, one route per turn of the event loop, so that what
- * the caller waits for is taken as soon as it comes.
+ * Works out the paths above for this catalog. The caller waits for the search index from the
+ * reader's thread, which goes on meanwhile; its message is taken when this is done.
  */
-export async function workOutCatalogPaths(catalog: Catalog): Promise<void> {
-  for (const paths of [businessPaths, businessListPaths, categoryPaths, directoryPaths]) {
-    paths(catalog)
-    await new Promise((resolve) => setImmediate(resolve))
-  }
+export function workOutCatalogPaths(catalog: Catalog): void {
+  for (const paths of [businessPaths, businessListPaths, categoryPaths, directoryPaths]) paths(catalog)
 }

@@ -17,10 +17,11 @@ export const getStaticPaths = (async () => {
   const catalog = await getCatalog()
   const index = getSearchIndex()
   if (!import.meta.env.DEV) {
-    // Each is reported where it is awaited: the index below; the paths by their routes, which work
-    // them out again and throw then.
-    index.catch(() => {})
-    await workOutCatalogPaths(catalog).catch(() => {})
+    try {
+      workOutCatalogPaths(catalog)
+    } catch {
+      // Reported by the route whose paths failed: it works them out again, and throws then.
+    }
   }
   const { manifest, files, cardFiles } = await profiled('search index (pages)', () => index)
   // A card without a description says the town's name: its files are written again when that changes.
