@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { homedir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext } from 'playwright-core'
 
@@ -148,10 +148,20 @@ export function canInstallDebianPackages(): boolean {
   return process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get') && isDebian()
 }
 
-/** Installs one of Debian's packages (apt-get update, then install); returns why it failed, or undefined. */
+/**
+ * Installs one of Debian's packages (apt-get update, then install); returns why it failed, or
+ * undefined. Two test files may install at once (Poppler for one, xmllint for another) and apt
+ * lets one at a time hold its locks: the other failed at once, with 100. So each install waits
+ * for the one before (flock, util-linux's, on a file of ours), and apt waits for dpkg's lock too.
+ */
 export function installDebianPackage(name: string): string | undefined {
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
-  return run('apt-get', ['update', '-qq'], env) ?? run('apt-get', ['install', '-y', '-qq', name], env)
+  const oneAtATime = existsSync('/usr/bin/flock') ? ['/usr/bin/flock', path.join(tmpdir(), 'roland-apt-get.lock')] : []
+  const aptGet = (...args: string[]) => {
+    const command = [...oneAtATime, 'apt-get', '-o', 'DPkg::Lock::Timeout=600', ...args]
+    return run(command[0]!, command.slice(1), env)
+  }
+  return aptGet('update', '-qq') ?? aptGet('install', '-y', '-qq', name)
 }
 
 /**
