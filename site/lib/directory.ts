@@ -115,7 +115,12 @@ function entryWords(entry: DirectoryEntry): string {
 
 /** The gzip weight of a run of entries' words (raw deflate: gzip without its 18 bytes of framing). */
 export function weightOf(entries: readonly DirectoryEntry[]): number {
-  return deflateRawSync(entries.map(entryWords).join('')).byteLength
+  return weightOfWords(entries.map(entryWords))
+}
+
+/** weightOf, from the entries' words (entryWords). */
+function weightOfWords(words: readonly string[]): number {
+  return deflateRawSync(words.join('')).byteLength
 }
 
 /** Whether the directory is too heavy for one page, and is split into pages per category. */
@@ -145,25 +150,29 @@ const firstGuess = 16
  * time (at 100,000 businesses, a few thousand compressions each rebuild).
  */
 function partsOf(entries: readonly DirectoryEntry[], budget: number): DirectoryEntry[][] {
+  // Each entry's words are worked out once; a part is weighed several times.
+  const words = entries.map(entryWords)
   const parts: DirectoryEntry[][] = []
   let start = 0
   let guess = firstGuess
   while (start < entries.length) {
     const rest = entries.length - start
-    const fits = (count: number) => weightOf(entries.slice(start, start + count)) <= budget
+    const fits = (count: number) => weightOfWords(words.slice(start, start + count)) <= budget
     // `fitting` entries fit (or are one, taken whatever it weighs); `over` do not, or are more than there are.
     let fitting = 1
     let over = rest + 1
     let probe = Math.min(Math.max(guess, 2), rest)
     let step = Math.max(1, Math.round(probe / 40))
-    if (probe > fitting && fits(probe)) {
-      fitting = probe
-      for (probe += step; probe < over && fits(probe); probe += step, step *= 2) fitting = probe
-      over = Math.min(over, probe)
-    } else if (probe > fitting) {
-      over = probe
-      for (probe -= step; probe > fitting && !fits(probe); probe -= step, step *= 2) over = probe
-      fitting = Math.max(fitting, probe)
+    if (probe > fitting) {
+      if (fits(probe)) {
+        fitting = probe
+        for (probe += step; probe < over && fits(probe); probe += step, step *= 2) fitting = probe
+        over = Math.min(over, probe)
+      } else {
+        over = probe
+        for (probe -= step; probe > fitting && !fits(probe); probe -= step, step *= 2) over = probe
+        fitting = Math.max(fitting, probe)
+      }
     }
     while (over - fitting > 1) {
       const middle = (fitting + over) >> 1

@@ -57,7 +57,7 @@ async function busiestProcesses(intervalMs: number): Promise<string[]> {
   const after = processTicks()
   return [...after]
     .map(([pid, now]) => ({ pid, used: now.ticks - (before.get(pid)?.ticks ?? now.ticks), command: now.command }))
-    .filter((process) => process.used > 0 && process.pid !== globalThis.process.pid)
+    .filter((entry) => entry.used > 0 && entry.pid !== process.pid)
     .sort((a, b) => b.used - a.used)
     .slice(0, 5)
     .map(({ pid, used, command }) => `  pid ${pid}, ${used} ticks: ${command.slice(0, 160)}`)
