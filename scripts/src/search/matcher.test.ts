@@ -1,3 +1,4 @@
+import { fc, test as property } from '@fast-check/vitest'
 import { describe, expect, test } from 'vitest'
 import {
   buildWordIndex,
@@ -18,6 +19,19 @@ describe('fold and words', () => {
     expect(words('Free Wi-Fi & Café')).toEqual(['free', 'wifi', 'cafe'])
     expect(words("Children's dentistry, U.S. 70")).toEqual(['childrens', 'dentistry', 'us', '70'])
   })
+
+  // fold takes a shorter way for plain ASCII: it must give what the whole way gives, for any text.
+  // ASCII, and characters that decomposition or lower case change: a no-break space, a ligature, 'İ', a Kelvin sign.
+  const unit = fc.oneof(
+    fc.constantFrom('\u00a0', '\u2028', 'é', 'ﬁ', 'İ', '\u212a'),
+    fc.string({ unit: 'binary-ascii', maxLength: 1 }),
+  )
+  property.prop([fc.oneof(fc.string({ unit }), fc.string({ unit: 'grapheme' }))])(
+    'fold any text as Unicode decomposition, marks dropped, English lower case do',
+    (text) => {
+      expect(fold(text)).toBe(text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase('en'))
+    },
+  )
 })
 
 describe('wordKey', () => {

@@ -65,33 +65,35 @@ export interface WordIndex extends WordSource {
   readonly surfaces: ReadonlyMap<string, string>
 }
 
-/** The keys of a business (each worked out by `keyOf`), each with the best rank it was found at. */
-export function docKeys(doc: SearchDoc, keyOf: (word: string) => string = wordKey): Map<string, number> {
-  const found = new Map<string, number>()
+/**
+ * Visits each word of a business with its key (worked out by `keyOf`) and the rank of the place it
+ * was found: the name, what the business is, its services, its descriptions, in that order.
+ */
+function eachKeyedWord(
+  doc: SearchDoc,
+  keyOf: (word: string) => string,
+  visit: (word: string, key: string, rank: number) => void,
+): void {
   const add = (text: string | null | undefined, rank: number, first = rank) => {
     if (!text) return
-    words(text).forEach((word, i) => {
-      const key = keyOf(word)
-      const at = i === 0 ? first : rank
-      if ((found.get(key) ?? 99) > at) found.set(key, at)
-    })
+    words(text).forEach((word, i) => visit(word, keyOf(word), i === 0 ? first : rank))
   }
   add(doc.name, fieldRank.name, fieldRank.namePrefix)
   for (const text of doc.what ?? []) add(text, fieldRank.what)
   for (const text of doc.services ?? []) add(text, fieldRank.services)
   for (const text of doc.descriptions ?? []) add(text, fieldRank.descriptions)
-  return found
 }
 
-/** The word of the texts each key stands for: the first met, which is what a suggestion shows. */
-function addSurfaces(doc: SearchDoc, surfaces: Map<string, string>, keyOf: (word: string) => string): void {
-  for (const text of [doc.name, ...(doc.what ?? []), ...(doc.services ?? []), ...(doc.descriptions ?? [])]) {
-    if (!text) continue
-    for (const word of words(text)) {
-      const key = keyOf(word)
-      if (!surfaces.has(key)) surfaces.set(key, word)
-    }
-  }
+/** Records a key of a business at the rank it was found, unless it was found at a better one. */
+function addKey(found: Map<string, number>, key: string, rank: number): void {
+  if ((found.get(key) ?? 99) > rank) found.set(key, rank)
+}
+
+/** The keys of a business (each worked out by `keyOf`), each with the best rank it was found at. */
+export function docKeys(doc: SearchDoc, keyOf: (word: string) => string = wordKey): Map<string, number> {
+  const found = new Map<string, number>()
+  eachKeyedWord(doc, keyOf, (_, key, rank) => addKey(found, key, rank))
+  return found
 }
 
 /** Indexes businesses (numbered in the order given) in memory: the console, and a small catalog on the site. */
@@ -101,14 +103,19 @@ export function buildWordIndex(docs: readonly SearchDoc[]): WordIndex {
   // Each distinct word is stemmed once for this index, and the stems go with it.
   const keys = new WordKeys()
   docs.forEach((doc, id) => {
-    for (const [key, rank] of docKeys(doc, keys.of)) {
+    // One reading of the texts gives both the keys and the word each key stands for: the first met.
+    const found = new Map<string, number>()
+    eachKeyedWord(doc, keys.of, (word, key, rank) => {
+      addKey(found, key, rank)
+      if (!surfaces.has(key)) surfaces.set(key, word)
+    })
+    for (const [key, rank] of found) {
       const posting = postings.get(key)
       if (posting) {
         posting.ids.push(id)
         posting.ranks.push(rank)
       } else postings.set(key, { ids: [id], ranks: [rank] })
     }
-    addSurfaces(doc, surfaces, keys.of)
   })
   const byChar = new Map<string, string[]>()
   for (const key of [...postings.keys()].sort()) {

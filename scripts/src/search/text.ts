@@ -6,8 +6,13 @@ import stem from 'wink-porter2-stemmer'
 
 /** Folds a text as the search compares it: lower case, accents taken off ('Café' → 'cafe'). */
 export function fold(text: string): string {
+  // ASCII has no accents to take off, and its lower case is the same in every locale: most texts
+  // of a catalog are, and an index build folds each several times.
+  if (ascii.test(text)) return text.toLowerCase()
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLocaleLowerCase('en')
 }
+
+const ascii = /^[\t\n\r -~]*$/
 
 // A word: letters and digits, joined by hyphens, apostrophes or dots written inside it ('wi-fi',
 // "children's", 'u.s'); the joiners are dropped, so 'Wi-Fi' and 'wifi' are one word.
