@@ -1,6 +1,29 @@
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
+
+// The run's temporary files (stores, data folders, built sites, browser profiles) go to a RAM disk
+// when the machine has a roomy one (Linux's /dev/shm), unless TMPDIR says where. A run creates
+// hundreds of thousands of files, and creating one on this machine's disk took ten times as long:
+// copying a store's folder (1,189 files) took 0.7 s of the kernel's time there, 0.06 s in memory.
+// The folder goes when the run ends.
+const tmpfsMagic = 0x01021994
+function ramTempDir(): string | undefined {
+  try {
+    const disk = statfsSync('/dev/shm')
+    if (disk.type !== tmpfsMagic || disk.bavail * disk.bsize < 8 * 2 ** 30) return undefined
+    const dir = mkdtempSync('/dev/shm/roland-test-')
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    return dir
+  } catch {
+    return undefined
+  }
+}
+if (!process.env.TMPDIR) {
+  const dir = ramTempDir()
+  if (dir) process.env.TMPDIR = dir
+}
 
 // Node keeps the compiled code of the modules it loads here, and the workers, CLI processes and site
 // builds a run starts after the first reuse it: a CLI-heavy test file runs about a sixth faster.
