@@ -50,7 +50,9 @@ interface PublishRecord {
   /**
    * Every file of the site it published: the next build, which starts from this site, finds the
    * files it has without reading every folder (at 100,000 businesses, a folder a page: 2 s). The
-   * records of earlier releases have none: their next build reads the folders.
+   * records of earlier releases have none: their next build reads the folders. (So a file added to
+   * the published folder by hand, which no list names, is no longer found and removed: the folder
+   * is the build's. A file changed by hand still is, by its stamp: prepareStaging.)
    */
   files?: string[]
   /** The /files/… URLs of each page that refers to any. */
