@@ -1,19 +1,26 @@
-import { mkdtempSync, rmSync, statfsSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
+import { isProcessAlive } from './scripts/src/lock-file.ts'
 
 // The run's temporary files (stores, data folders, built sites, browser profiles) go to a RAM disk
 // when the machine has a roomy one (Linux's /dev/shm), unless TMPDIR says where. A run creates
 // hundreds of thousands of files, and creating one on this machine's disk took ten times as long:
 // copying a store's folder (1,189 files) took 0.7 s of the kernel's time there, 0.06 s in memory.
-// The folder goes when the run ends.
+// The folder goes when the run ends; a run that was killed leaves it (memory, until the machine
+// restarts), so each run first removes those of runs whose process is gone.
 const tmpfsMagic = 0x01021994
 function ramTempDir(): string | undefined {
   try {
     const disk = statfsSync('/dev/shm')
-    if (disk.type !== tmpfsMagic || disk.bavail * disk.bsize < 8 * 2 ** 30) return undefined
-    const dir = mkdtempSync('/dev/shm/roland-test-')
+    if (disk.type !== tmpfsMagic) return undefined
+    for (const name of readdirSync('/dev/shm')) {
+      const run = /^roland-test-(\d+)-/.exec(name)
+      if (run && !isProcessAlive(Number(run[1]))) rmSync(`/dev/shm/${name}`, { recursive: true, force: true })
+    }
+    if (statfsSync('/dev/shm').bavail * disk.bsize < 8 * 2 ** 30) return undefined
+    const dir = mkdtempSync(`/dev/shm/roland-test-${process.pid}-`)
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
     return dir
   } catch {
