@@ -19,7 +19,8 @@ function ramTempDir(): string | undefined {
       const run = /^roland-test-(\d+)-/.exec(name)
       if (run && !isProcessAlive(Number(run[1]))) rmSync(`/dev/shm/${name}`, { recursive: true, force: true })
     }
-    if (statfsSync('/dev/shm').bavail * disk.bsize < 8 * 2 ** 30) return undefined
+    const room = statfsSync('/dev/shm')
+    if (room.bavail * room.bsize < 8 * 2 ** 30) return undefined
     const dir = mkdtempSync(`/dev/shm/roland-test-${process.pid}-`)
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
     return dir

@@ -181,9 +181,13 @@ export function publishSite(): AstroIntegration {
         for (const file of generatedFiles()) built.add(file)
         // A build that started from an empty folder made every file, whatever time a copy kept.
         const complete = previous === null
-        const files = previous?.files
-          ? stampsOf(outDir, [...previous.files, ...built, ...filesUnder(path.join(outDir, assetsDir), assetsDir)])
-          : filesWithStamps(outDir)
+        // The files of the staging folder: the last site's (from its record) and this build's, or,
+        // without a record to go by, what the folders hold.
+        const bundleFiles = () => filesUnder(path.join(outDir, assetsDir)).map((file) => path.join(assetsDir, file))
+        const files = stampsOf(
+          outDir,
+          previous?.files ? [...previous.files, ...built, ...bundleFiles()] : filesUnder(outDir),
+        )
         const written = new Set(files.filter((f) => complete || f.mtimeMs >= startedAt).map((f) => f.file))
 
         phase('publish: list and stamp the files')
@@ -446,7 +450,7 @@ async function eachAtOnce<T>(items: readonly T[], work: (item: T) => Promise<voi
  * one after another, as the build has just written them, they take half the time of the same reads
  * overlapped (0.7 s against 1.5 s at 107,000 pages).
  */
-function filesUnder(dir: string, prefix = ''): string[] {
+function filesUnder(dir: string): string[] {
   const files: string[] = []
   const walk = (folder: string): void => {
     let entries: Dirent[]
@@ -459,7 +463,7 @@ function filesUnder(dir: string, prefix = ''): string[] {
     for (const entry of entries) {
       const file = folder ? path.join(folder, entry.name) : entry.name
       if (entry.isDirectory()) walk(file)
-      else if (entry.isFile()) files.push(prefix ? path.join(prefix, file) : file)
+      else if (entry.isFile()) files.push(file)
     }
   }
   walk('')
@@ -473,18 +477,10 @@ function stampOf(dir: string, file: string): FileStamp {
 }
 
 /**
- * Every file under dir, as a path relative to it, with its modification time and size. The files
- * were just written or read by the build, so their details are in memory: one call after another
- * takes a third of the time of the same calls overlapped (40 ms against 130 ms at 13,500 files).
- */
-function filesWithStamps(dir: string): FileStamp[] {
-  return filesUnder(dir).map((file) => stampOf(dir, file))
-}
-
-/**
  * The files among these (paths relative to dir, repeats allowed) that are there, in order, with
- * their modification time and size: a build that started from the last site finds its files from
- * that site's list and its own, instead of reading every folder.
+ * their modification time and size. The files were just written or read by the build, so their
+ * details are in memory: one call after another takes a third of the time of the same calls
+ * overlapped (40 ms against 130 ms at 13,500 files).
  */
 function stampsOf(dir: string, candidates: readonly string[]): FileStamp[] {
   const stamps: FileStamp[] = []
