@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync } from 'node:fs'
-import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { afterEach, beforeEach, expect, test } from 'vitest'
+import { repoRoot } from '@roland/scripts/paths'
 import type { FromBuild } from '@roland/scripts/rebuild/build-process'
 
 // A process on standby, as runAstroBuild starts one (scripts/src/rebuild/rebuild.ts): build-standby.ts
@@ -35,11 +37,15 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true })
 })
 
-function onStandby(): { child: ChildProcess; said: FromBuild[]; output: () => string } {
+function onStandby(env: NodeJS.ProcessEnv = process.env): {
+  child: ChildProcess
+  said: FromBuild[]
+  output: () => string
+} {
   const child = spawn(
     process.execPath,
     ['--import', new URL('./build-standby.ts', import.meta.url).href, path.join(root, 'build.mjs')],
-    { cwd: folder, env: { ...process.env, ROLAND_BUILD_STANDBY: '1' }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+    { cwd: folder, env: { ...env, ROLAND_BUILD_STANDBY: '1' }, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
   )
   const said: FromBuild[] = []
   child.on('message', (message: FromBuild) => said.push(message))
@@ -86,4 +92,61 @@ test('ends when the rebuild that started it is gone, and removes its working fol
   expect(code).toBe(0)
   expect(output()).not.toContain('building')
   expect(existsSync(folder)).toBe(false)
+})
+
+test('loads ahead only modules a build loads: each one there, each package one the site imports', async () => {
+  const { loadedAfterBundling, reactModules } = await import('./build-standby.ts')
+  const sources: string[] = []
+  for (const folder of [path.join(repoRoot, 'site'), path.join(repoRoot, 'scripts', 'src')]) {
+    for (const file of await readdir(folder, { recursive: true })) {
+      if (/\.(ts|tsx|astro)$/.test(file) && !file.endsWith('.test.ts'))
+        sources.push(readFileSync(path.join(folder, file), 'utf8'))
+    }
+  }
+  for (const specifier of [...loadedAfterBundling, ...reactModules]) {
+    await expect(import(/* @vite-ignore */ specifier), specifier).resolves.toBeTypeOf('object')
+    if (specifier.startsWith('.')) continue
+    // A package the site's code imports (react/jsx-runtime: the JSX of its islands and components).
+    const name = specifier === 'react/jsx-runtime' ? 'react' : specifier
+    expect(
+      sources.some((source) => source.includes(`'${name}'`)),
+      `${specifier}: no longer imported by the site`,
+    ).toBe(true)
+  }
+})
+
+test('renders with the React build its NODE_ENV asks for, as Astro’s build sets it once started', async () => {
+  // The build: NODE_ENV set as Astro's build sets it when unset, then React loaded, as the pages load it.
+  await writeFile(
+    path.join(root, 'build.mjs'),
+    [
+      `import { createRequire } from 'node:module'`,
+      `const standby = ${JSON.stringify(new URL('./build-standby.ts', import.meta.url).href)}`,
+      `const { buildStarted } = await import(standby)`,
+      `await buildStarted()`,
+      `process.env.NODE_ENV ||= 'production'`,
+      `const require = createRequire(standby)`,
+      `await import(require.resolve('react-dom/server'))`,
+      `const builds = Object.keys(require.cache).filter((file) => /react-dom-server[^/]*\\.(production|development)\\.js$/.test(file))`,
+      `console.log('react builds: ' + builds.map((file) => file.replace(/.*\\.(production|development)\\.js$/, '$1')).join(', '))`,
+      '',
+    ].join('\n'),
+  )
+  const earlier = new Date(Date.now() - 60_000)
+  await utimes(path.join(root, 'build.mjs'), earlier, earlier)
+  const unset = { ...process.env }
+  delete unset.NODE_ENV
+  for (const [env, expected] of [
+    [unset, 'production'],
+    [{ ...unset, NODE_ENV: 'development' }, 'development'],
+  ] as const) {
+    const { child, output } = onStandby(env)
+    await standingBy(child)
+    // Time for what it loads while it waits.
+    await sleep(1500)
+    child.send({ type: 'start' })
+    const [code] = await once(child, 'exit')
+    expect(code, output()).toBe(0)
+    expect(output()).toMatch(new RegExp(`react builds: (${expected}(, )?)+\\n`))
+  }
 })
