@@ -9,6 +9,7 @@ import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
 import {
   buildHeapMb,
   buildLog,
+  claimBuildFolder,
   closeBuildStandby,
   prepareRebuild,
   rebuildMode,
@@ -155,6 +156,28 @@ describe('runRebuild', () => {
 })
 
 describe('a local build', () => {
+  test('works in a folder no other build holds, the first one free: the same few names, build after build', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'roland-build-folders-'))
+    try {
+      const builds = path.join(root, 'builds')
+      // Five at once: each gets a folder of its own.
+      const folders = await Promise.all(Array.from({ length: 5 }, () => claimBuildFolder(builds)))
+      expect(folders.map((folder) => path.basename(folder)).sort()).toEqual([
+        'build-1',
+        'build-2',
+        'build-3',
+        'build-4',
+        'build-5',
+      ])
+      // A build that ends removes its folder: the next one takes that name again.
+      await rm(folders[1]!, { recursive: true })
+      await expect(claimBuildFolder(builds)).resolves.toBe(folders[1])
+      await expect(claimBuildFolder(builds)).resolves.toBe(path.join(builds, 'build-6'))
+    } finally {
+      await rm(root, { recursive: true, force: true })
+    }
+  })
+
   test('runs beside another one, each from its own data folder (a relative one too) into its own site', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'roland-two-builds-'))
     try {
