@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtemp, readFile, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -199,6 +199,8 @@ describe('a local build', () => {
           rebuildSite({
             env: {
               SUPABASE_URL: '',
+              // A site to publish, whatever NODE_ENV the process that builds it has.
+              NODE_ENV: 'development',
               // The second names its data folder relative to this process's directory.
               ROLAND_DATA_DIR: index === 0 ? dataDir : path.relative(process.cwd(), dataDir),
               ROLAND_OUT_DIR: outDir,
@@ -212,6 +214,12 @@ describe('a local build', () => {
       ])
       for (const { name, outDir } of sites) {
         await expect(readFile(path.join(outDir, 'businesses', 'index.html'), 'utf8')).resolves.toContain(name)
+        // React's production build in the islands: its development build warns of a list without keys.
+        const bundles = (await readdir(path.join(outDir, '_astro'))).filter((file) => file.endsWith('.js'))
+        expect(bundles.length).toBeGreaterThan(0)
+        for (const file of bundles) {
+          expect(await readFile(path.join(outDir, '_astro', file), 'utf8'), file).not.toContain('unique "key" prop')
+        }
       }
     } finally {
       await rm(root, { recursive: true, force: true })

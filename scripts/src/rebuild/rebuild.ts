@@ -430,6 +430,12 @@ function buildLaunch(options: AstroBuildOptions): BuildLaunch {
     MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '2',
     // The build stops if this process dies (site/integrations/publish-site.ts).
     ROLAND_BUILD_PARENT_PID: String(process.pid),
+    // A site to publish, whatever this process's NODE_ENV says (Vitest sets 'test', a shell may set
+    // 'development'): Astro's build keeps a NODE_ENV that is set, and under any other than
+    // 'production' Vite bundled React's development build into the islands (its client: 401 KB
+    // instead of 213 KB), the pages rendered with it, and the site's code took its development
+    // branches (import.meta.env.DEV). (The console's own bundle: build-app.ts.)
+    NODE_ENV: 'production',
     FORCE_COLOR: '0',
     NO_COLOR: '1',
     ...(options.catalog ? { [catalogHandoverVariable]: '1' } : {}),
