@@ -7,7 +7,12 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
 import { loadPublicCatalog, readCatalogAhead } from '../src/catalog/load.ts'
-import { closeBuildStandby, readyAstroBuild, runAstroBuild, type AstroBuildOptions } from '../src/rebuild/rebuild.ts'
+import {
+  closeBuildStandby,
+  readyAstroBuild,
+  runAstroBuild,
+  type AstroBuildOptions,
+} from '../src/rebuild/astro-build.ts'
 import { profileLinePrefix, profileVariable } from '../src/rebuild/build-process.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { openLeasedStore } from '../src/store/leased.ts'

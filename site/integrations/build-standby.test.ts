@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest'
 import { repoRoot } from '@roland/scripts/paths'
 import type { FromBuild } from '@roland/scripts/rebuild/build-process'
 
-// A process on standby, as runAstroBuild starts one (scripts/src/rebuild/rebuild.ts): build-standby.ts
+// A process on standby, as runAstroBuild starts one (scripts/src/rebuild/astro-build.ts): build-standby.ts
 // preloaded first, then a module of the build's (here one that waits, as astro.config.mjs does).
 
 let root = ''

@@ -1,5 +1,5 @@
 // Preloaded into a site build's process (node --import, by runAstroBuild in
-// scripts/src/rebuild/rebuild.ts): starts reading the catalog on its thread as the build starts,
+// scripts/src/rebuild/astro-build.ts): starts reading the catalog on its thread as the build starts,
 // while Astro loads its config, instead of after (build-thread.ts, catalogRead). A process on
 // standby starts it once started (build-standby.ts).
 import { isMainThread } from 'node:worker_threads'

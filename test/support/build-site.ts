@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import path from 'node:path'
-import { runAstroBuild } from '@roland/scripts/rebuild/rebuild'
+import { runAstroBuild } from '@roland/scripts/rebuild/astro-build'
 
 /** How a build ended: its exit code and everything it printed. */
 export interface BuildResult {

@@ -1,4 +1,4 @@
-// What a rebuild (runAstroBuild, rebuild.ts) and the site build's process it starts tell each other
+// What a rebuild (runAstroBuild, astro-build.ts) and the site build's process it starts tell each other
 // over Node's IPC channel. Two things, each to take work off the build's critical path on a
 // 2-core machine:
 //

@@ -8,17 +8,13 @@ import { type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
 import {
   buildHeapMb,
-  buildLog,
   claimBuildFolder,
   closeBuildStandby,
-  prepareRebuild,
-  rebuildMode,
-  rebuildSite,
   RebuildError,
   runAstroBuild,
-  runRebuild,
   type AstroBuildOptions,
-} from './rebuild.ts'
+} from './astro-build.ts'
+import { buildLog, prepareRebuild, rebuildMode, rebuildSite, runRebuild } from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
 // (astro build) is exercised end to end by the console's browser test, and below for two at once.

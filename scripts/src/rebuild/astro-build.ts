@@ -1,0 +1,393 @@
+// Runs the site's `astro build` in a process of its own (runAstroBuild), for the rebuild
+// (rebuild.ts), the tests and the bench: the process's settings, its working folder, the one kept
+// ready on standby, and the catalog handed over to it (build-process.ts says what they tell each
+// other).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import type { Socket } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import type { Catalog } from '../catalog/types.ts'
+import { repoRoot } from '../paths.ts'
+import {
+  catalogHandoverVariable,
+  standbyVariable,
+  writeCatalogFile,
+  type FromBuild,
+  type ToBuild,
+} from './build-process.ts'
+
+/** The error of a rebuild that did not happen or did not finish: what and how to fix it. */
+export class RebuildError extends Error {
+  override name = 'RebuildError'
+}
+
+/**
+ * The most memory, in MB, each of a site build's JavaScript heaps may take (ROLAND_BUILD_HEAP_MB,
+ * default 1024): the main thread's, the catalog reader's and the build thread's
+ * (site/integrations/build-thread.ts). Left to itself, Node lets a heap grow toward a quarter of
+ * the machine's memory before it collects hard: at 100,000 businesses the garbage piled up to
+ * 2.5 GB. Capped, it collects sooner: at 100,000 businesses the build's peak was 1.92 GB with 1024
+ * and 2.0 GB with 1536, in the same time. A bigger catalog than that may need more.
+ */
+export function buildHeapMb(env: NodeJS.ProcessEnv): number {
+  const setting = env.ROLAND_BUILD_HEAP_MB?.trim()
+  if (!setting) return 1024
+  const mb = Number(setting)
+  if (!Number.isInteger(mb) || mb < 32) {
+    throw new RebuildError(
+      `ROLAND_BUILD_HEAP_MB is "${setting}": set it to a whole number of megabytes (e.g. 4096), or unset it for 1024.`,
+    )
+  }
+  return mb
+}
+
+/** Options of one `astro build` (runAstroBuild). */
+export interface AstroBuildOptions {
+  env: NodeJS.ProcessEnv
+  onLine: (line: string) => void
+  signal?: AbortSignal
+  /** Node options for the build's process (the bench preloads a module that reports its memory). */
+  execArgv?: string[]
+  /**
+   * Reads the catalog for the build, which then does not read it itself: called as the build
+   * starts, its result handed over (build-process.ts). A failure is the build's.
+   */
+  catalog?: () => Promise<Catalog>
+  /**
+   * Keeps the next build's process ready: once this build ends, another with the same settings
+   * starts on standby (build-process.ts), and the next runAstroBuild with the same settings starts
+   * it instead of a fresh process. For a process that rebuilds again and again (the console);
+   * closeBuildStandby() ends it.
+   */
+  standby?: boolean
+}
+
+/**
+ * Runs `astro build` of the repository's site in a child process with the environment given (over
+ * this process's), passing each line it prints to onLine; resolves to its exit code.
+ *
+ * Each build runs in a working directory of its own under the repository's .astro/builds (the site
+ * still comes from the repository, --root). Astro bundles the pages it pre-renders into
+ * `.astro/.prerender` of the working directory and deletes that folder when done: two builds at
+ * once in one directory (the console's and a CLI's, or two in the tests) pulled it from under each
+ * other's feet, and one failed. It must stay inside the repository, where the bundle's imports of
+ * React and the rest resolve.
+ */
+export async function runAstroBuild(options: AstroBuildOptions): Promise<number | null> {
+  options.signal?.throwIfAborted()
+  const launch = buildLaunch(options)
+  building++
+  try {
+    return await buildWith(launch, options)
+  } finally {
+    building--
+  }
+}
+
+async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promise<number | null> {
+  // The catalog is read from now on, whichever process builds.
+  const catalog = options.catalog && readForHandover(options.catalog)
+  let build = await startStandby(launch, options.onLine)
+  build ??= await startBuildProcess(launch, false)
+  build.listen(options.onLine)
+  const stop = () => build.child.kill()
+  options.signal?.addEventListener('abort', stop, { once: true })
+  const handing = catalog && handOver(build, catalog)
+  try {
+    const code = await build.exited
+    options.signal?.throwIfAborted()
+    return code
+  } finally {
+    options.signal?.removeEventListener('abort', stop)
+    // The catalog's read and handover end before its folder goes (and before the caller closes the store).
+    await handing
+    await rm(build.cwd, { recursive: true, force: true })
+    if (options.standby && !options.signal?.aborted) standBy(launch)
+  }
+}
+
+/**
+ * Starts a build's process on standby with these settings, for the next runAstroBuild with the
+ * same settings, unless one already waits, or a build runs (one with `standby` starts it when it
+ * ends). Never throws: a build that cannot start says why when it runs.
+ */
+export function readyAstroBuild(options: AstroBuildOptions): void {
+  if (standingBy || building > 0) return
+  try {
+    standBy(buildLaunch(options))
+  } catch {
+    // Astro is missing: the build itself will say so.
+  }
+}
+
+function standBy(launch: BuildLaunch): void {
+  const previous = standingBy
+  standingBy = startBuildProcess(launch, true).catch(() => null)
+  void previous?.then((standby) => standby?.end())
+}
+
+/** Ends the build's process kept on standby, if any (runAstroBuild's `standby`). */
+export async function closeBuildStandby(): Promise<void> {
+  const standby = await standingBy
+  standingBy = null
+  await standby?.end()
+}
+
+/** How a build's process is started: its settings, and a key that says whether two are alike. */
+interface BuildLaunch {
+  args: string[]
+  env: NodeJS.ProcessEnv
+  key: string
+}
+
+function buildLaunch(options: AstroBuildOptions): BuildLaunch {
+  const astro = path.join(repoRoot, 'node_modules', 'astro', 'bin', 'astro.mjs')
+  if (!existsSync(astro)) {
+    throw new RebuildError(
+      `The site cannot be built: ${astro} is missing. Run \`pnpm install\` at the repository root first.`,
+    )
+  }
+  const { env } = options
+  const heapMb = buildHeapMb({ ...process.env, ...env })
+  const args = [
+    `--max-old-space-size=${heapMb}`,
+    // First, to see every module loaded after it (a process on standby checks them when started).
+    '--import',
+    pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'build-standby.ts')).href,
+    // The catalog is read from the moment the build starts (site/integrations/read-catalog-early.ts).
+    '--import',
+    pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'read-catalog-early.ts')).href,
+    ...(options.execArgv ?? []),
+    astro,
+    'build',
+    '--root',
+    repoRoot,
+  ]
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...env,
+    // A relative data folder means the one this process uses, not one under the build's directory.
+    ...(env.ROLAND_DATA_DIR ? { ROLAND_DATA_DIR: path.resolve(env.ROLAND_DATA_DIR) } : {}),
+    // Node keeps the bytecode of the modules it compiles (Astro's, Vite's, the site's: about
+    // 1,500) and reuses it in the next build, which then starts sooner.
+    NODE_COMPILE_CACHE:
+      env.NODE_COMPILE_CACHE ?? process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'node-compile-cache'),
+    // Memory the build's native code frees goes back to the system at once: rolldown's allocator
+    // (mimalloc) otherwise keeps what it bundled with (about 80 MB of 250), and C's allocator a pool
+    // for each of the build's twenty threads. At 100,000 businesses, unset, the build's peak memory
+    // was 1.7 to 2.0 GB from one run to the next; set, 1.6 to 1.7 GB.
+    MIMALLOC_PURGE_DELAY: env.MIMALLOC_PURGE_DELAY ?? process.env.MIMALLOC_PURGE_DELAY ?? '0',
+    MALLOC_ARENA_MAX: env.MALLOC_ARENA_MAX ?? process.env.MALLOC_ARENA_MAX ?? '2',
+    // The build stops if this process dies (site/integrations/publish-site.ts).
+    ROLAND_BUILD_PARENT_PID: String(process.pid),
+    // A site to publish, whatever this process's NODE_ENV says (Vitest sets 'test', a shell may set
+    // 'development'): Astro's build keeps a NODE_ENV that is set, and under any other than
+    // 'production' Vite bundled React's development build into the islands (its client: 401 KB
+    // instead of 213 KB), the pages rendered with it, and the site's code took its development
+    // branches (import.meta.env.DEV). (The console's own bundle: build-app.ts.)
+    NODE_ENV: 'production',
+    FORCE_COLOR: '0',
+    NO_COLOR: '1',
+    ...(options.catalog ? { [catalogHandoverVariable]: '1' } : {}),
+  }
+  delete childEnv[standbyVariable]
+  return { args, env: childEnv, key: JSON.stringify([args, childEnv]) }
+}
+
+/** A build's process, as its rebuild drives it. */
+interface BuildProcess {
+  child: ChildProcess
+  key: string
+  /** Its working directory. */
+  cwd: string
+  /** Its exit code (null when killed). */
+  exited: Promise<number | null>
+  /** The first message of that type it sent; null if it ended without. */
+  said(type: FromBuild['type']): Promise<FromBuild | null>
+  /** Keeps this process alive while it runs (a process on standby does not). */
+  hold(): void
+  /** Passes on its lines from now on, after those it printed so far. */
+  listen(onLine: (line: string) => void): void
+  /** Ends it, and removes its working directory. */
+  end(): Promise<void>
+}
+
+/** The build's process on standby (runAstroBuild's `standby`). */
+let standingBy: Promise<BuildProcess | null> | null = null
+/** How many builds run now. */
+let building = 0
+
+async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise<BuildProcess> {
+  const cwd = await claimBuildFolder(path.join(repoRoot, '.astro', 'builds'))
+  const child = spawn(process.execPath, launch.args, {
+    cwd,
+    env: standby ? { ...launch.env, [standbyVariable]: '1' } : launch.env,
+    // The rebuild and its build speak over Node's IPC channel (build-process.ts).
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  })
+  let sink: ((line: string) => void) | null = null
+  let held: string[] = []
+  const onLine = (line: string) => (sink ? sink(line) : held.push(line))
+  // One splitter each: a line of stderr must not land inside an unfinished line of stdout.
+  const out = lineSplitter(onLine)
+  const err = lineSplitter(onLine)
+  child.stdout!.on('data', (chunk: Buffer) => out.push(chunk))
+  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk))
+  const heard = new Map<string, PromiseWithResolvers<FromBuild | null>>()
+  let ended = false
+  const hear = (type: string) => {
+    let message = heard.get(type)
+    if (!message) {
+      message = Promise.withResolvers()
+      if (ended) message.resolve(null)
+      heard.set(type, message)
+    }
+    return message
+  }
+  child.on('message', (message: FromBuild) => hear(message.type).resolve(message))
+  const hearNoMore = () => {
+    ended = true
+    for (const message of heard.values()) message.resolve(null)
+  }
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', (error) => {
+      hearNoMore()
+      reject(error)
+    })
+    child.on('close', (code) => {
+      hearNoMore()
+      out.end()
+      err.end()
+      resolve(code)
+    })
+  })
+  // Whoever runs the build awaits it; a process on standby may end unawaited.
+  exited.catch(() => {})
+  const streams = [child.stdout, child.stderr] as Socket[]
+  // Whoever waits for it keeps this process alive meanwhile.
+  const hold = () => {
+    child.ref()
+    child.channel?.ref()
+    for (const stream of streams) stream.ref()
+  }
+  if (standby) {
+    // Waiting, it keeps no one's process alive; it ends when this one does (build-standby.ts).
+    child.unref()
+    child.channel?.unref()
+    for (const stream of streams) stream.unref()
+  }
+  return {
+    child,
+    key: launch.key,
+    cwd,
+    exited,
+    said: (type) => hear(type).promise,
+    hold,
+    listen(onLine) {
+      sink = onLine
+      for (const line of held) onLine(line)
+      held = []
+    },
+    async end() {
+      hold()
+      child.kill()
+      await exited.catch(() => {})
+      await rm(cwd, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * A working folder for a build's process (runAstroBuild): the first of build-1, build-2, … under
+ * `buildsDir` that no other build holds, made here (its removal frees it).
+ *
+ * The same few names, rather than a new one each time: Node keeps the compiled code of the modules a
+ * build loads (NODE_COMPILE_CACHE) under each module's path, and Astro writes the site's bundle into
+ * this folder. Under a new folder each build, its chunks were compiled afresh and added to that cache
+ * every time (about 300 entries, 1 MB, a rebuild), without end on the console's machine; under the
+ * same name, a chunk named by its content is found there again.
+ */
+export async function claimBuildFolder(buildsDir: string): Promise<string> {
+  await mkdir(buildsDir, { recursive: true })
+  for (let slot = 1; ; slot++) {
+    const folder = path.join(buildsDir, `build-${slot}`)
+    try {
+      await mkdir(folder)
+      return folder
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    }
+  }
+}
+
+/**
+ * Starts the build's process on standby when it was started with the same settings, and nothing
+ * it loaded has changed since; null otherwise (the process on standby then ends).
+ */
+async function startStandby(launch: BuildLaunch, onLine: (line: string) => void): Promise<BuildProcess | null> {
+  const waiting = standingBy
+  standingBy = null
+  const standby = await waiting
+  if (!standby) return null
+  standby.hold()
+  if (standby.key !== launch.key || (await standby.said('standing-by')) === null) {
+    await standby.end()
+    return null
+  }
+  standby.child.send({ type: 'start' } satisfies ToBuild, () => {})
+  const answer = await Promise.race([standby.said('started'), standby.said('stale')])
+  if (answer?.type === 'started') return standby
+  if (answer?.type === 'stale')
+    onLine(`[roland:rebuild] ${answer.file} changed since the build's process started ahead: starting a fresh one`)
+  await standby.end()
+  return null
+}
+
+/** What a build is told of the catalog: where it is, or why it could not be read. Never rejects. */
+async function readForHandover(read: () => Promise<Catalog>): Promise<{ catalog: Catalog } | { error: string }> {
+  try {
+    return { catalog: await read() }
+  } catch (error) {
+    return { error: (error as Error).message }
+  }
+}
+
+/**
+ * Hands the catalog over once the build asks (build-process.ts); a failure to read it is sent as
+ * the build's failure, which it reports as if it had read the catalog itself.
+ */
+async function handOver(build: BuildProcess, reading: ReturnType<typeof readForHandover>): Promise<void> {
+  const read = await reading
+  let message: ToBuild
+  if ('error' in read) message = { type: 'catalog-unread', message: read.error }
+  else {
+    const file = path.join(build.cwd, 'catalog.v8')
+    try {
+      await writeCatalogFile(file, read.catalog)
+      message = { type: 'catalog-file', file }
+    } catch (error) {
+      message = { type: 'catalog-unread', message: `Could not hand the catalog over: ${(error as Error).message}` }
+    }
+  }
+  // A build that already ended (it failed to start, it was stopped) needs no catalog.
+  if ((await build.said('catalog-wanted')) && build.child.connected) build.child.send(message, () => {})
+}
+
+/** Splits a stream's chunks into lines for onLine; `end` passes on a last line with no line break. */
+function lineSplitter(onLine: (line: string) => void) {
+  let rest = ''
+  return {
+    push(chunk: Buffer) {
+      const lines = (rest + chunk.toString('utf8')).split(/\r?\n/)
+      rest = lines.pop() ?? ''
+      lines.forEach(onLine)
+    },
+    end() {
+      if (rest) onLine(rest)
+      rest = ''
+    },
+  }
+}
