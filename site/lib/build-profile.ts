@@ -15,6 +15,8 @@ interface Phase {
   calls: number
   rssMb: number
   heapMb: number
+  /** When it last ended, in ms since the build started. */
+  endedMs: number
 }
 
 const slot = Symbol.for('roland.site.build-profile')
@@ -46,11 +48,12 @@ export function markBuildStart(): void {
 export function recordPhase(name: string, ms: number): void {
   if (!buildProfileOn()) return
   const memory = process.memoryUsage()
-  const phase = phases().get(name) ?? { ms: 0, calls: 0, rssMb: 0, heapMb: 0 }
+  const phase = phases().get(name) ?? { ms: 0, calls: 0, rssMb: 0, heapMb: 0, endedMs: 0 }
   phase.ms += ms
   phase.calls += 1
   phase.rssMb = memory.rss / 2 ** 20
   phase.heapMb = memory.heapUsed / 2 ** 20
+  phase.endedMs = performance.now() - profile().startedMs
   phases().set(name, phase)
 }
 
@@ -76,6 +79,7 @@ export function profileLines(): string[] {
       name.padEnd(46),
       `${(phase.ms / 1000).toFixed(2).padStart(8)} s`,
       String(phase.calls).padStart(7),
+      `${(phase.endedMs / 1000).toFixed(2).padStart(6)} s`,
       `${Math.round(phase.rssMb).toString().padStart(6)} MB`,
       `${Math.round(phase.heapMb).toString().padStart(6)} MB`,
     ].join(' | '),
@@ -86,10 +90,11 @@ export function profileLines(): string[] {
       'phase'.padEnd(46),
       'time'.padStart(10),
       'calls'.padStart(7),
+      'ended at'.padStart(8),
       'RSS after'.padStart(9),
       'heap used'.padStart(9),
     ].join(' | '),
     ...rows,
-    `${'whole build'.padEnd(46)} | ${((performance.now() - profile().startedMs) / 1000).toFixed(2).padStart(8)} s | ${''.padStart(7)} | peak ${Math.round(peakMb)} MB`,
+    `${'whole build'.padEnd(46)} | ${((performance.now() - profile().startedMs) / 1000).toFixed(2).padStart(8)} s | ${''.padStart(7)} | ${''.padStart(8)} | peak ${Math.round(peakMb)} MB`,
   ].map((line) => `${profileLinePrefix} ${line}`)
 }
