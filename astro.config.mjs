@@ -4,6 +4,7 @@ import react from '@astrojs/react'
 import tailwindcss from '@tailwindcss/vite'
 import { loadDotEnv } from '@roland/scripts/env'
 import { siteCatalog } from './site/integrations/site-catalog.ts'
+import { bundleCache } from './site/integrations/bundle-cache.ts'
 import { clientDirectives } from './site/integrations/client-directives.ts'
 import { inlineScripts } from './site/integrations/inline-script.ts'
 import { publishSite } from './site/integrations/publish-site.ts'
@@ -38,7 +39,16 @@ export default {
   build: { concurrency: 8 },
   // submissions(): the visitors' suggestion forms learn their endpoint (PUBLIC_SUBMISSIONS_URL) here.
   // serviceWorker(): /sw.js, written after the pages and before publishSite() publishes them.
-  integrations: [siteCatalog(), react(), clientDirectives(), submissions(), serviceWorker(), publishSite()],
+  // bundleCache(): a build of the same code reuses the last one's bundle instead of bundling again.
+  integrations: [
+    bundleCache(),
+    siteCatalog(),
+    react(),
+    clientDirectives(),
+    submissions(),
+    serviceWorker(),
+    publishSite(),
+  ],
   vite: {
     plugins: [tailwindcss(), inlineScripts()],
   },

@@ -2,6 +2,7 @@ import type { AstroIntegration } from 'astro'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { recordPhase } from '../lib/build-profile.ts'
+import { restoredPrerenderEntry } from './bundle-cache.ts'
 import { setCatalogSource, setSearchIndexSource } from '../lib/catalog-slot.ts'
 import {
   BuildThread,
@@ -64,7 +65,7 @@ export function siteCatalog(): AstroIntegration {
           sharedPrerenderer(
             base,
             () => new BuildThread(),
-            () => prerenderEntry,
+            () => prerenderEntry ?? restoredPrerenderEntry(),
             catalogRead(),
             options,
           ),

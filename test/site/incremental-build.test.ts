@@ -19,6 +19,7 @@ import { activeFixtureBusinesses } from '../support/fixture-catalog.ts'
 import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
 import { serveStatic, type StaticServer } from '../support/static-server.ts'
 import { escapeRegExp } from '../../scripts/src/text/index.ts'
+import { reusedMessage } from '../../site/integrations/bundle-cache.ts'
 
 // A site of ninety businesses (the fixture's ten and eighty "Ozark Shop"s): enough for four pages
 // of the businesses list, and four of Shopping & Convenience (its featured location and 82 cards).
@@ -547,6 +548,7 @@ describe('rebuilds after a business moved to another category, was renamed to a 
   const deactivated = 'ozark-shop-60'
   const rebuilds: Array<{ change: string; result: BuildResult; files: Map<string, Buffer> }> = []
   let fromNothing: Map<string, Buffer>
+  let fromNothingOutput = ''
 
   beforeAll(async () => {
     const changes: Array<[string, string, unknown[]]> = [
@@ -567,17 +569,20 @@ describe('rebuilds after a business moved to another category, was renamed to a 
       const result = await build()
       rebuilds.push({ change, result, files: await filesOf(outDir) })
     }
-    // The same catalog built from nothing, into a folder of its own (and so a cache of its own).
+    // The same catalog built from nothing, into a folder of its own (and so a cache of its own), its
+    // code bundled afresh: the rebuilds reused the bundle of an earlier build (in another folder).
     const fullDir = path.join(root, 'full')
-    const full = await buildSite({ outDir: fullDir, dataDir, siteUrl: server.url })
+    const full = await buildSite({ outDir: fullDir, dataDir, siteUrl: server.url, env: { ROLAND_BUNDLE_CACHE: '0' } })
     if (full.code !== 0) throw new Error(`The full build failed (exit ${full.code}):\n${full.output.slice(-3000)}`)
     fromNothing = await filesOf(fullDir)
+    fromNothingOutput = full.output
     // Four builds: more than the default hook time on a busy 2-core machine.
   }, 900_000)
 
   test('each rebuild renders only a part of the site, and starts from the last one', () => {
     for (const { change, result } of rebuilds) {
       expect(result.output, change).toMatch(/staging: the last site/)
+      expect(result.output, change).toContain(reusedMessage)
       expect(fate(result.output, '/business/ozark-shop-10/index.html'), change).toBe('reused')
     }
   })
@@ -601,6 +606,7 @@ describe('rebuilds after a business moved to another category, was renamed to a 
   })
 
   test('leave the site a build from nothing gives, byte for byte, file for file', () => {
+    expect(fromNothingOutput).not.toContain(reusedMessage)
     const site = rebuilds.at(-1)!.files
     expect([...site.keys()].sort()).toEqual([...fromNothing.keys()].sort())
     const differ = [...site.keys()].filter(

@@ -1,0 +1,88 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import { bundleKey, type AstroSettingsSeen } from './bundle-cache.ts'
+
+// What a kept bundle is keyed by: a build reuses one only when nothing it was made of has changed.
+// (That a reused bundle gives the site a fresh one does is test/site/incremental-build.test.ts's
+// last test; the site's tests build with bundles reused.)
+
+let root: string
+
+const settingsIn = (outDir: string, define: Record<string, unknown> = {}): AstroSettingsSeen => {
+  const url = (dir: string) => pathToFileURL(`${path.join(root, dir)}/`)
+  return {
+    config: {
+      root: url('.'),
+      srcDir: url('site'),
+      publicDir: url('site/public'),
+      outDir: url(outDir),
+      cacheDir: url(`${outDir}.cache`),
+      site: 'http://127.0.0.1:4321',
+      base: '/',
+      trailingSlash: 'ignore',
+      compressHTML: true,
+      build: {
+        client: url(`${outDir}/client`),
+        server: url(`${outDir}/server`),
+        format: 'directory',
+        assets: '_astro',
+        inlineStylesheets: 'auto',
+      },
+      vite: { define },
+    },
+  }
+}
+
+const write = async (file: string, text: string) => {
+  await mkdir(path.dirname(path.join(root, file)), { recursive: true })
+  await writeFile(path.join(root, file), text)
+}
+
+beforeEach(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'roland-bundle-key-'))
+  await write('astro.config.mjs', 'export default {}')
+  await write('pnpm-lock.yaml', 'lockfileVersion: 9.0')
+  await write('site/pages/index.astro', '<h1>Roland</h1>')
+  await write('scripts/src/text/index.ts', 'export const a = 1')
+  await write('patches/astro@7.3.5.patch', 'diff')
+})
+
+afterEach(async () => {
+  vi.unstubAllEnvs()
+  await rm(root, { recursive: true, force: true })
+})
+
+test('is the same for the same code and settings, whatever folder the site is built into', async () => {
+  const key = await bundleKey(settingsIn('dist'))
+  expect(key).toMatch(/^[0-9a-f]{64}$/)
+  expect(await bundleKey(settingsIn('dist'))).toBe(key)
+  expect(await bundleKey(settingsIn('elsewhere/site'))).toBe(key)
+})
+
+test.each([
+  ['a page', 'site/pages/index.astro', '<h1>Roland, Arkansas</h1>'],
+  ['a new file of the site', 'site/lib/new.ts', 'export {}'],
+  ['code the site imports from scripts/', 'scripts/src/text/index.ts', 'export const a = 2'],
+  ["Astro's config", 'astro.config.mjs', 'export default { site: "x" }'],
+  ['the packages installed', 'pnpm-lock.yaml', 'lockfileVersion: 9.1'],
+  ['the patch of a package', 'patches/astro@7.3.5.patch', 'diff 2'],
+])('changes with %s', async (_, file, text) => {
+  const key = await bundleKey(settingsIn('dist'))
+  await write(file, text)
+  expect(await bundleKey(settingsIn('dist'))).not.toBe(key)
+})
+
+test('changes with what the code is given: a public variable, NODE_ENV, a value written into it', async () => {
+  const key = await bundleKey(settingsIn('dist'))
+  vi.stubEnv('PUBLIC_SUBMISSIONS_URL', 'http://127.0.0.1:8787/api/public/submissions')
+  const withPublic = await bundleKey(settingsIn('dist'))
+  expect(withPublic).not.toBe(key)
+  vi.stubEnv('NODE_ENV', 'development')
+  expect(await bundleKey(settingsIn('dist'))).not.toBe(withPublic)
+  vi.unstubAllEnvs()
+  expect(await bundleKey(settingsIn('dist', { __ROLAND_SUBMISSIONS__: '{"url":"x"}' }))).not.toBe(key)
+  expect(await bundleKey(settingsIn('dist'))).toBe(key)
+})

@@ -1,0 +1,283 @@
+// Astro's bundling of the site, kept and reused (issue 50). Every build bundled the site's code
+// anew with Vite (1.5–2 s, most of both cores, of a rebuild at 10,000 businesses; a third of a test
+// site's build), though a rebuild changes data, not code: the bundle of the same code, packages and
+// settings is the same. So a build keeps what bundling left (the prerender bundle Astro renders the
+// pages with, the browser's files, and what Astro noted of them) under the hash of all it came from,
+// and a build whose hash matches copies that in place of bundling. Astro has no such cache: the
+// repository's patch of it (patches/astro@*.patch, static-build.js) asks this one through a global
+// slot, before it bundles and once it has.
+//
+// What the hash covers: every file of site/ and scripts/src/ (the site's code and what it imports
+// of the project's), astro.config.mjs, the package files, the lockfile and the patches of packages,
+// the settings of Astro's config that reach the bundle (Vite's `define`, the site's address…) and
+// the environment the bundle reads (PUBLIC_*, NODE_ENV). A package edited by hand in node_modules
+// is not seen: `ROLAND_BUNDLE_CACHE=0` bundles afresh (and keeps nothing).
+//
+// Entries live under node_modules/.cache/roland-site-bundle/, one folder per hash, written whole
+// into a folder of their own and then renamed into place, so builds at once (the tests) never read
+// half of one; the eight used last are kept. The bundle names the build's folders (its output, its
+// cache); a build elsewhere gets its own names written in.
+import type { AstroIntegration, AstroIntegrationLogger } from 'astro'
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { recordPhase } from '../lib/build-profile.ts'
+
+/** The slot Astro's patched build reads (static-build.js). */
+const slot = Symbol.for('astro.build.bundle-cache')
+
+/** What Astro's patched build hands the cache. */
+interface BundleCacheCall {
+  settings: AstroSettingsSeen
+  internals: BuildInternalsSeen
+  prerenderOutputDir: URL
+  clientDir: URL
+}
+
+interface SaveCall extends BundleCacheCall {
+  /** The files bundling wrote into the output folder (relative to it). */
+  clientFiles: string[]
+}
+
+/** What the cache reads of Astro's settings (astro/dist/types/astro.ts, AstroSettings). */
+export interface AstroSettingsSeen {
+  config: {
+    root: URL
+    srcDir: URL
+    publicDir: URL
+    outDir: URL
+    cacheDir: URL
+    site?: string
+    base: string
+    trailingSlash: string
+    compressHTML: boolean
+    build: { client: URL; server: URL; format: string; assets: string; inlineStylesheets: string }
+    vite: { define?: Record<string, unknown> }
+  }
+}
+
+interface PageStyle {
+  sheet: unknown
+}
+
+/** What the cache keeps of Astro's build internals (astro/dist/core/build/types.ts): what rendering reads. */
+interface BuildInternalsSeen {
+  prerenderEntryFileName?: string
+  pageDependencyHashes?: Map<string, string>
+  contentEntryRenderHashes?: Map<string, string>
+  serverIslandPageComponents?: Set<string>
+  entrySpecifierToBundleMap: Map<string, string>
+  pagesByKeys: Map<string, { styles: PageStyle[] }>
+}
+
+/** An entry's record of what bundling left (record.json). */
+interface BundleRecord {
+  version: 1
+  prerenderEntryFileName: string
+  pageDependencyHashes: Array<[string, string]>
+  contentEntryRenderHashes: Array<[string, string]>
+  serverIslandPageComponents: string[]
+  entrySpecifierToBundleMap: Array<[string, string]>
+  pageStyles: Record<string, PageStyle[]>
+  clientFiles: string[]
+  /** The folders the bundle names, as the build that made it had them. */
+  folders: string[]
+}
+
+// The tests build with a few settings (a suggestions endpoint of their own, another town's) beside the usual ones.
+const keptEntries = 8
+
+/** What the build's log says when it reused a bundle. */
+export const reusedMessage = "the site's code is as when last bundled: its bundle reused, Vite not run"
+
+const recordFile = 'record.json'
+
+let log: AstroIntegrationLogger | null = null
+
+/** The prerender bundle's entry when this build's bundle came from the cache (else Vite's writeBundle says). */
+let restoredEntry: string | null = null
+/**
+ * This build's key, worked out before it bundles: a file edited while Vite bundles must not give
+ * the bundle of the code before it the key of the code after.
+ */
+let keyBeforeBundling: string | null = null
+
+/** The prerender bundle's entry file (file: URL) when the bundle was restored rather than bundled. */
+export function restoredPrerenderEntry(): string | null {
+  return restoredEntry
+}
+
+/** The integration: puts the cache in Astro's slot for a build (none with ROLAND_BUNDLE_CACHE=0). */
+export function bundleCache(): AstroIntegration {
+  return {
+    name: 'roland:bundle-cache',
+    hooks: {
+      'astro:config:setup': ({ command, logger }) => {
+        const holder = globalThis as { [slot]?: unknown }
+        if (command !== 'build' || process.env.ROLAND_BUNDLE_CACHE === '0') {
+          delete holder[slot]
+          return
+        }
+        log = logger
+        holder[slot] = { restore, save }
+      },
+    },
+  }
+}
+
+const foldersOf = (settings: AstroSettingsSeen) => {
+  const { config } = settings
+  // Longest first: one may hold another (the output folder, then its cache beside it).
+  return [config.build.client, config.build.server, config.outDir, config.cacheDir]
+    .map((url) => url.href)
+    .sort((a, b) => b.length - a.length)
+}
+
+const cacheRoot = (settings: AstroSettingsSeen) =>
+  path.join(fileURLToPath(settings.config.root), 'node_modules', '.cache', 'roland-site-bundle')
+
+async function restore(call: BundleCacheCall): Promise<boolean> {
+  const started = performance.now()
+  keyBeforeBundling = await bundleKey(call.settings)
+  const entry = path.join(cacheRoot(call.settings), keyBeforeBundling)
+  let record: BundleRecord
+  try {
+    record = JSON.parse(await readFile(path.join(entry, recordFile), 'utf8')) as BundleRecord
+  } catch {
+    return false
+  }
+  const pages = [...call.internals.pagesByKeys.keys()].sort()
+  if (record.version !== 1 || JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort()))
+    return false
+  // Used now: the last to be pruned.
+  const now = new Date()
+  await utimes(entry, now, now).catch(() => {})
+  const prerenderDir = fileURLToPath(call.prerenderOutputDir)
+  const clientDir = fileURLToPath(call.clientDir)
+  try {
+    await rm(prerenderDir, { recursive: true, force: true })
+    await cp(path.join(entry, 'prerender'), prerenderDir, { recursive: true })
+    const folders = foldersOf(call.settings)
+    if (JSON.stringify(folders) !== JSON.stringify(record.folders))
+      await renameFolders(prerenderDir, record.folders, folders)
+    // Vite copies the public folder into the output before it writes the browser's files.
+    const publicDir = fileURLToPath(call.settings.config.publicDir)
+    if (existsSync(publicDir)) await cp(publicDir, clientDir, { recursive: true })
+    await cp(path.join(entry, 'client'), clientDir, { recursive: true })
+  } catch {
+    // Pruned by another build as this one copied it, say: this build bundles (into the same names).
+    return false
+  }
+  const { internals } = call
+  internals.prerenderEntryFileName = record.prerenderEntryFileName
+  internals.pageDependencyHashes = new Map(record.pageDependencyHashes)
+  internals.contentEntryRenderHashes = new Map(record.contentEntryRenderHashes)
+  internals.serverIslandPageComponents = new Set(record.serverIslandPageComponents)
+  for (const [specifier, file] of record.entrySpecifierToBundleMap)
+    internals.entrySpecifierToBundleMap.set(specifier, file)
+  for (const [key, page] of internals.pagesByKeys) page.styles = record.pageStyles[key] ?? []
+  restoredEntry = pathToFileURL(path.join(prerenderDir, record.prerenderEntryFileName)).href
+  recordPhase('bundle (reused, not bundled)', performance.now() - started)
+  log?.info(`${reusedMessage} (${keyBeforeBundling.slice(0, 12)})`)
+  return true
+}
+
+async function save(call: SaveCall): Promise<void> {
+  const { internals, settings } = call
+  if (!internals.prerenderEntryFileName || !keyBeforeBundling) return
+  const root = cacheRoot(settings)
+  const entry = path.join(root, keyBeforeBundling)
+  if (existsSync(entry)) return
+  const temporary = `${entry}.${process.pid}-${Date.now()}`
+  try {
+    await cp(fileURLToPath(call.prerenderOutputDir), path.join(temporary, 'prerender'), { recursive: true })
+    const clientDir = fileURLToPath(call.clientDir)
+    for (const file of call.clientFiles) {
+      await cp(path.join(clientDir, file), path.join(temporary, 'client', file))
+    }
+    const record: BundleRecord = {
+      version: 1,
+      prerenderEntryFileName: internals.prerenderEntryFileName,
+      pageDependencyHashes: [...(internals.pageDependencyHashes ?? [])],
+      contentEntryRenderHashes: [...(internals.contentEntryRenderHashes ?? [])],
+      serverIslandPageComponents: [...(internals.serverIslandPageComponents ?? [])],
+      entrySpecifierToBundleMap: [...internals.entrySpecifierToBundleMap],
+      pageStyles: Object.fromEntries([...internals.pagesByKeys].map(([key, page]) => [key, page.styles])),
+      clientFiles: call.clientFiles,
+      folders: foldersOf(settings),
+    }
+    await writeFile(path.join(temporary, recordFile), JSON.stringify(record))
+    // Another build may have kept the same bundle meanwhile: theirs stays.
+    await rename(temporary, entry).catch(() => {})
+    await prune(root)
+  } finally {
+    await rm(temporary, { recursive: true, force: true })
+  }
+}
+
+/** Writes this build's folders in place of those the cached bundle names. */
+async function renameFolders(dir: string, from: string[], to: string[]): Promise<void> {
+  const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter(
+    (file) => file.isFile() && /\.m?js$/.test(file.name),
+  )
+  for (const file of files) {
+    const name = path.join(file.parentPath, file.name)
+    const code = await readFile(name, 'utf8')
+    let renamed = code
+    from.forEach((folder, index) => {
+      renamed = renamed.replaceAll(folder, to[index]!)
+    })
+    if (renamed !== code) await writeFile(name, renamed)
+  }
+}
+
+/** Keeps the entries used last. */
+async function prune(root: string): Promise<void> {
+  const entries = await Promise.all(
+    (await readdir(root, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory() && /^[0-9a-f]{64}$/.test(entry.name))
+      .map(async (entry) => ({ name: entry.name, used: (await stat(path.join(root, entry.name))).mtimeMs })),
+  )
+  entries.sort((a, b) => b.used - a.used)
+  for (const old of entries.slice(keptEntries)) await rm(path.join(root, old.name), { recursive: true, force: true })
+}
+
+/** What the bundle is made of, hashed: the code, the packages, the settings and environment it reads. */
+export async function bundleKey(settings: AstroSettingsSeen): Promise<string> {
+  const root = fileURLToPath(settings.config.root)
+  const hash = createHash('sha256')
+  const { config } = settings
+  hash.update(
+    JSON.stringify({
+      version: 1,
+      site: config.site,
+      base: config.base,
+      trailingSlash: config.trailingSlash,
+      compressHTML: config.compressHTML,
+      build: { format: config.build.format, assets: config.build.assets, inline: config.build.inlineStylesheets },
+      define: config.vite.define ?? {},
+      srcDir: path.relative(root, fileURLToPath(config.srcDir)),
+      publicDir: path.relative(root, fileURLToPath(config.publicDir)),
+      env: Object.entries(process.env)
+        .filter(([name]) => name.startsWith('PUBLIC_') || name === 'NODE_ENV')
+        .sort(([a], [b]) => a.localeCompare(b)),
+    }),
+  )
+  const files = ['astro.config.mjs', 'package.json', 'pnpm-lock.yaml', 'tsconfig.json', 'tsconfig.base.json']
+  for (const folder of ['site', path.join('scripts', 'src'), 'patches']) {
+    const found = await readdir(path.join(root, folder), { recursive: true, withFileTypes: true }).catch(() => [])
+    for (const file of found) if (file.isFile()) files.push(path.relative(root, path.join(file.parentPath, file.name)))
+  }
+  files.push(path.join('scripts', 'package.json'))
+  files.sort()
+  const digests = await Promise.all(
+    files.map(async (file) => {
+      const content = await readFile(path.join(root, file)).catch(() => null)
+      return content === null ? 'missing' : createHash('sha256').update(content).digest('hex')
+    }),
+  )
+  files.forEach((file, index) => hash.update(`${file}\0${digests[index]}\0`))
+  return hash.digest('hex')
+}
