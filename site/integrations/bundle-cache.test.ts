@@ -65,14 +65,23 @@ test('is the same for the same code and settings, whatever folder the site is bu
 test.each([
   ['a page', 'site/pages/index.astro', '<h1>Roland, Arkansas</h1>'],
   ['a new file of the site', 'site/lib/new.ts', 'export {}'],
+  ['a file the site no longer has', 'site/pages/index.astro', null],
   ['code the site imports from scripts/', 'scripts/src/text/index.ts', 'export const a = 2'],
   ["Astro's config", 'astro.config.mjs', 'export default { site: "x" }'],
   ['the packages installed', 'pnpm-lock.yaml', 'lockfileVersion: 9.1'],
   ['the patch of a package', 'patches/astro@7.3.5.patch', 'diff 2'],
 ])('changes with %s', async (_, file, text) => {
   const key = await bundleKey(settingsIn('dist'))
-  await write(file, text)
+  if (text === null) await rm(path.join(root, file))
+  else await write(file, text)
   expect(await bundleKey(settingsIn('dist'))).not.toBe(key)
+})
+
+test('is the same when only a test changes: no test is part of the bundle', async () => {
+  const key = await bundleKey(settingsIn('dist'))
+  await write('site/lib/links.test.ts', "test('a link', () => {})")
+  await write('scripts/src/text/index.test.ts', "test('a text', () => {})")
+  expect(await bundleKey(settingsIn('dist'))).toBe(key)
 })
 
 test('changes with what the code is given: a public variable, NODE_ENV, a value written into it', async () => {
@@ -85,4 +94,17 @@ test('changes with what the code is given: a public variable, NODE_ENV, a value 
   vi.unstubAllEnvs()
   expect(await bundleKey(settingsIn('dist', { __ROLAND_SUBMISSIONS__: '{"url":"x"}' }))).not.toBe(key)
   expect(await bundleKey(settingsIn('dist'))).toBe(key)
+})
+
+test('is the same for another site address, unless the code holds that address', async () => {
+  const at = (site: string) => {
+    const settings = settingsIn('dist')
+    settings.config.site = site
+    return bundleKey(settings)
+  }
+  const key = await at('http://127.0.0.1:4321')
+  expect(await at('http://127.0.0.1:38211')).toBe(key)
+  await write('site/lib/links.ts', "export const home = 'http://127.0.0.1:38211'")
+  const holding = await at('http://127.0.0.1:38211')
+  expect(holding).not.toBe(await at('http://127.0.0.1:4321'))
 })

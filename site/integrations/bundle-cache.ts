@@ -7,22 +7,24 @@
 // repository's patch of it (patches/astro@*.patch, static-build.js) asks this one through a global
 // slot, before it bundles and once it has.
 //
-// What the hash covers: every file of site/ and scripts/src/ (the site's code and what it imports
-// of the project's), astro.config.mjs, the package files, the lockfile and the patches of packages,
-// the settings of Astro's config that reach the bundle (Vite's `define`, the site's address…) and
+// What the hash covers: every file of site/ and scripts/src/ but their tests (the site's code and
+// what it imports of the project's), astro.config.mjs, the package files, the lockfile and the patches of packages,
+// the settings of Astro's config that reach the bundle (Vite's `define`, the trailing slash…) and
 // the environment the bundle reads (PUBLIC_*, NODE_ENV). A package edited by hand in node_modules
 // is not seen: `ROLAND_BUNDLE_CACHE=0` bundles afresh (and keeps nothing).
 //
 // Entries live under node_modules/.cache/roland-site-bundle/, one folder per hash, written whole
 // into a folder of their own and then renamed into place, so builds at once (the tests) never read
 // half of one; the eight used last are kept. The bundle names the build's folders (its output, its
-// cache); a build elsewhere gets its own names written in.
+// cache) and the site's address (SITE_URL): a build into another folder, or for another address (each
+// test site has its own), gets its own written in.
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro'
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { escapeRegExp } from '@roland/scripts/text/index'
 import { recordPhase } from '../lib/build-profile.ts'
 
 /** The slot Astro's patched build reads (static-build.js). */
@@ -74,7 +76,7 @@ interface BuildInternalsSeen {
 
 /** An entry's record of what bundling left (record.json). */
 interface BundleRecord {
-  version: 1
+  version: 2
   prerenderEntryFileName: string
   pageDependencyHashes: Array<[string, string]>
   contentEntryRenderHashes: Array<[string, string]>
@@ -82,8 +84,8 @@ interface BundleRecord {
   entrySpecifierToBundleMap: Array<[string, string]>
   pageStyles: Record<string, PageStyle[]>
   clientFiles: string[]
-  /** The folders the bundle names, as the build that made it had them. */
-  folders: string[]
+  /** The folders and the address the bundle names (namesOf), as the build that made it had them. */
+  names: string[]
 }
 
 // The tests build with a few settings (a suggestions endpoint of their own, another town's) beside the usual ones.
@@ -127,12 +129,17 @@ export function bundleCache(): AstroIntegration {
   }
 }
 
-const foldersOf = (settings: AstroSettingsSeen) => {
+/**
+ * What of this build the bundle names, besides its code: its folders (the output, its cache) and
+ * the site's address (Astro.site, written into every page's module), in the order they are written
+ * in: longest first, as one folder may hold another.
+ */
+const namesOf = (settings: AstroSettingsSeen): string[] => {
   const { config } = settings
-  // Longest first: one may hold another (the output folder, then its cache beside it).
-  return [config.build.client, config.build.server, config.outDir, config.cacheDir]
+  const folders = [config.build.client, config.build.server, config.outDir, config.cacheDir]
     .map((url) => url.href)
     .sort((a, b) => b.length - a.length)
+  return [...folders, config.site ?? '']
 }
 
 const cacheRoot = (settings: AstroSettingsSeen) =>
@@ -149,7 +156,7 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
     return false
   }
   const pages = [...call.internals.pagesByKeys.keys()].sort()
-  if (record.version !== 1 || JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort()))
+  if (record.version !== 2 || JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort()))
     return false
   // Used now: the last to be pruned.
   const now = new Date()
@@ -159,9 +166,8 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
   try {
     await rm(prerenderDir, { recursive: true, force: true })
     await cp(path.join(entry, 'prerender'), prerenderDir, { recursive: true })
-    const folders = foldersOf(call.settings)
-    if (JSON.stringify(folders) !== JSON.stringify(record.folders))
-      await renameFolders(prerenderDir, record.folders, folders)
+    const names = namesOf(call.settings)
+    if (JSON.stringify(names) !== JSON.stringify(record.names)) await writeNames(prerenderDir, record.names, names)
     // Vite copies the public folder into the output before it writes the browser's files.
     const publicDir = fileURLToPath(call.settings.config.publicDir)
     if (existsSync(publicDir)) await cp(publicDir, clientDir, { recursive: true })
@@ -198,7 +204,7 @@ async function save(call: SaveCall): Promise<void> {
       await cp(path.join(clientDir, file), path.join(temporary, 'client', file))
     }
     const record: BundleRecord = {
-      version: 1,
+      version: 2,
       prerenderEntryFileName: internals.prerenderEntryFileName,
       pageDependencyHashes: [...(internals.pageDependencyHashes ?? [])],
       contentEntryRenderHashes: [...(internals.contentEntryRenderHashes ?? [])],
@@ -206,7 +212,7 @@ async function save(call: SaveCall): Promise<void> {
       entrySpecifierToBundleMap: [...internals.entrySpecifierToBundleMap],
       pageStyles: Object.fromEntries([...internals.pagesByKeys].map(([key, page]) => [key, page.styles])),
       clientFiles: call.clientFiles,
-      folders: foldersOf(settings),
+      names: namesOf(settings),
     }
     await writeFile(path.join(temporary, recordFile), JSON.stringify(record))
     // Another build may have kept the same bundle meanwhile: theirs stays.
@@ -217,20 +223,30 @@ async function save(call: SaveCall): Promise<void> {
   }
 }
 
-/** Writes this build's folders in place of those the cached bundle names. */
-async function renameFolders(dir: string, from: string[], to: string[]): Promise<void> {
+/**
+ * Writes this build's names in place of those the kept bundle has: a folder wherever it is (a page's
+ * file is named under the output folder), the address only where it is the whole of a string.
+ */
+async function writeNames(dir: string, from: string[], to: string[]): Promise<void> {
   const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter(
     (file) => file.isFile() && /\.m?js$/.test(file.name),
   )
-  for (const file of files) {
-    const name = path.join(file.parentPath, file.name)
-    const code = await readFile(name, 'utf8')
-    let renamed = code
-    from.forEach((folder, index) => {
-      renamed = renamed.replaceAll(folder, to[index]!)
-    })
-    if (renamed !== code) await writeFile(name, renamed)
-  }
+  const site = from.length - 1
+  await Promise.all(
+    files.map(async (file) => {
+      const name = path.join(file.parentPath, file.name)
+      const code = await readFile(name, 'utf8')
+      let renamed = code
+      from.forEach((was, index) => {
+        if (was === to[index] || was === '') return
+        renamed =
+          index === site
+            ? renamed.replace(new RegExp(`(?<=["'\`])${escapeRegExp(was)}(?=["'\`])`, 'g'), to[index]!)
+            : renamed.replaceAll(was, to[index]!)
+      })
+      if (renamed !== code) await writeFile(name, renamed)
+    }),
+  )
 }
 
 /** Keeps the entries used last. */
@@ -251,8 +267,7 @@ export async function bundleKey(settings: AstroSettingsSeen): Promise<string> {
   const { config } = settings
   hash.update(
     JSON.stringify({
-      version: 1,
-      site: config.site,
+      version: 2,
       base: config.base,
       trailingSlash: config.trailingSlash,
       compressHTML: config.compressHTML,
@@ -268,16 +283,26 @@ export async function bundleKey(settings: AstroSettingsSeen): Promise<string> {
   const files = ['astro.config.mjs', 'package.json', 'pnpm-lock.yaml', 'tsconfig.json', 'tsconfig.base.json']
   for (const folder of ['site', path.join('scripts', 'src'), 'patches']) {
     const found = await readdir(path.join(root, folder), { recursive: true, withFileTypes: true }).catch(() => [])
-    for (const file of found) if (file.isFile()) files.push(path.relative(root, path.join(file.parentPath, file.name)))
+    for (const file of found) {
+      // A test is never part of the site's bundle.
+      if (file.isFile() && !/\.test\.[cm]?[jt]sx?$/.test(file.name))
+        files.push(path.relative(root, path.join(file.parentPath, file.name)))
+    }
   }
   files.push(path.join('scripts', 'package.json'))
   files.sort()
+  const holders: Buffer[] = []
   const digests = await Promise.all(
     files.map(async (file) => {
       const content = await readFile(path.join(root, file)).catch(() => null)
-      return content === null ? 'missing' : createHash('sha256').update(content).digest('hex')
+      if (content === null) return 'missing'
+      holders.push(content)
+      return createHash('sha256').update(content).digest('hex')
     }),
   )
   files.forEach((file, index) => hash.update(`${file}\0${digests[index]}\0`))
+  // A bundle made for another address gets this one written in (namesOf), unless the code itself
+  // holds the address, which is then not only the site's: such bundles are kept for their address.
+  if (config.site && holders.some((content) => content.includes(config.site!))) hash.update(`site\0${config.site}`)
   return hash.digest('hex')
 }

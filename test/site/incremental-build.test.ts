@@ -549,6 +549,10 @@ describe('rebuilds after a business moved to another category, was renamed to a 
   const rebuilds: Array<{ change: string; result: BuildResult; files: Map<string, Buffer> }> = []
   let fromNothing: Map<string, Buffer>
   let fromNothingOutput = ''
+  const otherAddress = 'https://bundle-kept-elsewhere.example'
+  let elsewhereOutput = ''
+  let elsewhereFiles: Map<string, Buffer>
+  let elsewhereAfresh: Map<string, Buffer>
 
   beforeAll(async () => {
     const changes: Array<[string, string, unknown[]]> = [
@@ -576,7 +580,21 @@ describe('rebuilds after a business moved to another category, was renamed to a 
     if (full.code !== 0) throw new Error(`The full build failed (exit ${full.code}):\n${full.output.slice(-3000)}`)
     fromNothing = await filesOf(fullDir)
     fromNothingOutput = full.output
-    // Four builds: more than the default hook time on a busy 2-core machine.
+    // Twice more, for another address and into other folders: with the bundle kept for the builds
+    // before (their address and folders written in), and with one made afresh.
+    const elsewhere = await buildSite({ outDir: path.join(root, 'elsewhere'), dataDir, siteUrl: otherAddress })
+    const afresh = await buildSite({
+      outDir: path.join(root, 'elsewhere-afresh'),
+      dataDir,
+      siteUrl: otherAddress,
+      env: { ROLAND_BUNDLE_CACHE: '0' },
+    })
+    for (const { code, output } of [elsewhere, afresh])
+      if (code !== 0) throw new Error(`A build elsewhere failed (exit ${code}):\n${output.slice(-3000)}`)
+    elsewhereOutput = elsewhere.output
+    elsewhereFiles = await filesOf(path.join(root, 'elsewhere'))
+    elsewhereAfresh = await filesOf(path.join(root, 'elsewhere-afresh'))
+    // Six builds: more than the default hook time on a busy 2-core machine.
   }, 900_000)
 
   test('each rebuild renders only a part of the site, and starts from the last one', () => {
@@ -613,5 +631,17 @@ describe('rebuilds after a business moved to another category, was renamed to a 
       (file) => !timeStamped(file) && !site.get(file)!.equals(fromNothing.get(file)!),
     )
     expect(differ).toEqual([])
+  })
+
+  test('a bundle kept for one address and folder gives another address and folder its site', () => {
+    expect(elsewhereOutput).toContain(reusedMessage)
+    expect([...elsewhereFiles.keys()].sort()).toEqual([...elsewhereAfresh.keys()].sort())
+    const differ = [...elsewhereFiles.keys()].filter(
+      (file) => !timeStamped(file) && !elsewhereFiles.get(file)!.equals(elsewhereAfresh.get(file)!),
+    )
+    expect(differ).toEqual([])
+    const home = elsewhereFiles.get('index.html')!.toString()
+    expect(home).toContain(`${otherAddress}/`)
+    expect(home).not.toContain(server.url)
   })
 })
