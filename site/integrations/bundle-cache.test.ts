@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { bundleKey, type AstroSettingsSeen } from './bundle-cache.ts'
+import { bundleKey, writeNames, type AstroSettingsSeen, type Names } from './bundle-cache.ts'
 
 // What a kept bundle is keyed by: a build reuses one only when nothing it was made of has changed.
 // (That a reused bundle gives the site a fresh one does is test/site/incremental-build.test.ts's
@@ -107,4 +107,40 @@ test('is the same for another site address, unless the code holds that address',
   await write('site/lib/links.ts', "export const home = 'http://127.0.0.1:38211'")
   const holding = await at('http://127.0.0.1:38211')
   expect(holding).not.toBe(await at('http://127.0.0.1:4321'))
+})
+
+test("writes a build's folders and address in place of those the kept bundle has, each by what it is", async () => {
+  const bundle = path.join(root, 'prerender')
+  await mkdir(path.join(bundle, 'chunks'), { recursive: true })
+  // Kept by a test's build (its folders all under one), used by `pnpm build` (dist/, node_modules/.astro/).
+  const was: Names = {
+    folders: {
+      client: 'file:///tmp/t/site/client/',
+      server: 'file:///tmp/t/site/server/',
+      outDir: 'file:///tmp/t/site/',
+      cacheDir: 'file:///tmp/t/site.cache/',
+    },
+    site: 'http://127.0.0.1:38211',
+  }
+  const now: Names = {
+    folders: {
+      client: 'file:///repo/dist/client/',
+      server: 'file:///repo/dist/server/',
+      outDir: 'file:///repo/dist/',
+      cacheDir: 'file:///repo/node_modules/.astro/',
+    },
+    site: 'https://roland.example',
+  }
+  const manifest = (names: Names) =>
+    `const manifest = ${JSON.stringify({ ...names.folders, site: names.site, page: `${names.folders.outDir}about/index.html` })};\n` +
+    `const site = new URL("${names.site}"); const docs = "see ${names.site}/about";\n`
+  await writeFile(path.join(bundle, 'entry.mjs'), manifest(was))
+  await writeFile(path.join(bundle, 'chunks', 'page.mjs'), `export const s = '${was.site}'`)
+  await writeFile(path.join(bundle, 'notes.txt'), was.folders.outDir)
+  await writeNames(bundle, was, now)
+  const written = await readFile(path.join(bundle, 'entry.mjs'), 'utf8')
+  // The address in a longer string is not the site's: only whole strings are.
+  expect(written).toBe(manifest(now).replace(`see ${now.site}/about`, `see ${was.site}/about`))
+  expect(await readFile(path.join(bundle, 'chunks', 'page.mjs'), 'utf8')).toBe(`export const s = '${now.site}'`)
+  expect(await readFile(path.join(bundle, 'notes.txt'), 'utf8')).toBe(was.folders.outDir)
 })

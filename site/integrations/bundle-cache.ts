@@ -76,7 +76,7 @@ interface BuildInternalsSeen {
 
 /** An entry's record of what bundling left (record.json). */
 interface BundleRecord {
-  version: 2
+  version: 3
   prerenderEntryFileName: string
   pageDependencyHashes: Array<[string, string]>
   contentEntryRenderHashes: Array<[string, string]>
@@ -84,8 +84,8 @@ interface BundleRecord {
   entrySpecifierToBundleMap: Array<[string, string]>
   pageStyles: Record<string, PageStyle[]>
   clientFiles: string[]
-  /** The folders and the address the bundle names (namesOf), as the build that made it had them. */
-  names: string[]
+  /** The folders and the address the bundle names, as the build that made it had them. */
+  names: Names
 }
 
 // The tests build with a few settings (a suggestions endpoint of their own, another town's) beside the usual ones.
@@ -129,18 +129,23 @@ export function bundleCache(): AstroIntegration {
   }
 }
 
-/**
- * What of this build the bundle names, besides its code: its folders (the output, its cache) and
- * the site's address (Astro.site, written into every page's module), in the order they are written
- * in: longest first, as one folder may hold another.
- */
-const namesOf = (settings: AstroSettingsSeen): string[] => {
-  const { config } = settings
-  const folders = [config.build.client, config.build.server, config.outDir, config.cacheDir]
-    .map((url) => url.href)
-    .sort((a, b) => b.length - a.length)
-  return [...folders, config.site ?? '']
+/** What of this build the bundle names, besides its code. */
+export interface Names {
+  /** Its folders: the output (a page's file is named under it), its cache, the client and server folders. */
+  folders: { client: string; server: string; outDir: string; cacheDir: string }
+  /** The site's address (Astro.site, written into every page's module); '' when unset. */
+  site: string
 }
+
+const namesOf = ({ config }: AstroSettingsSeen): Names => ({
+  folders: {
+    client: config.build.client.href,
+    server: config.build.server.href,
+    outDir: config.outDir.href,
+    cacheDir: config.cacheDir.href,
+  },
+  site: config.site ?? '',
+})
 
 const cacheRoot = (settings: AstroSettingsSeen) =>
   path.join(fileURLToPath(settings.config.root), 'node_modules', '.cache', 'roland-site-bundle')
@@ -156,7 +161,7 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
     return false
   }
   const pages = [...call.internals.pagesByKeys.keys()].sort()
-  if (record.version !== 2 || JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort()))
+  if (record.version !== 3 || JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort()))
     return false
   // Used now: the last to be pruned.
   const now = new Date()
@@ -166,8 +171,7 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
   try {
     await rm(prerenderDir, { recursive: true, force: true })
     await cp(path.join(entry, 'prerender'), prerenderDir, { recursive: true })
-    const names = namesOf(call.settings)
-    if (JSON.stringify(names) !== JSON.stringify(record.names)) await writeNames(prerenderDir, record.names, names)
+    await writeNames(prerenderDir, record.names, namesOf(call.settings))
     // Vite copies the public folder into the output before it writes the browser's files.
     const publicDir = fileURLToPath(call.settings.config.publicDir)
     if (existsSync(publicDir)) await cp(publicDir, clientDir, { recursive: true })
@@ -204,7 +208,7 @@ async function save(call: SaveCall): Promise<void> {
       await cp(path.join(clientDir, file), path.join(temporary, 'client', file))
     }
     const record: BundleRecord = {
-      version: 2,
+      version: 3,
       prerenderEntryFileName: internals.prerenderEntryFileName,
       pageDependencyHashes: [...(internals.pageDependencyHashes ?? [])],
       contentEntryRenderHashes: [...(internals.contentEntryRenderHashes ?? [])],
@@ -224,26 +228,33 @@ async function save(call: SaveCall): Promise<void> {
 }
 
 /**
- * Writes this build's names in place of those the kept bundle has: a folder wherever it is (a page's
- * file is named under the output folder), the address only where it is the whole of a string.
+ * Writes this build's names in place of those the kept bundle has, in one pass (a name written in
+ * is never read again): a folder wherever it is, the longest first (one may hold another), the
+ * address only where it is the whole of a string.
  */
-async function writeNames(dir: string, from: string[], to: string[]): Promise<void> {
+export async function writeNames(dir: string, was: Names, now: Names): Promise<void> {
+  const folders = (Object.keys(now.folders) as Array<keyof Names['folders']>)
+    .map((name) => [was.folders[name], now.folders[name]] as const)
+    .filter(([from, to]) => from !== to)
+  const renames = new Map(folders)
+  const patterns = folders
+    .map(([from]) => from)
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+  if (was.site !== now.site && was.site !== '') {
+    renames.set(was.site, now.site)
+    patterns.push(`(?<=["'\`])${escapeRegExp(was.site)}(?=["'\`])`)
+  }
+  if (patterns.length === 0) return
+  const pattern = new RegExp(patterns.join('|'), 'g')
   const files = (await readdir(dir, { recursive: true, withFileTypes: true })).filter(
     (file) => file.isFile() && /\.m?js$/.test(file.name),
   )
-  const site = from.length - 1
   await Promise.all(
     files.map(async (file) => {
       const name = path.join(file.parentPath, file.name)
       const code = await readFile(name, 'utf8')
-      let renamed = code
-      from.forEach((was, index) => {
-        if (was === to[index] || was === '') return
-        renamed =
-          index === site
-            ? renamed.replace(new RegExp(`(?<=["'\`])${escapeRegExp(was)}(?=["'\`])`, 'g'), to[index]!)
-            : renamed.replaceAll(was, to[index]!)
-      })
+      const renamed = code.replace(pattern, (found) => renames.get(found)!)
       if (renamed !== code) await writeFile(name, renamed)
     }),
   )
@@ -267,7 +278,7 @@ export async function bundleKey(settings: AstroSettingsSeen): Promise<string> {
   const { config } = settings
   hash.update(
     JSON.stringify({
-      version: 2,
+      version: 3,
       base: config.base,
       trailingSlash: config.trailingSlash,
       compressHTML: config.compressHTML,
