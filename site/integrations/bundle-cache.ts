@@ -222,6 +222,9 @@ async function save(call: SaveCall): Promise<void> {
     // Another build may have kept the same bundle meanwhile: theirs stays.
     await rename(temporary, entry).catch(() => {})
     await prune(root)
+  } catch (error) {
+    // Keeping the bundle only spares the next build some time: this one goes on without.
+    log?.warn(`the bundle was not kept for the next build (${(error as Error).message}); it will bundle again`)
   } finally {
     await rm(temporary, { recursive: true, force: true })
   }
@@ -260,15 +263,20 @@ export async function writeNames(dir: string, was: Names, now: Names): Promise<v
   )
 }
 
-/** Keeps the entries used last. */
+/** A half-written entry older than this was left by a build that was killed: it goes. */
+const abandonedAfterMs = 10 * 60_000
+
+/** Keeps the entries used last, and removes those killed builds left half-written. */
 async function prune(root: string): Promise<void> {
   const entries = await Promise.all(
     (await readdir(root, { withFileTypes: true }))
-      .filter((entry) => entry.isDirectory() && /^[0-9a-f]{64}$/.test(entry.name))
+      .filter((entry) => entry.isDirectory() && /^[0-9a-f]{64}(\.\d+-\d+)?$/.test(entry.name))
       .map(async (entry) => ({ name: entry.name, used: (await stat(path.join(root, entry.name))).mtimeMs })),
   )
-  entries.sort((a, b) => b.used - a.used)
-  for (const old of entries.slice(keptEntries)) await rm(path.join(root, old.name), { recursive: true, force: true })
+  const whole = entries.filter((entry) => entry.name.length === 64).sort((a, b) => b.used - a.used)
+  const abandoned = entries.filter((entry) => entry.name.length > 64 && Date.now() - entry.used > abandonedAfterMs)
+  for (const old of [...whole.slice(keptEntries), ...abandoned])
+    await rm(path.join(root, old.name), { recursive: true, force: true })
 }
 
 /** What the bundle is made of, hashed: the code, the packages, the settings and environment it reads. */
