@@ -74,16 +74,18 @@ interface BuildInternalsSeen {
   pagesByKeys: Map<string, { styles: PageStyle[] }>
 }
 
+/** The form of an entry: a change to what it holds changes this, and so every key. */
+const recordVersion = 3
+
 /** An entry's record of what bundling left (record.json). */
 interface BundleRecord {
-  version: 3
+  version: typeof recordVersion
   prerenderEntryFileName: string
   pageDependencyHashes: Array<[string, string]>
   contentEntryRenderHashes: Array<[string, string]>
   serverIslandPageComponents: string[]
   entrySpecifierToBundleMap: Array<[string, string]>
   pageStyles: Record<string, PageStyle[]>
-  clientFiles: string[]
   /** The folders and the address the bundle names, as the build that made it had them. */
   names: Names
 }
@@ -161,7 +163,10 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
     return false
   }
   const pages = [...call.internals.pagesByKeys.keys()].sort()
-  if (record.version !== 3 || JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort()))
+  if (
+    record.version !== recordVersion ||
+    JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort())
+  )
     return false
   // Used now: the last to be pruned.
   const now = new Date()
@@ -208,14 +213,13 @@ async function save(call: SaveCall): Promise<void> {
       await cp(path.join(clientDir, file), path.join(temporary, 'client', file))
     }
     const record: BundleRecord = {
-      version: 3,
+      version: recordVersion,
       prerenderEntryFileName: internals.prerenderEntryFileName,
       pageDependencyHashes: [...(internals.pageDependencyHashes ?? [])],
       contentEntryRenderHashes: [...(internals.contentEntryRenderHashes ?? [])],
       serverIslandPageComponents: [...(internals.serverIslandPageComponents ?? [])],
       entrySpecifierToBundleMap: [...internals.entrySpecifierToBundleMap],
       pageStyles: Object.fromEntries([...internals.pagesByKeys].map(([key, page]) => [key, page.styles])),
-      clientFiles: call.clientFiles,
       names: namesOf(settings),
     }
     await writeFile(path.join(temporary, recordFile), JSON.stringify(record))
@@ -286,7 +290,7 @@ export async function bundleKey(settings: AstroSettingsSeen): Promise<string> {
   const { config } = settings
   hash.update(
     JSON.stringify({
-      version: 3,
+      version: recordVersion,
       base: config.base,
       trailingSlash: config.trailingSlash,
       compressHTML: config.compressHTML,
