@@ -138,10 +138,10 @@ export async function build(
 /**
  * Readies the next rebuild as the console does once data changed, while it waits to rebuild
  * (prepareRebuild): the build's process started on standby, unless one waits, and the catalog
- * read ahead from its store, unless read before.
+ * read from its store and handed to that process ahead.
  */
 export async function prepareAsConsole(dataDir: string, outDir: string, work: string, consoleStore: Store) {
-  readyAstroBuild(await buildOptions(dataDir, outDir, work, benchSiteUrl, consoleStore, []))
+  await readyAstroBuild(await buildOptions(dataDir, outDir, work, benchSiteUrl, consoleStore, []))
   await readCatalogAhead(consoleStore)
 }
 

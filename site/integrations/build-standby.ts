@@ -56,6 +56,12 @@ export const loadedAfterBundling = [
 export const reactModules = ['react', 'react/jsx-runtime', 'react-dom/server']
 
 const onStandby = isMainThread && process.env[standbyVariable] === '1' && process.send !== undefined
+/** The modules this process loaded on standby (as file URLs): none may have changed when it starts. */
+const loaded = new Set<string>()
+/** Told of each catalog the rebuild reads ahead while this process waits (catalogAhead). */
+let aheadListener: ((file: string) => void) | null = null
+/** The last catalog read ahead before anyone listened. */
+let aheadFile: string | null = null
 const started = onStandby ? standBy() : Promise.resolve()
 
 /** Resolves when the build may go on: at once, unless its process is on standby. */
@@ -63,10 +69,29 @@ export function buildStarted(): Promise<void> {
   return started
 }
 
+/**
+ * Calls `listener` with the file of each catalog the rebuild reads ahead while this process waits
+ * on standby (build-process.ts, `catalog-ahead`), the last one before this call first; never called
+ * in a process that did not start on standby, nor once started.
+ */
+export function onCatalogAhead(listener: (file: string) => void): void {
+  aheadListener = listener
+  if (aheadFile !== null) listener(aheadFile)
+  aheadFile = null
+}
+
+/**
+ * Counts these modules (file URLs), loaded on standby by a thread of this process, among those that
+ * must not have changed when it starts: a thread's modules are not seen by this thread's hook.
+ */
+export function loadedOnStandby(urls: Iterable<string>): void {
+  for (const url of urls) if (url.startsWith('file:')) loaded.add(url)
+}
+
 function standBy(): Promise<void> {
   const since = performance.timeOrigin - clockSlackMs
   // This module and its one import of ours were loaded before the hook.
-  const loaded = new Set([import.meta.url, import.meta.resolve('@roland/scripts/rebuild/build-process')])
+  loadedOnStandby([import.meta.url, import.meta.resolve('@roland/scripts/rebuild/build-process')])
   const hooks = registerHooks({
     resolve(specifier, context, next) {
       const resolved = next(specifier, context)
@@ -85,10 +110,15 @@ function standBy(): Promise<void> {
   process.once('disconnect', orphaned)
   const { promise, resolve } = Promise.withResolvers<void>()
   const onMessage = (message: ToBuild) => {
+    if (message.type === 'catalog-ahead') {
+      if (aheadListener) aheadListener(message.file)
+      else aheadFile = message.file
+    }
     if (message.type !== 'start') return
     process.off('message', onMessage)
     process.off('disconnect', orphaned)
     hooks.deregister()
+    aheadListener = null
     const changed = [...loaded].find((url) => changedSince(url, since))
     if (changed) {
       process.send!({ type: 'stale', file: fileURLToPath(changed) } satisfies FromBuild, () => process.exit(0))

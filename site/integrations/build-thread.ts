@@ -84,6 +84,8 @@ export type CatalogMessage =
   | { type: 'catalog-failed'; error: ThreadError }
   | { type: 'search-index'; index: SearchIndexFiles | null }
   | { type: 'search-index-failed'; error: ThreadError }
+  /** A reader started on standby: the modules it loaded (file URLs), which must not change before the build starts. */
+  | { type: 'loaded'; urls: string[] }
 
 export type FromThread =
   | { type: 'ready' }
@@ -122,8 +124,15 @@ const catalogReadSlot = Symbol.for('roland.site.catalog-read')
 
 /** What the catalog reader starts with. */
 export interface ReaderData {
-  /** The rebuild hands the catalog over (build-process.ts): one ToBuild message of the catalog comes. */
+  /** The rebuild hands the catalog over (build-process.ts): one ReaderHandover message of the catalog comes. */
   handedOver: boolean
+  /** A catalog handed ahead, on standby (readCatalogAhead): read, and its index made, while the handover is awaited. */
+  ahead?: string
+}
+
+/** The catalog's handover as the reader gets it: with the build's environment, .env read. */
+export type ReaderHandover = Extract<ToBuild, { type: 'catalog-file' | 'catalog-unread' }> & {
+  env: Record<string, string | undefined>
 }
 
 /** What the catalog reader gives the build. */
@@ -131,6 +140,8 @@ interface CatalogRead {
   catalog: Promise<Catalog>
   /** The businesses page's search index, when the reader made it (a catalog too big to inline its cards). */
   searchIndex: Promise<SearchIndexFiles | null>
+  /** Keeps the process alive while the reader works on what `awaited` waits for (see readCatalogOnThread). */
+  hold<T>(awaited: Promise<T>): Promise<T>
 }
 
 /**
@@ -140,7 +151,8 @@ interface CatalogRead {
  * config, half a second later.
  */
 export function catalogRead(): Promise<Catalog> {
-  return startedRead().catalog
+  const read = startedRead()
+  return read.hold(read.catalog)
 }
 
 /**
@@ -149,7 +161,8 @@ export function catalogRead(): Promise<Catalog> {
  * thread can draw (search-build.ts makes that index itself).
  */
 export function searchIndexRead(): Promise<SearchIndexFiles | null> {
-  return startedRead().searchIndex
+  const read = startedRead()
+  return read.hold(read.searchIndex)
 }
 
 function startedRead(): CatalogRead {
@@ -157,33 +170,67 @@ function startedRead(): CatalogRead {
   return (slot[catalogReadSlot] ??= readCatalogOnThread())
 }
 
+/** The catalog reader's module. */
+const readerModule = new URL('./catalog-reader.ts', import.meta.url)
+
+/** A catalog handed ahead, on standby (build-process.ts, `catalog-ahead`), and the work begun on it. */
+interface CatalogAhead {
+  file: string
+  /** The catalog as the file has it, read on this thread. */
+  catalog: Promise<Catalog>
+  /** A reader that reads it too, and makes its search index, before the build starts. */
+  reader: Worker
+  /** The reader's modules count among those checked when the build starts (build-standby.ts). */
+  checked: boolean
+  exited: boolean
+}
+
+const catalogAheadSlot = Symbol.for('roland.site.catalog-ahead')
+const aheadSlot = globalThis as { [catalogAheadSlot]?: CatalogAhead | null }
+
+/**
+ * Begins the work on a catalog handed ahead to this process on standby: its read here, and its
+ * read and search index on a reader of its own (catalog-reader.ts). A later one replaces it; the
+ * build uses it when its rebuild hands over the same file (readCatalogOnThread).
+ */
+export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
+  aheadSlot[catalogAheadSlot]?.reader.terminate().catch(() => {})
+  const reader = new Worker(new URL('./catalog-reader-ahead.ts', import.meta.url), {
+    execArgv: [],
+    workerData: { handedOver: true, ahead: file } satisfies ReaderData,
+  })
+  reader.unref()
+  const ahead: CatalogAhead = { file, catalog: readCatalogFile(file), reader, checked: false, exited: false }
+  // Its failure is the build's if the build uses it: it reads the file again then.
+  ahead.catalog.catch(() => {})
+  // The rebuild that handed it ahead waits until this process is at work on it (or cannot be).
+  const ready = () => process.send?.({ type: 'catalog-ahead-ready', file } satisfies FromBuild, () => {})
+  reader.on('error', () => {})
+  reader.on('exit', () => {
+    if (!ahead.checked) ready()
+    ahead.exited = true
+  })
+  reader.on('message', (message: CatalogMessage) => {
+    if (message.type !== 'loaded') return
+    countLoaded(message.urls)
+    ahead.checked = true
+    ready()
+  })
+  aheadSlot[catalogAheadSlot] = ahead
+}
+
 function readCatalogOnThread(): CatalogRead {
   // A rebuild that reads the catalog itself hands it over (@roland/scripts/rebuild/build-process):
   // the reader then waits for it instead of opening the data source.
   const handedOver = process.env[catalogHandoverVariable] === '1' && process.send !== undefined
-  const reader = new Worker(new URL('./catalog-reader.ts', import.meta.url), {
-    execArgv: [],
-    workerData: { handedOver } satisfies ReaderData,
-  })
-  // A failed build ends the process without waiting for it.
-  reader.unref()
   const unsettled = <T>() => {
     const result = Promise.withResolvers<T>()
     // A failure is the build's: the first page that asks for it fails with it.
     result.promise.catch(() => {})
     return result
   }
-  const settle = <T>(what: string) => {
-    const result = unsettled<T>()
-    reader.on('error', result.reject)
-    reader.on('exit', (code) =>
-      result.reject(new Error(`The catalog reader stopped (exit code ${code}) before it sent ${what}.`)),
-    )
-    return result
-  }
-  // A catalog handed over is read here: the reader may end before this read does.
-  const catalog = handedOver ? unsettled<Catalog>() : settle<Catalog>('the catalog')
-  const searchIndex = settle<SearchIndexFiles | null>('the search index')
+  const catalog = unsettled<Catalog>()
+  const searchIndex = unsettled<SearchIndexFiles | null>()
   const readStarted = performance.now()
   let catalogAt = readStarted
   const gotCatalog = (read: Catalog) => {
@@ -191,38 +238,85 @@ function readCatalogOnThread(): CatalogRead {
     recordPhase(handedOver ? 'catalog read (handed over)' : 'catalog read (reader thread)', catalogAt - readStarted)
     catalog.resolve(read)
   }
-  if (handedOver) {
-    // The file a rebuild hands over is read twice at once: here, for the pages, and on the reader
-    // thread, for the search index. At 100,000 businesses that takes this thread 2 s, where a copy
-    // sent from the reader took 3.5 s of both threads' time (a structured clone is written out and
-    // read back), after the reader's own read.
-    const onMessage = (message: ToBuild) => {
-      if (message.type !== 'catalog-file' && message.type !== 'catalog-unread') return
-      process.off('message', onMessage)
-      process.channel?.unref()
-      reader.postMessage(message)
-      recordPhase('catalog handover: the file came', performance.now() - readStarted)
-      if (message.type === 'catalog-file')
-        readSiteCatalog(undefined, () => readCatalogFile(message.file)).then(gotCatalog, catalog.reject)
+  // The reader keeps the process alive only while something waits for what it sends: a failed
+  // build ends without waiting for it, and a build waiting for its search index, with nothing else
+  // to do, does not end before it comes.
+  let current: Worker | null = null
+  let awaited = 0
+  const hold = <T>(promise: Promise<T>) => {
+    if (awaited++ === 0) current?.ref()
+    const release = () => {
+      if (--awaited === 0) current?.unref()
     }
-    process.on('message', onMessage)
-    process.send!({ type: 'catalog-wanted' } satisfies FromBuild)
+    promise.then(release, release)
+    return promise
   }
-  reader.on('message', (message: CatalogMessage) => {
-    switch (message.type) {
-      case 'catalog':
-        return gotCatalog(message.catalog)
-      case 'catalog-failed':
-        catalog.reject(revive(message.error))
-        return searchIndex.resolve(null)
-      case 'search-index':
-        recordPhase('search index (reader thread)', performance.now() - catalogAt)
-        return searchIndex.resolve(message.index)
-      case 'search-index-failed':
-        return searchIndex.reject(revive(message.error))
-    }
-  })
-  return { catalog: catalog.promise, searchIndex: searchIndex.promise }
+  const listen = (reader: Worker) => {
+    current = reader
+    if (awaited === 0) reader.unref()
+    else reader.ref()
+    const stopped = (what: string) => (code: number) =>
+      new Error(`The catalog reader stopped (exit code ${code}) before it sent ${what}.`)
+    reader.on('error', (error) => {
+      // A catalog handed over is read on this thread: the reader may end before this read does.
+      if (!handedOver) catalog.reject(error)
+      searchIndex.reject(error)
+    })
+    reader.on('exit', (code) => {
+      if (!handedOver) catalog.reject(stopped('the catalog')(code))
+      searchIndex.reject(stopped('the search index')(code))
+    })
+    reader.on('message', (message: CatalogMessage) => {
+      switch (message.type) {
+        case 'catalog':
+          return gotCatalog(message.catalog)
+        case 'catalog-failed':
+          catalog.reject(revive(message.error))
+          return searchIndex.resolve(null)
+        case 'search-index':
+          recordPhase('search index (reader thread)', performance.now() - catalogAt)
+          return searchIndex.resolve(message.index)
+        case 'search-index-failed':
+          return searchIndex.reject(revive(message.error))
+      }
+    })
+  }
+  if (!handedOver) {
+    listen(new Worker(readerModule, { execArgv: [], workerData: { handedOver } satisfies ReaderData }))
+    return { catalog: catalog.promise, searchIndex: searchIndex.promise, hold }
+  }
+  // The file a rebuild hands over is read twice at once: here, for the pages, and on the reader
+  // thread, for the search index. At 100,000 businesses that takes this thread 2 s, where a copy
+  // sent from the reader took 3.5 s of both threads' time (a structured clone is written out and
+  // read back), after the reader's own read. A file handed ahead, on standby, was read then: the
+  // reads, and the search index, are done or under way.
+  const ahead = aheadSlot[catalogAheadSlot]
+  aheadSlot[catalogAheadSlot] = null
+  const onMessage = (message: ToBuild) => {
+    if (message.type !== 'catalog-file' && message.type !== 'catalog-unread') return
+    process.off('message', onMessage)
+    process.channel?.unref()
+    const asAhead = ahead && message.type === 'catalog-file' && message.file === ahead.file
+    const usable = asAhead && ahead.checked && !ahead.exited
+    if (ahead && !usable) void ahead.reader.terminate().catch(() => {})
+    const reader = usable
+      ? ahead.reader
+      : new Worker(readerModule, { execArgv: [], workerData: { handedOver } satisfies ReaderData })
+    listen(reader)
+    // The reader takes the environment as it is now (.env read): one started on standby had it before.
+    reader.postMessage({ ...message, env: { ...process.env } } satisfies ReaderHandover)
+    recordPhase(
+      usable ? 'catalog handover: as read ahead' : 'catalog handover: the file came',
+      performance.now() - readStarted,
+    )
+    if (message.type === 'catalog-file')
+      readSiteCatalog(undefined, () =>
+        asAhead ? ahead.catalog.catch(() => readCatalogFile(message.file)) : readCatalogFile(message.file),
+      ).then(gotCatalog, catalog.reject)
+  }
+  process.on('message', onMessage)
+  process.send!({ type: 'catalog-wanted' } satisfies FromBuild)
+  return { catalog: catalog.promise, searchIndex: searchIndex.promise, hold }
 }
 
 /**

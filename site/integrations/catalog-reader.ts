@@ -2,17 +2,18 @@
 // to the main thread and ends: the embedded database's WebAssembly memory (hundreds of megabytes at
 // 100,000 businesses) goes with the thread, which nothing else could free. When the rebuild hands
 // the catalog over (@roland/scripts/rebuild/build-process), the main thread reads that file itself
-// and this thread reads it only to make the search index.
+// and this thread reads it only to make the search index; handed ahead, on standby
+// (catalog-reader-ahead.ts), it makes that index before the build starts.
 import { once } from 'node:events'
 import { parentPort, workerData } from 'node:worker_threads'
 import { keepWasmInBaseline } from '@roland/scripts/store/baseline-wasm'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { WordKeys } from '@roland/scripts/search/text'
-import { readCatalogFile, type ToBuild } from '@roland/scripts/rebuild/build-process'
+import { readCatalogFile } from '@roland/scripts/rebuild/build-process'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
-import { threadError, type CatalogMessage, type ReaderData } from './build-thread.ts'
+import { threadError, type CatalogMessage, type ReaderData, type ReaderHandover } from './build-thread.ts'
 
 // Ten times V8's budget, not the CLI's 77: the same CPU time saved on a small catalog (a test site's
 // build: 1.1 s instead of 1.7-2.7 s to open the database and read it, 2 s less CPU time), and at
@@ -20,27 +21,65 @@ import { threadError, type CatalogMessage, type ReaderData } from './build-threa
 keepWasmInBaseline(130_000_000)
 const send = (message: CatalogMessage) => parentPort!.postMessage(message)
 
-const { handedOver } = workerData as ReaderData
-// A catalog handed over is read from its file by the main thread too (build-thread.ts), which
-// warns of what it leaves out: this thread reads it only for the search index.
-const catalog = await (handedOver ? readSiteCatalog(() => {}, handedOverCatalog) : readSiteCatalog()).catch(
-  (error: unknown) => {
-    send({ type: 'catalog-failed', error: threadError(error) })
-    return null
-  },
-)
-if (catalog) {
-  if (!handedOver) send({ type: 'catalog', catalog })
-  send(searchIndexOf(catalog))
+const { handedOver, ahead } = workerData as ReaderData
+// Listened for from the start: the handover may come while this thread works on a catalog ahead.
+const handover = handedOver ? (once(parentPort!, 'message') as Promise<[ReaderHandover]>) : null
+
+if (ahead) {
+  // Noted by catalog-reader-ahead.ts, under the same key.
+  const loaded = (globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for('roland.site.reader-modules')]
+  send({ type: 'loaded', urls: [...(loaded ?? [])] })
+  await searchIndexAhead(ahead)
+} else {
+  // A catalog handed over is read from its file by the main thread too (build-thread.ts), which
+  // warns of what it leaves out: this thread reads it only for the search index.
+  const catalog = await (handedOver ? readSiteCatalog(() => {}, handedOverCatalog) : readSiteCatalog()).catch(
+    (error: unknown) => {
+      send({ type: 'catalog-failed', error: threadError(error) })
+      return null
+    },
+  )
+  if (catalog) {
+    if (!handedOver) send({ type: 'catalog', catalog })
+    send(searchIndexOf(catalog))
+  }
 }
 
 /** The catalog as the rebuild read it (build-process.ts), or its failure to read it. */
 async function handedOverCatalog(): Promise<Catalog> {
-  const [handover] = (await once(parentPort!, 'message')) as [ToBuild]
-  if (handover.type === 'catalog-unread') throw new Error(handover.message)
-  if (handover.type !== 'catalog-file')
-    throw new Error(`The catalog reader was sent ${handover.type}, not the catalog.`)
-  return readCatalogFile(handover.file)
+  const [message] = await handover!
+  Object.assign(process.env, message.env)
+  if (message.type === 'catalog-unread') throw new Error(message.message)
+  return readCatalogFile(message.file)
+}
+
+/**
+ * For a catalog handed ahead, on standby (build-thread.ts, readCatalogAhead): reads it and makes
+ * its search index, then, handed over the same file once the build starts, sends that index. The
+ * build's environment may leave out other images than the one on standby did (its data folder,
+ * its storage files): the index is made again if it does.
+ */
+async function searchIndexAhead(file: string): Promise<void> {
+  const read = readCatalogFile(file)
+  const reread = () => read.catch(() => readCatalogFile(file))
+  // What the catalog leaves out (readSiteCatalog's warnings), and its index, as made on standby.
+  const madeWith = async () => {
+    const warnings: string[] = []
+    const catalog = await readSiteCatalog((warning) => warnings.push(warning), reread)
+    return { warnings: warnings.join('\n'), catalog }
+  }
+  const guess = await madeWith().then(
+    ({ warnings, catalog }) => ({ warnings, index: searchIndexOf(catalog) }),
+    () => null,
+  )
+  const [message] = await handover!
+  Object.assign(process.env, message.env)
+  // Only ever handed over the file it was handed ahead (build-thread.ts ends it otherwise).
+  const made = await madeWith().catch((error: unknown) => {
+    send({ type: 'catalog-failed', error: threadError(error) })
+    return null
+  })
+  if (made) send(guess?.warnings === made.warnings ? guess.index : searchIndexOf(made.catalog))
 }
 
 /**

@@ -1,15 +1,17 @@
 // Preloaded into a site build's process (node --import, by runAstroBuild in
 // scripts/src/rebuild/astro-build.ts): starts reading the catalog on its thread as the build starts,
 // while Astro loads its config, instead of after (build-thread.ts, catalogRead). A process on
-// standby starts it once started (build-standby.ts).
+// standby starts it once started (build-standby.ts), and meanwhile works on the catalog its rebuild
+// hands it ahead (build-thread.ts, readCatalogAhead).
 import { isMainThread } from 'node:worker_threads'
 import { loadDotEnv } from '@roland/scripts/env'
-import { catalogRead } from './build-thread.ts'
-import { buildStarted } from './build-standby.ts'
+import { catalogRead, readCatalogAhead } from './build-thread.ts'
+import { buildStarted, loadedOnStandby, onCatalogAhead } from './build-standby.ts'
 
 // Only the build's own thread reads (its threads start without preloads, but a thread started by
 // anything else would inherit this one).
 if (isMainThread) {
+  onCatalogAhead((file) => readCatalogAhead(file, loadedOnStandby))
   void buildStarted().then(() => {
     // The reader's thread takes the environment as it is now: .env first, as astro.config.mjs reads it.
     loadDotEnv()

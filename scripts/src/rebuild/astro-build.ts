@@ -9,6 +9,7 @@ import type { Socket } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { isDeepStrictEqual } from 'node:util'
 import type { Catalog } from '../catalog/types.ts'
 import { repoRoot } from '../paths.ts'
 import {
@@ -110,17 +111,68 @@ async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promi
 }
 
 /**
- * Starts a build's process on standby with these settings, for the next runAstroBuild with the
- * same settings, unless one already waits, or a build runs (one with `standby` starts it when it
- * ends). Never throws: a build that cannot start says why when it runs.
+ * Readies the next runAstroBuild with these settings, unless a build runs (one with `standby`
+ * readies the next when it ends): starts a build's process on standby, unless one already waits,
+ * and, given `catalog`, reads the catalog and hands it to that process ahead (handCatalogAhead).
+ * Never rejects: a build that cannot start, or a catalog that cannot be read, says why when it runs.
  */
-export function readyAstroBuild(options: AstroBuildOptions): void {
-  if (standingBy || building > 0) return
+export async function readyAstroBuild(options: AstroBuildOptions): Promise<void> {
+  if (building > 0) return
+  let launch: BuildLaunch
   try {
-    standBy(buildLaunch(options))
+    launch = buildLaunch(options)
   } catch {
     // Astro is missing: the build itself will say so.
+    return
   }
+  if (!standingBy) standBy(launch)
+  if (!options.catalog) return
+  const standby = await standingBy
+  if (standby?.key === launch.key) await standby.aliveFor(handCatalogAhead(standby, options.catalog)).catch(() => {})
+}
+
+/**
+ * Reads the catalog and hands it to the build's process on standby, which
+ * reads it and makes its search index while it waits (build-process.ts, `catalog-ahead`): when the
+ * build starts and the catalog has not changed since, that work is done. Nothing is handed over
+ * once the process has started, or when the catalog is the one it was handed last.
+ */
+async function handCatalogAhead(standby: BuildProcess, read: () => Promise<Catalog>): Promise<void> {
+  if (standby.taken) return
+  const catalog = await read()
+  if (standby.taken || (standby.ahead && sameCatalog(standby.ahead.catalog, catalog))) return
+  const file = path.join(standby.cwd, `catalog-ahead-${++aheadFiles}.v8`)
+  await writeCatalogFile(file, catalog)
+  if ((await standby.said('standing-by')) === null || standby.taken || !standby.child.connected) {
+    await rm(file, { force: true })
+    return
+  }
+  const before = standby.ahead
+  standby.ahead = { catalog, file }
+  const ready = standby.heard((message) => message.type === 'catalog-ahead-ready' && message.file === file)
+  standby.child.send({ type: 'catalog-ahead', file } satisfies ToBuild, () => {})
+  // The one it replaces may still be being read: a file removed while open is read to its end.
+  if (before) await rm(before.file, { force: true })
+  await ready
+}
+
+/** How many catalog files this process has handed ahead: each has a name of its own. */
+let aheadFiles = 0
+
+/**
+ * Whether two reads of the catalog give the same catalog. A store that reads only what changed
+ * since (Store.followCatalog) keeps each unchanged business as the same object, so a business that
+ * is the same object is the same business; the rest of the catalog is compared whole.
+ */
+export function sameCatalog(a: Catalog, b: Catalog): boolean {
+  if (a === b) return true
+  const { businesses: aBusinesses, ...aRest } = a
+  const { businesses: bBusinesses, ...bRest } = b
+  return (
+    aBusinesses.length === bBusinesses.length &&
+    aBusinesses.every((business, i) => business === bBusinesses[i]) &&
+    isDeepStrictEqual(aRest, bRest)
+  )
 }
 
 function standBy(launch: BuildLaunch): void {
@@ -207,12 +259,20 @@ interface BuildProcess {
   exited: Promise<number | null>
   /** The first message of that type it sent; null if it ended without. */
   said(type: FromBuild['type']): Promise<FromBuild | null>
+  /** The next message it sends that `matches`; null if it ends without. */
+  heard(matches: (message: FromBuild) => boolean): Promise<FromBuild | null>
   /** Keeps this process alive while it runs (a process on standby does not). */
   hold(): void
+  /** Keeps this process alive until `work` settles (a process on standby talked to), then as before. */
+  aliveFor<T>(work: Promise<T>): Promise<T>
   /** Passes on its lines from now on, after those it printed so far. */
   listen(onLine: (line: string) => void): void
   /** Ends it, and removes its working directory. */
   end(): Promise<void>
+  /** Started (or being started) for a build: a process on standby is handed no more catalogs ahead. */
+  taken: boolean
+  /** The catalog it was last handed ahead, on standby, and its file. */
+  ahead: { catalog: Catalog; file: string } | null
 }
 
 /** The build's process on standby (runAstroBuild's `standby`). */
@@ -247,10 +307,20 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
     }
     return message
   }
-  child.on('message', (message: FromBuild) => hear(message.type).resolve(message))
+  const awaited = new Set<{ matches: (message: FromBuild) => boolean; heard: (message: FromBuild | null) => void }>()
+  child.on('message', (message: FromBuild) => {
+    hear(message.type).resolve(message)
+    for (const waiter of awaited)
+      if (waiter.matches(message)) {
+        awaited.delete(waiter)
+        waiter.heard(message)
+      }
+  })
   const hearNoMore = () => {
     ended = true
     for (const message of heard.values()) message.resolve(null)
+    for (const waiter of awaited) waiter.heard(null)
+    awaited.clear()
   }
   const exited = new Promise<number | null>((resolve, reject) => {
     child.on('error', (error) => {
@@ -268,7 +338,9 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
   exited.catch(() => {})
   const streams = [child.stdout, child.stderr] as Socket[]
   // Whoever waits for it keeps this process alive meanwhile.
+  let kept = !standby
   const hold = () => {
+    kept = true
     child.ref()
     child.channel?.ref()
     for (const stream of streams) stream.ref()
@@ -284,8 +356,24 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
     key: launch.key,
     cwd,
     exited,
+    taken: !standby,
+    ahead: null,
     said: (type) => hear(type).promise,
+    heard: (matches) =>
+      ended
+        ? Promise.resolve(null)
+        : new Promise((heard) => {
+            awaited.add({ matches, heard })
+          }),
     hold,
+    async aliveFor(work) {
+      child.channel?.ref()
+      try {
+        return await work
+      } finally {
+        if (!kept) child.channel?.unref()
+      }
+    },
     listen(onLine) {
       sink = onLine
       for (const line of held) onLine(line)
@@ -332,6 +420,7 @@ async function startStandby(launch: BuildLaunch, onLine: (line: string) => void)
   standingBy = null
   const standby = await waiting
   if (!standby) return null
+  standby.taken = true
   standby.hold()
   if (standby.key !== launch.key || (await standby.said('standing-by')) === null) {
     await standby.end()
@@ -363,7 +452,10 @@ async function handOver(build: BuildProcess, reading: ReturnType<typeof readForH
   const read = await reading
   let message: ToBuild
   if ('error' in read) message = { type: 'catalog-unread', message: read.error }
-  else {
+  else if (build.ahead && sameCatalog(build.ahead.catalog, read.catalog)) {
+    // Unchanged since it was handed ahead: the build finds its work on it done.
+    message = { type: 'catalog-file', file: build.ahead.file }
+  } else {
     const file = path.join(build.cwd, 'catalog.v8')
     try {
       await writeCatalogFile(file, read.catalog)

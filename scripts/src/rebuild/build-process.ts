@@ -8,9 +8,12 @@
 //   CPU (PGlite's WebAssembly compiled afresh, the read, their garbage) beside Astro's bundling.
 //   The build's side is site/integrations/build-thread.ts.
 // - The standby. The console starts its next build's process as soon as a build ends: it loads
-//   Node, Astro, Vite and the site's config modules, then waits, before it reads .env, the catalog
-//   or a page, until the next rebuild starts it. The build's side is
-//   site/integrations/build-standby.ts.
+//   Node, Astro, Vite and the site's config modules, then waits, before it reads .env or a page,
+//   until the next rebuild starts it. The build's side is site/integrations/build-standby.ts.
+// - The catalog ahead. Once data changed, while the console waits for its quiet window to pass, it
+//   reads the catalog and hands it to the process on standby, which reads it and makes the search
+//   index of it meanwhile. When the rebuild starts and the catalog is still the same, the build
+//   finds that work done. The build's side is site/integrations/build-thread.ts.
 //
 // Each side speaks only once the other has said it is listening: a message sent before the other
 // side's listener exists would be lost.
@@ -40,11 +43,20 @@ export type FromBuild =
   | { type: 'stale'; file: string }
   /** Listening for the catalog. */
   | { type: 'catalog-wanted' }
+  /** On standby: at work on the catalog handed ahead in `file` (its reader started). */
+  | { type: 'catalog-ahead-ready'; file: string }
 
 /** What a rebuild tells its build's process. */
 export type ToBuild =
   | { type: 'start' }
-  /** The catalog, in a file (writeCatalogFile). */
+  /**
+   * On standby: the catalog as it now stands, read ahead while the rebuild waits for its quiet
+   * window, in a file (writeCatalogFile). The process reads it, and makes its search index, while
+   * it waits; a later one replaces it. Once started, a `catalog-file` naming the same file says
+   * the catalog has not changed since: the work is done.
+   */
+  | { type: 'catalog-ahead'; file: string }
+  /** The catalog, in a file (writeCatalogFile): the last `catalog-ahead`'s when unchanged since. */
   | { type: 'catalog-file'; file: string }
   /** The catalog could not be read: the build fails with this message. */
   | { type: 'catalog-unread'; message: string }

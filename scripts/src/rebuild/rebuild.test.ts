@@ -328,19 +328,37 @@ describe('a rebuild readied while the console waits to run it (prepareRebuild)',
   const site = siteWithStore('roland-rebuild-ready-')
   const { page, describe } = site
 
-  test('starts its process on standby and reads the catalog ahead: the rebuild reads only what changed since', async () => {
-    const { store, env } = site
+  test('starts its process on standby and hands it the catalog ahead: the rebuild reads only what changed since', async () => {
+    const { store } = site
+    // The build's profile says whether it used the catalog handed ahead.
+    const env = { ...site.env, ROLAND_BUILD_PROFILE: '1' }
     const options = { store, env, standby: true }
+    const lines: string[] = []
+    const rebuild = async () => {
+      lines.length = 0
+      await rebuildSite({ ...options, onLog: (line) => lines.push(line) })
+      return lines.join('\n')
+    }
     await describe('Now roasting on site.')
     await prepareRebuild(options)
-    // Changed after the catalog was read ahead: the rebuild must still publish it.
+    // Changed again in the quiet window, and readied again: the catalog handed ahead is replaced.
+    await describe('Roasting on Tuesdays.')
+    await prepareRebuild(options)
+    let log = await rebuild()
+    expect(log).toMatch(/\[roland:standby\] started, with Astro loaded/)
+    expect(log).toContain('[roland:rebuild] Read the catalog again: no business changed since its last read')
+    expect(log).toMatch(/catalog handover: as read ahead/)
+    await expect(page()).resolves.toContain('Roasting on Tuesdays.')
+
+    await describe('Now roasting on site.')
+    await prepareRebuild(options)
+    // Changed after the catalog was handed ahead: the rebuild must still publish it.
     await describe('Open late on Fridays.')
-    const lines: string[] = []
-    await rebuildSite({ ...options, onLog: (line) => lines.push(line) })
-    const log = lines.join('\n')
+    log = await rebuild()
     expect(log).toMatch(/\[roland:standby\] started, with Astro loaded/)
     expect(log).toContain('[roland:rebuild] Read the catalog again for the 1 business changed since its last read')
     expect(log).not.toContain('Read the whole catalog')
+    expect(log).toMatch(/catalog handover: the file came/)
     await expect(page()).resolves.toContain('Open late on Fridays.')
 
     // With a deploy hook, no process starts here, and nothing is read.

@@ -231,16 +231,18 @@ function localBuild(
 
 function catalogReadLine(read: number | 'all'): string {
   if (read === 'all') return 'Read the whole catalog'
+  if (read === 0) return 'Read the catalog again: no business changed since its last read'
   const businesses = read === 1 ? '1 business' : `${read} businesses`
   return `Read the catalog again for the ${businesses} changed since its last read`
 }
 
 /**
  * Readies the next rebuild while whoever runs it waits (the console, after a change, for its quiet
- * window to pass): a local build's process starts on standby, when the rebuild keeps one (its
- * `standby`), and the catalog is read from the store, so that the rebuild's own read takes only
- * what changed since. Resolves once ready; never rejects: whatever fails here fails again, and
- * is told, in the rebuild.
+ * window to pass): the catalog is read from the store, so that the rebuild's own read takes only
+ * what changed since; and when the rebuild keeps a local build's process on standby (its
+ * `standby`), that process is started and handed the catalog, to read it and make its search index
+ * meanwhile (build-process.ts). Resolves once ready; never rejects: whatever fails here fails
+ * again, and is told, in the rebuild.
  */
 export async function prepareRebuild(options: RebuildOptions): Promise<void> {
   const env = options.env ?? process.env
@@ -249,7 +251,7 @@ export async function prepareRebuild(options: RebuildOptions): Promise<void> {
   } catch {
     return
   }
-  if (options.standby) readyAstroBuild(localBuild(env, options, () => {}))
+  if (options.standby) await readyAstroBuild(localBuild(env, options, () => {}))
   if (options.store) await readCatalogAhead(options.store)
 }
 
