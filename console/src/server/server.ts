@@ -97,6 +97,9 @@ export interface ConsoleServer {
   close(): Promise<void>
 }
 
+/** The longest quiet window before a rebuild for which the database is kept open for it (LeasedStore.holdOpen). */
+const storeHoldLimitMs = 10_000
+
 /** Starts the console: the API, the live updates, the rebuild scheduler and the app, on 127.0.0.1. */
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
   const { config } = options
@@ -133,8 +136,12 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
           }),
         { mayChangeData: false },
       ).done,
-    // Its build's process and the catalog's read get ready while the scheduler waits to run it.
-    prepare: () => prepareRebuild(rebuilds),
+    // Its build's process and the catalog's read get ready while the scheduler waits to run it,
+    // and the database stays open for the rebuild's own read, unless the wait is long.
+    prepare: async () => {
+      await prepareRebuild(rebuilds)
+      if (config.rebuildDebounceMs <= storeHoldLimitMs) store.holdOpen(config.rebuildDebounceMs + 1000)
+    },
     onChange: () => services.hub.send('rebuild', rebuildState(services)),
   })
   services.jobs = new ConsoleJobs({

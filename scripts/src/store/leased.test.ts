@@ -63,6 +63,20 @@ describe('openLeasedStore', () => {
     await expect(store.jobs.list()).rejects.toThrow(/closed/)
   })
 
+  test('held open for a call known to come, the calls meanwhile share one open; closing ends the hold', async () => {
+    const store = await openLeasedStore(open)
+    opens = 0
+    store.holdOpen(600_000)
+    await store.listBusinesses()
+    await store.jobs.list(5)
+    expect(opens).toBe(1)
+    // Held: this process cannot open the database beside it.
+    await expect(openEmbeddedStore({ dir })).rejects.toThrow(/already open in this process/)
+    await store.close()
+    // Closed, the hold with it: the database is free again.
+    await (await openEmbeddedStore({ dir })).close()
+  })
+
   test('with an idle delay, calls in quick succession share one open', async () => {
     const store = await openLeasedStore(open, { idleMs: 60_000 })
     opens = 0

@@ -10,6 +10,13 @@ import type { CallOptions, CatalogMark, Store } from './types.ts'
 export interface LeasedStore extends Store {
   /** Runs fn with the database open, sharing one open with any other call in flight. */
   use<T>(fn: (store: Store) => Promise<T>): Promise<T>
+  /**
+   * Keeps the database open for the next `ms` (or until closed), for a call known to come soon:
+   * it then finds it open. The console does once it has readied a rebuild, until the rebuild reads
+   * the catalog again (at 10,000 businesses, opening the database took that read from about 0.1 s
+   * to 0.3–0.6 s). Another process that opens the database meanwhile waits for it.
+   */
+  holdOpen(ms: number): void
 }
 
 /** Options of a leased store. */
@@ -29,6 +36,8 @@ export async function openLeasedStore(
   let users = 0
   let idleTimer: NodeJS.Timeout | undefined
   let closed = false
+  // The holds of holdOpen, each ended by its timer or by close().
+  const holds = new Set<() => void>()
 
   const shut = (): Promise<void> => {
     const store = current
@@ -104,9 +113,29 @@ export async function openLeasedStore(
       list: (limit) => use((s) => s.jobs.list(limit)),
       unfinished: () => use((s) => s.jobs.unfinished()),
     },
+    holdOpen(ms) {
+      if (closed || ms <= 0) return
+      const held = use(
+        () =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(release, ms)
+            // A hold keeps no process alive.
+            timer.unref()
+            function release() {
+              clearTimeout(timer)
+              holds.delete(release)
+              resolve()
+            }
+            holds.add(release)
+          }),
+      )
+      // A database that cannot open now fails the call that comes, which says why.
+      held.catch(() => {})
+    },
     async close() {
       closed = true
       clearTimeout(idleTimer)
+      for (const release of [...holds]) release()
       await shut()
     },
   }
