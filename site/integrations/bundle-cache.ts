@@ -108,6 +108,16 @@ let restoredEntry: string | null = null
  */
 let keyBeforeBundling: string | null = null
 
+/**
+ * A hash of this build's code, its packages and the settings its bundle reads (bundleKey), known
+ * once Astro is about to bundle; null when the cache is off (ROLAND_BUNDLE_CACHE=0). What a build
+ * makes of its code alone (the service worker's script, the app's icons for a town) may be kept
+ * under it.
+ */
+export function siteCodeKey(): string | null {
+  return keyBeforeBundling
+}
+
 /** The prerender bundle's entry file (file: URL) when the bundle was restored rather than bundled. */
 export function restoredPrerenderEntry(): string | null {
   return restoredEntry

@@ -1,5 +1,6 @@
 import type { AstroIntegration } from 'astro'
 import { build } from 'esbuild'
+import { createHash } from 'node:crypto'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -7,6 +8,7 @@ import { keepGeneratedFile } from './generated-files.ts'
 import { appIconPath, appIconSizes } from '../lib/web-app-manifest.ts'
 import { serviceWorkerPath } from '../lib/offline.ts'
 import { recordPhase } from '../lib/build-profile.ts'
+import { siteCodeKey } from './bundle-cache.ts'
 
 /**
  * What the worker precaches, as paths in the output folder (DESIGN.md, "Offline and print"): the
@@ -36,6 +38,40 @@ export function precachedUrl(file: string): string {
 }
 
 /**
+ * What `make` makes of the site's code and `inputs`, kept in the build's cache folder as `name`
+ * (with its key beside it) and made again only when either changed since: the last build's, when
+ * the code is as when last bundled (bundle-cache.ts, siteCodeKey); made afresh when the bundle
+ * cache is off.
+ */
+async function keptOutput(
+  folder: string,
+  name: string,
+  inputs: unknown,
+  make: () => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  const code = siteCodeKey()
+  const file = path.join(folder, name)
+  const keyFile = `${file}.key`
+  const key =
+    code &&
+    createHash('sha256')
+      .update(JSON.stringify([code, inputs]))
+      .digest('hex')
+  if (key && (await readFile(keyFile, 'utf8').catch(() => null)) === key) {
+    const kept = await readFile(file).catch(() => null)
+    if (kept) return kept
+  }
+  const made = await make()
+  if (key) {
+    // The key goes last: a file without its key is made again.
+    await rm(keyFile, { force: true })
+    await writeFile(file, made)
+    await writeFile(keyFile, key)
+  }
+  return made
+}
+
+/**
  * Writes the app's icons (lib/app-icon.ts) and /sw.js after each build: site/service-worker/sw.ts bundled with Workbox's modules by
  * esbuild, with this build's precache list injected by workbox-build (injectManifest), its search
  * numbering and stylesheet. A few files are read and hashed, whatever the size of the catalog.
@@ -60,9 +96,11 @@ export function serviceWorker(): AstroIntegration {
           short_name: string
         }
         const town = { name: installed.short_name, place: installed.name }
+        await mkdir(cacheDir, { recursive: true })
         for (const size of appIconSizes) {
           const file = appIconPath(size).slice(1)
-          await writeFile(path.join(outDir, file), await renderAppIcon(size, town))
+          const icon = await keptOutput(cacheDir, `app-icon-${size}.png`, [size, town], () => renderAppIcon(size, town))
+          await writeFile(path.join(outDir, file), icon)
           keepGeneratedFile(file)
         }
         const manifest = JSON.parse(await readFile(path.join(outDir, 'businesses/search-index.json'), 'utf8')) as {
@@ -72,23 +110,26 @@ export function serviceWorker(): AstroIntegration {
         const stylesheet = /<link rel="?stylesheet"? href="?([^"\s>]+)/.exec(offlineHtml)?.[1]
         if (!stylesheet)
           throw new Error('The offline page links no stylesheet: the service worker needs one to precache.')
-        const bundled = await build({
-          entryPoints: [fileURLToPath(new URL('../service-worker/sw.ts', import.meta.url))],
-          bundle: true,
-          format: 'iife',
-          minify: true,
-          target: 'es2022',
-          legalComments: 'none',
-          define: {
-            SEARCH_VERSION: JSON.stringify(manifest.v),
-            STYLESHEET: JSON.stringify(stylesheet),
-            'process.env.NODE_ENV': '"production"',
-          },
-          write: false,
+        const define = {
+          SEARCH_VERSION: JSON.stringify(manifest.v),
+          STYLESHEET: JSON.stringify(stylesheet),
+          'process.env.NODE_ENV': '"production"',
+        }
+        const source = await keptOutput(cacheDir, 'sw-source.js', define, async () => {
+          const bundled = await build({
+            entryPoints: [fileURLToPath(new URL('../service-worker/sw.ts', import.meta.url))],
+            bundle: true,
+            format: 'iife',
+            minify: true,
+            target: 'es2022',
+            legalComments: 'none',
+            define,
+            write: false,
+          })
+          return bundled.outputFiles[0]!.contents
         })
-        await mkdir(cacheDir, { recursive: true })
-        const swSrc = path.join(cacheDir, 'sw-source.js')
-        await writeFile(swSrc, bundled.outputFiles[0]!.text)
+        const swSrc = path.join(cacheDir, 'sw-bundled.js')
+        await writeFile(swSrc, source)
         // workbox-build's index also loads generateSW's bundler (rollup, babel): only injectManifest is needed.
         const { injectManifest } = await import('workbox-build/build/inject-manifest.js')
         const { count, size, warnings } = await injectManifest({
