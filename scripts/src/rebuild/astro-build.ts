@@ -93,14 +93,23 @@ async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promi
   const catalog = options.catalog && readForHandover(options.catalog)
   let build = await startStandby(launch, options.onLine)
   build ??= await startBuildProcess(launch, false)
-  build.listen(options.onLine)
+  let completed = false
+  build.listen((line) => {
+    if (completeLine.test(line)) completed = true
+    options.onLine(line)
+  })
   const stop = () => build.child.kill()
   options.signal?.addEventListener('abort', stop, { once: true })
   const handing = catalog && handOver(build, catalog)
   try {
     const code = await build.exited
     options.signal?.throwIfAborted()
-    return code
+    if (code !== 0 || completed) return code
+    // Ended well, but before the end: a process whose work stopped (nothing left waiting on it) ends so.
+    options.onLine(
+      "[roland:rebuild] The site build's process ended (exit 0) before Astro said the build was complete: nothing was published.",
+    )
+    return 1
   } finally {
     options.signal?.removeEventListener('abort', stop)
     // The catalog's read and handover end before its folder goes (and before the caller closes the store).
@@ -248,6 +257,9 @@ function buildLaunch(options: AstroBuildOptions): BuildLaunch {
   delete childEnv[standbyVariable]
   return { args, env: childEnv, key: JSON.stringify([args, childEnv]) }
 }
+
+/** The line Astro prints once a build, its integrations' last steps (the site's publishing) included, is done. */
+const completeLine = /\[build\] Complete!/
 
 /** A build's process, as its rebuild drives it. */
 interface BuildProcess {

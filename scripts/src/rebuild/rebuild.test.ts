@@ -307,6 +307,18 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
     await expect(page()).resolves.toContain('https://roland.example/business/big-rock-coffee')
   }, 180_000)
 
+  test('a build whose process ends well before Astro says it is complete fails, and leaves the site as it was', async () => {
+    const before = await page()
+    // A process whose work stops with nothing left waiting on it ends with exit 0, as this one does.
+    const exitEarly = path.join(site.root, 'exit-early.mjs')
+    await writeFile(exitEarly, 'setTimeout(() => process.exit(0), 0)\n')
+    expect(await consoleBuild({ execArgv: ['--import', exitEarly], standby: false })).toBe(1)
+    expect(lines.join('\n')).toContain(
+      "[roland:rebuild] The site build's process ended (exit 0) before Astro said the build was complete: nothing was published.",
+    )
+    await expect(page()).resolves.toBe(before)
+  }, 120_000)
+
   test('starts a fresh process when a module the one on standby loaded has changed since', async () => {
     // A module every build of these loads (as a bench's memory report is): changed once one is on standby.
     const preload = path.join(site.root, 'preload.mjs')
