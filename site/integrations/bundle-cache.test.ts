@@ -77,10 +77,11 @@ test.each([
   expect(await bundleKey(settingsIn('dist'))).not.toBe(key)
 })
 
-test('is the same when only a test changes: no test is part of the bundle', async () => {
+test('is the same when only a test or a README changes: neither is part of the bundle', async () => {
   const key = await bundleKey(settingsIn('dist'))
   await write('site/lib/links.test.ts', "test('a link', () => {})")
   await write('scripts/src/text/index.test.ts', "test('a text', () => {})")
+  await write('site/README.md', '# site/\n\nWhere things are.\n')
   expect(await bundleKey(settingsIn('dist'))).toBe(key)
 })
 

@@ -317,8 +317,8 @@ export async function bundleKey(settings: AstroSettingsSeen): Promise<string> {
   for (const folder of ['site', path.join('scripts', 'src'), 'patches']) {
     const found = await readdir(path.join(root, folder), { recursive: true, withFileTypes: true }).catch(() => [])
     for (const file of found) {
-      // A test is never part of the site's bundle.
-      if (file.isFile() && !/\.test\.[cm]?[jt]sx?$/.test(file.name))
+      // A test is never part of the site's bundle, nor is a folder's README.
+      if (file.isFile() && !/\.test\.[cm]?[jt]sx?$/.test(file.name) && file.name !== 'README.md')
         files.push(path.relative(root, path.join(file.parentPath, file.name)))
     }
   }
