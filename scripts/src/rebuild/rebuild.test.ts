@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
@@ -151,6 +152,15 @@ describe('runRebuild', () => {
   })
 })
 
+/** The id of a process that has ended. */
+function endedProcessId(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
+    child.on('error', reject)
+    child.on('close', () => resolve(child.pid!))
+  })
+}
+
 describe('a local build', () => {
   test('works in a folder no other build holds, the first one free: the same few names, build after build', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'roland-build-folders-'))
@@ -169,6 +179,15 @@ describe('a local build', () => {
       await rm(folders[1]!, { recursive: true })
       await expect(claimBuildFolder(builds)).resolves.toBe(folders[1])
       await expect(claimBuildFolder(builds)).resolves.toBe(path.join(builds, 'build-6'))
+
+      // One left by a process that ended before it removed it (a rebuild killed mid-build) is
+      // claimed again, emptied; one whose process still runs is not.
+      const ended = await endedProcessId()
+      await writeFile(path.join(folders[2]!, '.roland-build-owner'), String(ended))
+      await writeFile(path.join(folders[2]!, 'catalog.v8'), 'left behind')
+      await expect(claimBuildFolder(builds)).resolves.toBe(folders[2])
+      await expect(readdir(folders[2]!)).resolves.toEqual(['.roland-build-owner'])
+      await expect(claimBuildFolder(builds)).resolves.toBe(path.join(builds, 'build-7'))
     } finally {
       await rm(root, { recursive: true, force: true })
     }
