@@ -13,8 +13,8 @@ import type { EmbeddedStore } from '@roland/scripts/store/embedded'
 import { photoJpeg } from '../../scripts/test/support/image-fixtures.ts'
 import { routes } from '../src/server/server.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
+import { deadProcessId } from '../../scripts/test/support/dead-process.ts'
 import {
-  deadProcessId,
   addTestOperator,
   call,
   openEvents,

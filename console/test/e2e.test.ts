@@ -15,15 +15,8 @@ import { launchBrowser } from '../../test/support/browser.ts'
 import { serveStatic } from '../../test/support/static-server.ts'
 import { distDir, ensureAppBuilt } from '../src/server/build-app.ts'
 import type { ConsoleServer } from '../src/server/server.ts'
-import {
-  addTestOperator,
-  deadProcessId,
-  rolandText,
-  startTestConsole,
-  tempDataDir,
-  testPassword,
-  waitFor,
-} from './support/console.ts'
+import { deadProcessId } from '../../scripts/test/support/dead-process.ts'
+import { addTestOperator, rolandText, startTestConsole, tempDataDir, testPassword, waitFor } from './support/console.ts'
 
 // The console end to end: the built app in a real Chromium, the real server and embedded
 // Postgres, a fixture business website on 127.0.0.1, and a real local site build.

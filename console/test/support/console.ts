@@ -97,15 +97,6 @@ export function operatorsCli(
   })
 }
 
-/** The id of a process that has ended: a job recorded with it belongs to a process that died. */
-export function deadProcessId(): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
-    child.on('error', reject)
-    child.on('close', () => resolve(child.pid!))
-  })
-}
-
 /** Signs in with an email and password; returns the Cookie header to send, or fails with the answer. */
 export async function signIn(
   server: Pick<ConsoleServer, 'url'>,

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
@@ -6,6 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type EmbeddedStore } from '../store/embedded.ts'
+import { deadProcessId } from '../../test/support/dead-process.ts'
 import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
 import {
   buildHeapMb,
@@ -152,15 +152,6 @@ describe('runRebuild', () => {
   })
 })
 
-/** The id of a process that has ended. */
-function endedProcessId(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' })
-    child.on('error', reject)
-    child.on('close', () => resolve(child.pid!))
-  })
-}
-
 describe('a local build', () => {
   test('works in a folder no other build holds, the first one free: the same few names, build after build', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'roland-build-folders-'))
@@ -182,7 +173,7 @@ describe('a local build', () => {
 
       // One left by a process that ended before it removed it (a rebuild killed mid-build) is
       // claimed again, emptied; one whose process still runs is not.
-      const ended = await endedProcessId()
+      const ended = await deadProcessId()
       await writeFile(path.join(folders[2]!, '.roland-build-owner'), String(ended))
       await writeFile(path.join(folders[2]!, 'catalog.v8'), 'left behind')
       await expect(claimBuildFolder(builds)).resolves.toBe(folders[2])
