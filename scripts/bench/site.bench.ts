@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { gzipSync } from 'node:zlib'
+import { holdStoreForRebuild } from '../src/rebuild/rebuild.ts'
 import { loadPublicCatalog, readCatalogAhead } from '../src/catalog/load.ts'
 import {
   closeBuildStandby,
@@ -143,7 +144,7 @@ export async function build(
 export async function prepareAsConsole(dataDir: string, outDir: string, work: string, consoleStore: LeasedStore) {
   await readyAstroBuild(await buildOptions(dataDir, outDir, work, benchSiteUrl, consoleStore, []))
   await readCatalogAhead(consoleStore)
-  consoleStore.holdOpen(consoleDebounceMs + 1000)
+  holdStoreForRebuild(consoleStore, consoleDebounceMs)
 }
 
 /** Where a build's process reports its peak memory and any module of sharp it loads, and the module that does. */

@@ -5,7 +5,7 @@ import { isProcessAlive } from '@roland/scripts/lock-file'
 import { loadSampleData } from '@roland/scripts/migrate/sample'
 import { openLeasedStore } from '@roland/scripts/store/leased'
 import { closeBuildStandby } from '@roland/scripts/rebuild/astro-build'
-import { prepareRebuild, runRebuild } from '@roland/scripts/rebuild/rebuild'
+import { holdStoreForRebuild, prepareRebuild, runRebuild } from '@roland/scripts/rebuild/rebuild'
 import { openStore } from '@roland/scripts/store/index'
 import { operatorSessions } from '@roland/scripts/operators/directory'
 import { automationActor, type Actor } from '@roland/scripts/operators/schema'
@@ -97,9 +97,6 @@ export interface ConsoleServer {
   close(): Promise<void>
 }
 
-/** The longest quiet window before a rebuild for which the database is kept open for it (LeasedStore.holdOpen). */
-const storeHoldLimitMs = 10_000
-
 /** Starts the console: the API, the live updates, the rebuild scheduler and the app, on 127.0.0.1. */
 export async function startConsoleServer(options: ConsoleServerOptions): Promise<ConsoleServer> {
   const { config } = options
@@ -140,7 +137,7 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     // and the database stays open for the rebuild's own read, unless the wait is long.
     prepare: async () => {
       await prepareRebuild(rebuilds)
-      if (config.rebuildDebounceMs <= storeHoldLimitMs) store.holdOpen(config.rebuildDebounceMs + 1000)
+      holdStoreForRebuild(store, config.rebuildDebounceMs)
     },
     onChange: () => services.hub.send('rebuild', rebuildState(services)),
   })

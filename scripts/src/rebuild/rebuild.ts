@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from 'node:util'
 import { loadPublicCatalog, readCatalogAhead } from '../catalog/load.ts'
 import { runJob, type JobListener } from '../jobs/run-job.ts'
 import { repoRoot } from '../paths.ts'
+import type { LeasedStore } from '../store/leased.ts'
 import type { Store } from '../store/types.ts'
 import { buildHeapMb, readyAstroBuild, RebuildError, runAstroBuild, type AstroBuildOptions } from './astro-build.ts'
 
@@ -253,6 +254,18 @@ export async function prepareRebuild(options: RebuildOptions): Promise<void> {
   }
   if (options.standby) await readyAstroBuild(localBuild(env, options, () => {}))
   if (options.store) await readCatalogAhead(options.store)
+}
+
+/** The longest quiet window before a rebuild for which the database is kept open for it (holdStoreForRebuild). */
+const storeHoldLimitMs = 10_000
+
+/**
+ * Keeps a leased store's database open for the rebuild due in `quietMs` (LeasedStore.holdOpen),
+ * and a second more, once it has been readied (prepareRebuild): the rebuild's own read of the
+ * catalog then finds it open. Not for a long wait, which would keep other processes from it.
+ */
+export function holdStoreForRebuild(store: LeasedStore, quietMs: number): void {
+  if (quietMs <= storeHoldLimitMs) store.holdOpen(quietMs + 1000)
 }
 
 /** Options of a rebuild recorded as a job. */
