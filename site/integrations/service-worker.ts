@@ -1,7 +1,8 @@
 import type { AstroIntegration } from 'astro'
 import { build } from 'esbuild'
 import { createHash } from 'node:crypto'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { keepGeneratedFile } from './generated-files.ts'
@@ -38,17 +39,17 @@ export function precachedUrl(file: string): string {
 }
 
 /**
- * What `make` makes of the site's code and `inputs`, kept in the build's cache folder as `name`
- * (with its key beside it) and made again only when either changed since: the last build's, when
- * the code is as when last bundled (bundle-cache.ts, siteCodeKey); made afresh when the bundle
- * cache is off.
+ * The file in the build's cache folder, `name`, that holds what `make` makes of the site's code and
+ * `inputs`: the last build's, with its key beside it, when neither changed since (the code as when
+ * last bundled: bundle-cache.ts, siteCodeKey); else made now, and kept only when the bundle cache
+ * is on.
  */
-async function keptOutput(
+async function keptFile(
   folder: string,
   name: string,
   inputs: unknown,
   make: () => Promise<Uint8Array>,
-): Promise<Uint8Array> {
+): Promise<string> {
   const code = siteCodeKey()
   const file = path.join(folder, name)
   const keyFile = `${file}.key`
@@ -57,18 +58,12 @@ async function keptOutput(
     createHash('sha256')
       .update(JSON.stringify([code, inputs]))
       .digest('hex')
-  if (key && (await readFile(keyFile, 'utf8').catch(() => null)) === key) {
-    const kept = await readFile(file).catch(() => null)
-    if (kept) return kept
-  }
-  const made = await make()
-  if (key) {
-    // The key goes last: a file without its key is made again.
-    await rm(keyFile, { force: true })
-    await writeFile(file, made)
-    await writeFile(keyFile, key)
-  }
-  return made
+  if (key && existsSync(file) && (await readFile(keyFile, 'utf8').catch(() => null)) === key) return file
+  // The key goes last: a file without its key is made again.
+  await rm(keyFile, { force: true })
+  await writeFile(file, await make())
+  if (key) await writeFile(keyFile, key)
+  return file
 }
 
 /**
@@ -99,8 +94,8 @@ export function serviceWorker(): AstroIntegration {
         await mkdir(cacheDir, { recursive: true })
         for (const size of appIconSizes) {
           const file = appIconPath(size).slice(1)
-          const icon = await keptOutput(cacheDir, `app-icon-${size}.png`, [size, town], () => renderAppIcon(size, town))
-          await writeFile(path.join(outDir, file), icon)
+          const icon = await keptFile(cacheDir, `app-icon-${size}.png`, [size, town], () => renderAppIcon(size, town))
+          await copyFile(icon, path.join(outDir, file))
           keepGeneratedFile(file)
         }
         const manifest = JSON.parse(await readFile(path.join(outDir, 'businesses/search-index.json'), 'utf8')) as {
@@ -115,7 +110,8 @@ export function serviceWorker(): AstroIntegration {
           STYLESHEET: JSON.stringify(stylesheet),
           'process.env.NODE_ENV': '"production"',
         }
-        const source = await keptOutput(cacheDir, 'sw-source.js', define, async () => {
+        // Read by workbox-build, which writes the worker with its precache list (it leaves this file as it is).
+        const swSrc = await keptFile(cacheDir, 'sw-source.js', define, async () => {
           const bundled = await build({
             entryPoints: [fileURLToPath(new URL('../service-worker/sw.ts', import.meta.url))],
             bundle: true,
@@ -128,8 +124,6 @@ export function serviceWorker(): AstroIntegration {
           })
           return bundled.outputFiles[0]!.contents
         })
-        const swSrc = path.join(cacheDir, 'sw-bundled.js')
-        await writeFile(swSrc, source)
         // workbox-build's index also loads generateSW's bundler (rollup, babel): only injectManifest is needed.
         const { injectManifest } = await import('workbox-build/build/inject-manifest.js')
         const { count, size, warnings } = await injectManifest({
@@ -143,7 +137,6 @@ export function serviceWorker(): AstroIntegration {
             async (entries) => ({ manifest: entries.map((entry) => ({ ...entry, url: precachedUrl(entry.url) })) }),
           ],
         })
-        await rm(swSrc, { force: true })
         for (const warning of warnings) logger.warn(`service worker: ${warning}`)
         keepGeneratedFile(serviceWorkerPath.slice(1))
         const took = Math.round(performance.now() - started)
