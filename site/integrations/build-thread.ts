@@ -170,8 +170,11 @@ function startedRead(): CatalogRead {
   return (slot[catalogReadSlot] ??= readCatalogOnThread())
 }
 
-/** The catalog reader's module. */
-const readerModule = new URL('./catalog-reader.ts', import.meta.url)
+/** Starts a catalog reader (catalog-reader.ts; catalog-reader-ahead.ts for a catalog handed ahead). */
+function startReader(data: ReaderData): Worker {
+  const module = data.ahead ? './catalog-reader-ahead.ts' : './catalog-reader.ts'
+  return new Worker(new URL(module, import.meta.url), { execArgv: [], workerData: data })
+}
 
 /** A catalog handed ahead, on standby (build-process.ts, `catalog-ahead`), and the work begun on it. */
 interface CatalogAhead {
@@ -195,10 +198,7 @@ const aheadSlot = globalThis as { [catalogAheadSlot]?: CatalogAhead | null }
  */
 export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
   aheadSlot[catalogAheadSlot]?.reader.terminate().catch(() => {})
-  const reader = new Worker(new URL('./catalog-reader-ahead.ts', import.meta.url), {
-    execArgv: [],
-    workerData: { handedOver: true, ahead: file } satisfies ReaderData,
-  })
+  const reader = startReader({ handedOver: true, ahead: file })
   reader.unref()
   const ahead: CatalogAhead = { file, catalog: readCatalogFile(file), reader, checked: false, exited: false }
   // Its failure is the build's if the build uses it: it reads the file again then.
@@ -255,7 +255,7 @@ function readCatalogOnThread(): CatalogRead {
     current = reader
     if (awaited === 0) reader.unref()
     else reader.ref()
-    const stopped = (what: string) => (code: number) =>
+    const stopped = (code: number, what: string) =>
       new Error(`The catalog reader stopped (exit code ${code}) before it sent ${what}.`)
     reader.on('error', (error) => {
       // A catalog handed over is read on this thread: the reader may end before this read does.
@@ -263,8 +263,8 @@ function readCatalogOnThread(): CatalogRead {
       searchIndex.reject(error)
     })
     reader.on('exit', (code) => {
-      if (!handedOver) catalog.reject(stopped('the catalog')(code))
-      searchIndex.reject(stopped('the search index')(code))
+      if (!handedOver) catalog.reject(stopped(code, 'the catalog'))
+      searchIndex.reject(stopped(code, 'the search index'))
     })
     reader.on('message', (message: CatalogMessage) => {
       switch (message.type) {
@@ -282,7 +282,7 @@ function readCatalogOnThread(): CatalogRead {
     })
   }
   if (!handedOver) {
-    listen(new Worker(readerModule, { execArgv: [], workerData: { handedOver } satisfies ReaderData }))
+    listen(startReader({ handedOver }))
     return { catalog: catalog.promise, searchIndex: searchIndex.promise, hold }
   }
   // The file a rebuild hands over is read twice at once: here, for the pages, and on the reader
@@ -299,9 +299,7 @@ function readCatalogOnThread(): CatalogRead {
     const asAhead = ahead && message.type === 'catalog-file' && message.file === ahead.file
     const usable = asAhead && ahead.checked && !ahead.exited
     if (ahead && !usable) void ahead.reader.terminate().catch(() => {})
-    const reader = usable
-      ? ahead.reader
-      : new Worker(readerModule, { execArgv: [], workerData: { handedOver } satisfies ReaderData })
+    const reader = usable ? ahead.reader : startReader({ handedOver })
     listen(reader)
     // The reader takes the environment as it is now (.env read): one started on standby had it before.
     reader.postMessage({ ...message, env: { ...process.env } } satisfies ReaderHandover)
