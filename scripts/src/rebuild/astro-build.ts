@@ -4,14 +4,13 @@
 // other).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import type { Socket } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import type { Catalog } from '../catalog/types.ts'
-import { isProcessAlive } from '../lock-file.ts'
 import { repoRoot } from '../paths.ts'
 import {
   catalogHandoverVariable,
@@ -410,9 +409,6 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
  * this folder. Under a new folder each build, its chunks were compiled afresh and added to that cache
  * every time (about 300 entries, 1 MB, a rebuild), without end on the console's machine; under the
  * same name, a chunk named by its content is found there again.
- *
- * Each folder names the process that claimed it: one left by a process that has ended (a build
- * killed with its rebuild) is removed and claimed again, rather than kept for ever.
  */
 export async function claimBuildFolder(buildsDir: string): Promise<string> {
   await mkdir(buildsDir, { recursive: true })
@@ -420,26 +416,11 @@ export async function claimBuildFolder(buildsDir: string): Promise<string> {
     const folder = path.join(buildsDir, `build-${slot}`)
     try {
       await mkdir(folder)
-      await writeFile(path.join(folder, ownerFile), String(process.pid))
       return folder
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      // Left by a process that died before it could remove it (killed mid-build): free again.
-      if (await abandoned(folder)) {
-        await rm(folder, { recursive: true, force: true })
-        slot--
-      }
     }
   }
-}
-
-/** In a build's folder, the id of the process that claimed it (claimBuildFolder). */
-const ownerFile = '.roland-build-owner'
-
-/** Whether a build's folder was claimed by a process that has ended; one that says no owner is held. */
-async function abandoned(folder: string): Promise<boolean> {
-  const owner = Number(await readFile(path.join(folder, ownerFile), 'utf8').catch(() => ''))
-  return Number.isInteger(owner) && owner > 0 && !isProcessAlive(owner)
 }
 
 /**
