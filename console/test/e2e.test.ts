@@ -44,7 +44,13 @@ beforeAll(async () => {
   server = await startTestConsole({
     dataDir: data.dir,
     serveApp: true,
-    env: { ROLAND_ALLOW_PRIVATE_NETWORK: '1', ROLAND_OUT_DIR: outDir, FIRECRAWL_API_URL: firecrawl.apiUrl },
+    env: {
+      ROLAND_ALLOW_PRIVATE_NETWORK: '1',
+      ROLAND_OUT_DIR: outDir,
+      FIRECRAWL_API_URL: firecrawl.apiUrl,
+      // As the console runs: each rebuild's process started ahead, and waiting.
+      ROLAND_REBUILD_STANDBY: 'on',
+    },
   })
   await addTestOperator(server, 'coordinator@example.org', 'admin')
   browser = await launchBrowser()

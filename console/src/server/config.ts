@@ -22,6 +22,8 @@ export interface ConsoleConfig {
   dataDir: string
   /** The quiet window after a data-changing job before the rebuild starts. */
   rebuildDebounceMs: number
+  /** Whether the next rebuild's process is started ahead and waits, Astro loaded (ROLAND_REBUILD_STANDBY, default on). */
+  rebuildStandby: boolean
   /** How often job history is re-read while a browser listens, to show CLI jobs. */
   pollMs: number
   /** Let crawls reach loopback and private addresses: only when ROLAND_ALLOW_PRIVATE_NETWORK=1. */
@@ -104,6 +106,7 @@ const envSchema = z.object({
     .regex(/^\d+$/, 'ROLAND_REBUILD_DEBOUNCE_MS must be a number of milliseconds')
     .transform(Number)
     .optional(),
+  ROLAND_REBUILD_STANDBY: z.enum(['on', 'off'], { message: 'ROLAND_REBUILD_STANDBY must be on or off' }).optional(),
   ROLAND_JOBS_POLL_MS: z
     .string()
     .regex(/^\d+$/, 'ROLAND_JOBS_POLL_MS must be a number of milliseconds')
@@ -192,6 +195,7 @@ export function readConsoleConfig(env: NodeJS.ProcessEnv = process.env): Console
     publicUrl: settings.CONSOLE_PUBLIC_URL ?? null,
     dataDir: dataDir(env),
     rebuildDebounceMs: settings.ROLAND_REBUILD_DEBOUNCE_MS ?? 3000,
+    rebuildStandby: settings.ROLAND_REBUILD_STANDBY !== 'off',
     pollMs: settings.ROLAND_JOBS_POLL_MS ?? 2000,
     allowPrivateNetwork: settings.ROLAND_ALLOW_PRIVATE_NETWORK === '1',
     sessionTtlMs: 12 * 60 * 60 * 1000,

@@ -116,8 +116,8 @@ export async function startConsoleServer(options: ConsoleServerOptions): Promise
     store,
     env: config.env,
     signal: shutdown.signal,
-    // The next rebuild's process waits ready, with Astro loaded (build-process.ts).
-    standby: true,
+    // The next rebuild's process waits ready, with Astro loaded (build-process.ts), unless turned off.
+    standby: config.rebuildStandby,
   }
   services.scheduler = new RebuildScheduler({
     debounceMs: config.rebuildDebounceMs,

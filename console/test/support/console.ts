@@ -51,6 +51,9 @@ export async function startTestConsole(options: {
     ROLAND_REBUILD_DEBOUNCE_MS: '300',
     // A scheduled check would start jobs no test asked for; a test of the schedule turns it on.
     ROLAND_CHECK_EVERY: 'off',
+    // A build's process started ahead on each saved edit, which most tests never rebuild after
+    // (about 1.5 s of CPU each time, some twenty times a run); e2e.test.ts keeps it on, as the console runs.
+    ROLAND_REBUILD_STANDBY: 'off',
     ...options.env,
   }
   // An empty data folder gets the store the console would create in it (migrations, seed and the
