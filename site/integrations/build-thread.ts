@@ -165,6 +165,15 @@ export function searchIndexRead(): Promise<SearchIndexFiles | null> {
   return read.hold(read.searchIndex)
 }
 
+/**
+ * Forgets this process's read of the catalog, before it builds again (build-server.ts): the next
+ * catalogRead() starts a new one.
+ */
+export function forgetCatalogRead(): void {
+  const slot = globalThis as { [catalogReadSlot]?: CatalogRead }
+  delete slot[catalogReadSlot]
+}
+
 function startedRead(): CatalogRead {
   const slot = globalThis as { [catalogReadSlot]?: CatalogRead }
   return (slot[catalogReadSlot] ??= readCatalogOnThread())

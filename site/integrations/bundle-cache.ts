@@ -129,6 +129,9 @@ export function bundleCache(): AstroIntegration {
     name: 'roland:bundle-cache',
     hooks: {
       'astro:config:setup': ({ command, logger }) => {
+        // A process may build again (site/integrations/build-server.ts): nothing of the last build's.
+        restoredEntry = null
+        keyBeforeBundling = null
         const holder = globalThis as { [slot]?: unknown }
         if (command !== 'build' || process.env.ROLAND_BUNDLE_CACHE === '0') {
           delete holder[slot]

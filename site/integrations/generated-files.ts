@@ -13,3 +13,8 @@ export function keepGeneratedFile(file: string): void {
 export function generatedFiles(): ReadonlySet<string> {
   return generated
 }
+
+/** Forgets the files of the last build, as a build starts (a process may build again: build-server.ts). */
+export function forgetGeneratedFiles(): void {
+  generated.clear()
+}

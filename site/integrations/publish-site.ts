@@ -15,7 +15,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
 import { dataDir } from '@roland/scripts/paths'
-import { generatedFiles } from './generated-files.ts'
+import { forgetGeneratedFiles, generatedFiles } from './generated-files.ts'
 import { buildProfileOn, profileLines, recordPhase } from '../lib/build-profile.ts'
 import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
@@ -90,6 +90,8 @@ export function publishSite(): AstroIntegration {
   let startedAt = 0
   let published = false
   let publishing = false
+  /** Once published: lets go of the output folder's lock, and of what watched for the rebuild's death. */
+  let endBuild: (() => Promise<void>) | undefined
   let siteOrigin = ''
   let publicDir = ''
   let assetsDir = ''
@@ -114,22 +116,32 @@ export function publishSite(): AstroIntegration {
         // lock of one that was killed is taken over.
         const lockFile = `${finalDir}.lock`
         await mkdir(path.dirname(lockFile), { recursive: true })
-        await acquireLockFile(lockFile)
-        process.once('exit', () => {
+        const releaseLock = await acquireLockFile(lockFile)
+        const onExit = () => {
           rmSync(lockFile, { force: true })
           if (published) return
           rmSync(stagingDir, { recursive: true, force: true })
           rmSync(incrementalRecord, { force: true })
-        })
+        }
+        process.once('exit', onExit)
         // A build that a job started (the CLI's or the console's rebuild) stops when that process
         // dies (killed mid-job: its job is marked interrupted), rather than publish behind its back
         // while the next rebuild writes into the same staging folder.
         const parent = Number(process.env.ROLAND_BUILD_PARENT_PID)
-        if (parent) {
-          setInterval(() => {
-            if (!publishing && !published && !isProcessAlive(parent)) process.exit(1)
-          }, 250).unref()
+        const watch = parent
+          ? setInterval(() => {
+              if (!publishing && !published && !isProcessAlive(parent)) process.exit(1)
+            }, 250).unref()
+          : undefined
+        // Published, the build lets go of the folder at once: its process may go on to build another
+        // site (build-server.ts), and a lock left to its exit would hold this one for as long.
+        endBuild = async () => {
+          clearInterval(watch)
+          process.off('exit', onExit)
+          await releaseLock()
         }
+        // A process may build again (build-server.ts): the files integrations make are this build's.
+        forgetGeneratedFiles()
         // Astro keeps a copy of every page it renders in its cache folder (experimental.incrementalBuild).
         const cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
         // Not awaited here: preparing the staging folder overlaps Astro's content sync, and
@@ -238,6 +250,7 @@ export function publishSite(): AstroIntegration {
         await writeFile(recordFile, JSON.stringify(record))
         phase('publish: swap the folders, write the record')
         if (buildProfileOn()) for (const line of profileLines()) process.stdout.write(`${line}\n`)
+        await endBuild?.()
       },
     },
   }

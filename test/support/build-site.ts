@@ -30,7 +30,8 @@ export async function buildSite(options: {
     ...options.env,
   }
   const lines: string[] = []
-  const code = await runAstroBuild({ env, onLine: (line) => lines.push(line) })
+  // A test file builds site after site: each in the build's process the last one kept, where one is.
+  const code = await runAstroBuild({ env, onLine: (line) => lines.push(line), reuse: true })
   return { code, output: lines.join('\n') }
 }
 

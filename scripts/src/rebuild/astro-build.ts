@@ -13,6 +13,7 @@ import { isDeepStrictEqual } from 'node:util'
 import type { Catalog } from '../catalog/types.ts'
 import { repoRoot } from '../paths.ts'
 import {
+  buildServedLine,
   catalogHandoverVariable,
   standbyVariable,
   writeCatalogFile,
@@ -64,6 +65,14 @@ export interface AstroBuildOptions {
    * closeBuildStandby() ends it.
    */
   standby?: boolean
+  /**
+   * Runs in the build's process an earlier build of this process kept, when one with the same
+   * settings waits, and keeps this build's process once it succeeds (site/integrations/build-server.ts):
+   * for a process that builds many sites in turn (the tests), where loading Node, Astro, Vite and
+   * the site's modules anew took half of each build. Not with `catalog` nor `standby`, which start
+   * a process of their own; closeBuildStandby() ends the process kept.
+   */
+  reuse?: boolean
 }
 
 /**
@@ -79,10 +88,11 @@ export interface AstroBuildOptions {
  */
 export async function runAstroBuild(options: AstroBuildOptions): Promise<number | null> {
   options.signal?.throwIfAborted()
-  const launch = buildLaunch(options)
+  const reuse = options.reuse && !options.catalog && !options.standby
+  const launch = buildLaunch(options, reuse)
   building++
   try {
-    return await buildWith(launch, options)
+    return await (reuse ? buildReusing(launch, options) : buildWith(launch, options))
   } finally {
     building--
   }
@@ -190,11 +200,110 @@ function standBy(launch: BuildLaunch): void {
   void previous?.then((standby) => standby?.end())
 }
 
-/** Ends the build's process kept on standby, if any (runAstroBuild's `standby`). */
+/** Ends the build's process kept on standby, if any (runAstroBuild's `standby`), and the one kept for reuse. */
 export async function closeBuildStandby(): Promise<void> {
   const standby = await standingBy
   standingBy = null
-  await standby?.end()
+  const reused = keptForReuse
+  keptForReuse = null
+  await Promise.all([standby?.end(), reused?.build.end()])
+}
+
+/** A build's process that builds again (runAstroBuild's `reuse`). */
+interface Reused {
+  build: BuildProcess
+  /** The working folders it has built in: it is never handed one of them again (build-server.ts). */
+  folders: Set<string>
+}
+
+/** The build's process kept for the next build, waiting (runAstroBuild's `reuse`). */
+let keptForReuse: Reused | null = null
+
+/**
+ * How many builds a process kept for reuse runs at most, each leaving its bundle's modules loaded
+ * (a few MB for a test's site).
+ */
+const buildsPerProcess = 10
+
+/** Runs a build in the process kept from an earlier one when it has the same settings, else in a fresh one. */
+async function buildReusing(launch: BuildLaunch, options: AstroBuildOptions): Promise<number | null> {
+  let reused = takeKept(launch.key)
+  let folder: string
+  if (reused) {
+    folder = await claimUnusedFolder(reused.folders)
+    reused.build.hold()
+    reused.build.child.send({ type: 'build', env: launch.env, cwd: folder } satisfies ToBuild, () => {})
+  } else {
+    const build = await startBuildProcess(launch, false)
+    folder = build.cwd
+    reused = { build, folders: new Set() }
+  }
+  reused.folders.add(folder)
+  const { build } = reused
+  let completed = false
+  let served = 0
+  const done = Promise.withResolvers<'served'>()
+  build.listen((line) => {
+    // Once on its standard output, once on its standard error: what it printed on each has come.
+    if (line === buildServedLine) {
+      if (++served === 2) done.resolve('served')
+      return
+    }
+    if (completeLine.test(line)) completed = true
+    options.onLine(line)
+  })
+  const stop = () => build.child.kill()
+  options.signal?.addEventListener('abort', stop, { once: true })
+  let keep = false
+  try {
+    const ended = await Promise.race([build.exited, done.promise])
+    options.signal?.throwIfAborted()
+    if (ended !== 'served') return ended
+    if (!completed) {
+      options.onLine(
+        "[roland:rebuild] The site build's process said it was done before Astro said the build was complete: nothing was published.",
+      )
+      return 1
+    }
+    keep = reused.folders.size < buildsPerProcess
+    return 0
+  } finally {
+    options.signal?.removeEventListener('abort', stop)
+    build.listen(null)
+    // The folder it started in stays while it runs: a process it started (esbuild's) works there.
+    if (folder !== build.cwd) await rm(folder, { recursive: true, force: true })
+    if (keep) {
+      build.release()
+      const before = keptForReuse
+      keptForReuse = reused
+      void before?.build.end()
+    } else await build.end()
+  }
+}
+
+/** The process kept for reuse when it has these settings and still runs; it is no longer kept either way. */
+function takeKept(key: string): Reused | null {
+  const reused = keptForReuse
+  keptForReuse = null
+  if (!reused) return null
+  const { child } = reused.build
+  if (reused.build.key === key && child.exitCode === null && child.signalCode === null && child.connected) return reused
+  void reused.build.end()
+  return null
+}
+
+/** A build folder (claimBuildFolder) none of `used` names; the others claimed meanwhile are let go. */
+async function claimUnusedFolder(used: ReadonlySet<string>): Promise<string> {
+  const passed: string[] = []
+  try {
+    for (;;) {
+      const folder = await claimBuildFolder(path.join(repoRoot, '.astro', 'builds'))
+      if (!used.has(folder)) return folder
+      passed.push(folder)
+    }
+  } finally {
+    await Promise.all(passed.map((folder) => rm(folder, { recursive: true, force: true })))
+  }
 }
 
 /** How a build's process is started: its settings, and a key that says whether two are alike. */
@@ -204,7 +313,13 @@ interface BuildLaunch {
   key: string
 }
 
-function buildLaunch(options: AstroBuildOptions): BuildLaunch {
+/**
+ * The variables a process reads only as it starts (Node's, its allocators', libuv's): a process
+ * kept for reuse is handed the rest of each build's environment.
+ */
+const processStartVariable = /^(NODE_|MALLOC_|MIMALLOC_|UV_)/
+
+function buildLaunch(options: AstroBuildOptions, reuse = false): BuildLaunch {
   const astro = path.join(repoRoot, 'node_modules', 'astro', 'bin', 'astro.mjs')
   if (!existsSync(astro)) {
     throw new RebuildError(
@@ -222,6 +337,8 @@ function buildLaunch(options: AstroBuildOptions): BuildLaunch {
     '--import',
     pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'read-catalog-early.ts')).href,
     ...(options.execArgv ?? []),
+    // A process that builds again runs Astro's command line itself (build-server.ts).
+    ...(reuse ? [path.join(repoRoot, 'site', 'integrations', 'build-server.ts')] : []),
     astro,
     'build',
     '--root',
@@ -255,7 +372,8 @@ function buildLaunch(options: AstroBuildOptions): BuildLaunch {
     ...(options.catalog ? { [catalogHandoverVariable]: '1' } : {}),
   }
   delete childEnv[standbyVariable]
-  return { args, env: childEnv, key: JSON.stringify([args, childEnv]) }
+  const startEnv = Object.entries(childEnv).filter(([name]) => processStartVariable.test(name))
+  return { args, env: childEnv, key: JSON.stringify(reuse ? [args, startEnv] : [args, childEnv]) }
 }
 
 /** The line Astro prints once a build, its integrations' last steps (the site's publishing) included, is done. */
@@ -275,10 +393,12 @@ interface BuildProcess {
   heard(matches: (message: FromBuild) => boolean): Promise<FromBuild | null>
   /** Keeps this process alive while it runs (a process on standby does not). */
   hold(): void
+  /** Keeps this process alive no more (a process kept for reuse, waiting): it ends when this one does. */
+  release(): void
   /** Keeps this process alive until `work` settles (a process on standby talked to), then as before. */
   aliveFor<T>(work: Promise<T>): Promise<T>
-  /** Passes on its lines from now on, after those it printed so far. */
-  listen(onLine: (line: string) => void): void
+  /** Passes on its lines from now on, after those it printed so far; null keeps them for the next listener. */
+  listen(onLine: ((line: string) => void) | null): void
   /** Ends it, and removes its working directory. */
   end(): Promise<void>
   /** Started (or being started) for a build: a process on standby is handed no more catalogs ahead. */
@@ -357,12 +477,14 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
     child.channel?.ref()
     for (const stream of streams) stream.ref()
   }
-  if (standby) {
-    // Waiting, it keeps no one's process alive; it ends when this one does (build-standby.ts).
+  const release = () => {
+    kept = false
     child.unref()
     child.channel?.unref()
     for (const stream of streams) stream.unref()
   }
+  // Waiting, it keeps no one's process alive; it ends when this one does (build-standby.ts).
+  if (standby) release()
   return {
     child,
     key: launch.key,
@@ -378,6 +500,7 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
             awaited.add({ matches, heard })
           }),
     hold,
+    release,
     async aliveFor(work) {
       child.channel?.ref()
       try {
@@ -388,6 +511,7 @@ async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise
     },
     listen(onLine) {
       sink = onLine
+      if (!onLine) return
       for (const line of held) onLine(line)
       held = []
     },

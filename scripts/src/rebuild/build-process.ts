@@ -14,6 +14,9 @@
 //   reads the catalog and hands it to the process on standby, which reads it and makes the search
 //   index of it meanwhile. When the rebuild starts and the catalog is still the same, the build
 //   finds that work done. The build's side is site/integrations/build-thread.ts.
+// - The reuse. A process that builds many sites in turn (the tests) keeps a build's process once
+//   its build is done, and hands it the next build's environment and working folder: Node, Astro,
+//   Vite and the site's modules stay loaded. The build's side is site/integrations/build-server.ts.
 //
 // Each side speaks only once the other has said it is listening: a message sent before the other
 // side's listener exists would be lost.
@@ -46,8 +49,20 @@ export type FromBuild =
   /** On standby: at work on the catalog handed ahead in `file` (its reader started). */
   | { type: 'catalog-ahead-ready'; file: string }
 
+/**
+ * The line a reused build's process (site/integrations/build-server.ts) prints on its standard
+ * output and its standard error once a build is done and it waits for the next: what it printed
+ * before on each is then all there.
+ */
+export const buildServedLine = '[roland:build-server] done; waiting for the next build'
+
 /** What a rebuild tells its build's process. */
 export type ToBuild =
+  /**
+   * To a reused build's process, once its build is done: run another, with this environment (in
+   * place of its own) in this working folder, a folder it has not built in before.
+   */
+  | { type: 'build'; env: Record<string, string | undefined>; cwd: string }
   | { type: 'start' }
   /**
    * On standby: the catalog as it now stands, read ahead while the rebuild waits for its quiet

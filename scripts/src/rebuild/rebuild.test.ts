@@ -221,6 +221,60 @@ describe('a local build', () => {
       await rm(root, { recursive: true, force: true })
     }
   }, 240_000)
+
+  test('builds again in the process the last build kept, with its own settings; a build that fails leaves none kept', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'roland-reused-builds-'))
+    try {
+      const dataDirs: Record<string, string> = {}
+      for (const name of ['Big Rock Coffee', 'Lakeview Marina']) {
+        const dataDir = path.join(root, `${name.split(' ')[0]!.toLowerCase()}-data`)
+        const store = await freshStoreIn(dataDir)
+        await store.db.query(
+          `insert into businesses (slug, name, category, address) values ($1, $2, 'Dining & Refreshments', '1 Main St, Roland, AR 72135')`,
+          [name.toLowerCase().replaceAll(' ', '-'), name],
+        )
+        await store.close()
+        dataDirs[name] = dataDir
+      }
+      const build = async (site: string, env: NodeJS.ProcessEnv) => {
+        const lines: string[] = []
+        const code = await runAstroBuild({
+          env: { SUPABASE_URL: '', ROLAND_OUT_DIR: path.join(root, site), ...env },
+          onLine: (line) => lines.push(line),
+          reuse: true,
+        })
+        return { code, output: lines.join('\n') }
+      }
+      const again = /\[roland:build-server\] build (\d+) of this process/
+      const page = (site: string) => readFile(path.join(root, site, 'businesses', 'index.html'), 'utf8')
+
+      const first = await build('first', {
+        ROLAND_DATA_DIR: dataDirs['Big Rock Coffee'],
+        SITE_URL: 'https://first.example',
+      })
+      expect(first.code, first.output).toBe(0)
+      expect(first.output).not.toMatch(again)
+      // The next build runs in the same process, with its own data, its own address, and no setting of the first's.
+      const second = await build('second', { ROLAND_DATA_DIR: dataDirs['Lakeview Marina'] })
+      expect(second.code, second.output).toBe(0)
+      expect(second.output.match(again)?.[1]).toBe('2')
+      expect(await page('second')).toContain('Lakeview Marina')
+      expect(await page('second')).not.toContain('Big Rock Coffee')
+      expect(await page('second')).not.toContain('first.example')
+      expect(await page('first')).toContain('https://first.example/businesses')
+
+      // A build that fails (its catalog cannot be read) ends its process: the next starts a fresh one.
+      const failed = await build('failed', { SUPABASE_URL: 'http://127.0.0.1:9', SUPABASE_SECRET_KEY: 'sb_secret_x' })
+      expect(failed.code, failed.output).not.toBe(0)
+      const third = await build('third', { ROLAND_DATA_DIR: dataDirs['Big Rock Coffee'] })
+      expect(third.code, third.output).toBe(0)
+      expect(third.output).not.toMatch(again)
+      expect(await page('third')).toContain('Big Rock Coffee')
+    } finally {
+      await closeBuildStandby()
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 240_000)
 })
 
 /**

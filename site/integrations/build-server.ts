@@ -1,0 +1,72 @@
+// A site build's process that runs one build after another (runAstroBuild's `reuse`, in
+// @roland/scripts/rebuild/astro-build): for a process that builds many sites in turn, the tests
+// above all. A fresh process loads Node, Astro, Vite, the site's integrations and the packages its
+// pages use for every build: about half of a fixture site's build, 3 of its 6 CPU-seconds, on a
+// 2-core machine.
+//
+// Started as `node build-server.ts <astro's bin> build --root <site>`, it runs Astro's own command
+// line (its `astro build`, errors and exit code included) with the environment and working folder
+// it started with, then prints buildServedLine and waits. Each `build` message (build-process.ts)
+// then gives it another build's environment, in place of its own, and a working folder of its own,
+// where Astro writes that build's bundle: a module keeps its first instance for its path, so a
+// bundle at a path this process has loaded before would not be loaded again. A build that fails
+// ends the process, as `astro build` does (exit 1): only a process whose builds all succeeded is
+// handed another.
+//
+// What an integration keeps between builds it sets afresh as each build starts (bundle-cache.ts,
+// generated-files.ts, publish-site.ts); what a build keeps for the whole process is forgotten here,
+// before the next starts (the catalog's read, the profile).
+import { loadDotEnv } from '@roland/scripts/env'
+import { buildServedLine, type ToBuild } from '@roland/scripts/rebuild/build-process'
+import { rmSync } from 'node:fs'
+import { pathToFileURL } from 'node:url'
+import { markBuildStart } from '../lib/build-profile.ts'
+import { catalogRead, forgetCatalogRead } from './build-thread.ts'
+
+const [astroBin, ...astroArgs] = process.argv.slice(2)
+if (!astroBin || process.send === undefined) {
+  console.error("build-server.ts runs a rebuild's builds: start it with runAstroBuild({ reuse: true }).")
+  process.exit(2)
+}
+const { cli } = (await import(new URL('../dist/cli/index.js', pathToFileURL(astroBin)).href)) as {
+  cli: (argv: string[]) => Promise<void>
+}
+
+async function build(): Promise<void> {
+  // On an error, Astro's command line prints it and ends the process (exit 1).
+  await cli([process.execPath, astroBin!, ...astroArgs])
+  process.stdout.write(`${buildServedLine}\n`)
+  process.stderr.write(`${buildServedLine}\n`)
+}
+
+/**
+ * The folder this process started in, which stays while it runs (the processes it starts, esbuild's,
+ * work there), and the one it builds in now, which its rebuild removes once the build is done.
+ */
+const startFolder = process.cwd()
+let folder = startFolder
+/** How many builds this process has run. */
+let builds = 1
+
+process.on('message', (message: ToBuild) => {
+  if (message.type !== 'build') return
+  for (const name of Object.keys(process.env)) if (!(name in message.env)) delete process.env[name]
+  Object.assign(process.env, message.env)
+  process.chdir(message.cwd)
+  folder = message.cwd
+  forgetCatalogRead()
+  markBuildStart()
+  // As read-catalog-early.ts does for the first build: .env first, as astro.config.mjs reads it.
+  loadDotEnv()
+  void catalogRead()
+  console.log(`[roland:build-server] build ${++builds} of this process, which has Astro and the site's modules loaded`)
+  void build()
+})
+
+// Its rebuild's process is gone: nothing will hand it another build, nor remove its folder.
+process.once('disconnect', () => {
+  for (const made of new Set([startFolder, folder])) rmSync(made, { recursive: true, force: true })
+  process.exit(0)
+})
+
+await build()
