@@ -17,6 +17,7 @@ import {
   type CatalogState,
 } from './embedded/catalog-read.ts'
 import { sqlJobs } from './embedded/jobs.ts'
+import { openFromEmptyCluster } from './embedded/empty-cluster.ts'
 import { applyMigrations, migrationStatusOf, type MigrationStatus } from './embedded/migrations.ts'
 import { readMigrations, readSeed, type Migration } from './sql-files.ts'
 import {
@@ -93,7 +94,19 @@ export async function openEmbeddedStore(options: EmbeddedOptions = {}): Promise<
   }
   let db: PGlite
   try {
-    db = await PGlite.create(dbDir ? { dataDir: dbDir, startParams } : { loadDataDir: options.copyOf, startParams })
+    const open = (loadDataDir?: Blob) =>
+      PGlite.create(dbDir ? { dataDir: dbDir, loadDataDir, startParams } : { loadDataDir, startParams })
+    // A new database starts as a copy of the empty cluster initdb makes (empty-cluster.ts).
+    db =
+      options.copyOf || !created
+        ? await open(options.copyOf)
+        : await openFromEmptyCluster({
+            open,
+            clear: async () => {
+              if (dbDir) await rm(dbDir, { recursive: true, force: true })
+            },
+            startParams,
+          })
   } catch (error) {
     await release()
     throw new StoreError(
