@@ -60,6 +60,19 @@ const description = (page: Page) => page.locator('meta[name="description"]').get
 const activeWorker = (page: Page) =>
   page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL ?? null)
 
+/** The precache's copies of the search's manifest, by their revision (Workbox keys them so). */
+const precachedIndex = (page: Page) =>
+  page.evaluate(async () => {
+    const keys: string[] = []
+    for (const name of await caches.keys())
+      for (const request of await (await caches.open(name)).keys()) {
+        const url = new URL(request.url)
+        if (url.pathname === '/businesses/search-index.json' && url.searchParams.has('__WB_REVISION__'))
+          keys.push(url.href)
+      }
+    return keys.sort().join(' ')
+  })
+
 const savedNote = (page: Page) => page.locator('[data-saved-note]')
 const searchBox = (page: Page) => page.getByRole('searchbox', { name: 'Search' })
 const cards = (page: Page) => page.locator('[data-directory-results] article[data-business] h2')
@@ -182,17 +195,32 @@ describe('a site of 210 businesses: "Save for offline", and a new deploy', () =>
     const { page, context } = await visitor()
     await openControlled(page, url('/business/lakeshore-outfitter-07'))
     await page.goto(url('/businesses'))
+    // The first visit's worker has precached the search's manifest of this build.
+    let lastBuilds = ''
+    await expect.poll(async () => (lastBuilds = await precachedIndex(page))).not.toBe('')
     const newDescription = 'Canoes for rent at the north landing, by the hour or the day.'
     await describeBusiness(dataDir, 'lakeshore-outfitter-07', newDescription)
     await addBusinesses(dataDir, numberedBusinesses('Harbor Kiosk', 1))
     await build()
     // The next visit, online: the page is the new one; the browser finds a new worker, which
-    // installs (precaching the new build's files) and takes over.
+    // installs (precaching the new build's files) and takes over. A check for a new worker the
+    // browser began before the rebuild published (after the visit to /businesses) finds the last
+    // build's, and an update asked meanwhile joins it: the browser is asked until the new worker's
+    // install has begun (its copy of the search's manifest, under the new build's revision, is in
+    // the precache).
     await page.goto(url('/business/lakeshore-outfitter-07'))
     await expect(description(page)).resolves.toContain(newDescription)
-    await page.evaluate(async () => {
-      await (await navigator.serviceWorker.getRegistration())!.update()
-    })
+    await expect
+      .poll(
+        async () => {
+          await page.evaluate(async () => {
+            await (await navigator.serviceWorker.getRegistration())!.update()
+          })
+          return precachedIndex(page)
+        },
+        { timeout: 60_000 },
+      )
+      .not.toBe(lastBuilds)
     await page.waitForFunction(async () => {
       const registration = await navigator.serviceWorker.getRegistration()
       return !registration?.installing && !registration?.waiting && registration?.active?.state === 'activated'
