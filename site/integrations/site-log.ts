@@ -63,9 +63,23 @@ export function siteLog({ terminal, out }: { terminal: AstroLoggerDestination; o
   }
 }
 
+/**
+ * The logs of this process, each written out when the process ends: one slot and one listener for
+ * the process, which may build again (build-server.ts), and whose prerender bundle has a copy of
+ * this module of its own.
+ */
+const logsSlot = Symbol.for('roland.site.logs')
+
 /** Astro's entry point (logger.entrypoint): the site's log on the process's terminal. */
 export default function siteLogger(config: Parameters<typeof astroLog>[0]) {
   const log = siteLog({ terminal: astroLog(config), out: (text) => process.stdout.write(text) })
-  process.once('exit', log.flush)
+  const slot = globalThis as { [logsSlot]?: Set<{ flush: () => void }> }
+  if (!slot[logsSlot]) {
+    const logs = (slot[logsSlot] = new Set())
+    process.once('exit', () => {
+      for (const each of logs) each.flush()
+    })
+  }
+  slot[logsSlot].add(log)
   return log
 }
