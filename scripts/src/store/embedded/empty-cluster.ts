@@ -43,8 +43,11 @@ export async function openFromEmptyCluster(options: {
   }
 }
 
+/** The installed PGlite's version, once read. */
+let version: string | undefined
+
 /** The file the cluster is kept in, in a folder. */
-export const clusterFile = (folder: string) => path.join(folder, `empty-cluster-${pgliteVersion()}.tar`)
+export const clusterFile = (folder: string) => path.join(folder, `empty-cluster-${(version ??= pgliteVersion())}.tar`)
 
 /**
  * The empty cluster a new database is loaded from (PGlite's loadDataDir), as PGlite with these
