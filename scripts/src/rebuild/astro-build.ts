@@ -1,23 +1,21 @@
 // Runs the site's `astro build` in a process of its own (runAstroBuild), for the rebuild
 // (rebuild.ts), the tests and the bench: the process's settings, its working folder, the one kept
-// ready on standby, and the catalog handed over to it (build-process.ts says what they tell each
-// other).
-import { spawn, type ChildProcess } from 'node:child_process'
+// ready on standby or kept for reuse, and the catalog handed over to it (build-process.ts says what
+// they tell each other; build-child.ts starts and drives the process itself).
 import { existsSync } from 'node:fs'
-import { mkdir, rm } from 'node:fs/promises'
-import type { Socket } from 'node:net'
+import { rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import type { Catalog } from '../catalog/types.ts'
 import { repoRoot } from '../paths.ts'
+import { claimBuildFolder, startBuildProcess, type BuildLaunch, type BuildProcess } from './build-child.ts'
 import {
   buildServedLine,
   catalogHandoverVariable,
   standbyVariable,
   writeCatalogFile,
-  type FromBuild,
   type ToBuild,
 } from './build-process.ts'
 
@@ -306,13 +304,6 @@ async function claimUnusedFolder(used: ReadonlySet<string>): Promise<string> {
   }
 }
 
-/** How a build's process is started: its settings, and a key that says whether two are alike. */
-interface BuildLaunch {
-  args: string[]
-  env: NodeJS.ProcessEnv
-  key: string
-}
-
 /**
  * The variables a process reads only as it starts (Node's, its allocators', libuv's): a process
  * kept for reuse is handed the rest of each build's environment.
@@ -379,173 +370,10 @@ function buildLaunch(options: AstroBuildOptions, reuse = false): BuildLaunch {
 /** The line Astro prints once a build, its integrations' last steps (the site's publishing) included, is done. */
 const completeLine = /\[build\] Complete!/
 
-/** A build's process, as its rebuild drives it. */
-interface BuildProcess {
-  child: ChildProcess
-  key: string
-  /** Its working directory. */
-  cwd: string
-  /** Its exit code (null when killed). */
-  exited: Promise<number | null>
-  /** The first message of that type it sent; null if it ended without. */
-  said(type: FromBuild['type']): Promise<FromBuild | null>
-  /** The next message it sends that `matches`; null if it ends without. */
-  heard(matches: (message: FromBuild) => boolean): Promise<FromBuild | null>
-  /** Keeps this process alive while it runs (a process on standby does not). */
-  hold(): void
-  /** Keeps this process alive no more (a process kept for reuse, waiting): it ends when this one does. */
-  release(): void
-  /** Keeps this process alive until `work` settles (a process on standby talked to), then as before. */
-  aliveFor<T>(work: Promise<T>): Promise<T>
-  /** Passes on its lines from now on, after those it printed so far; null keeps them for the next listener. */
-  listen(onLine: ((line: string) => void) | null): void
-  /** Ends it, and removes its working directory. */
-  end(): Promise<void>
-  /** Started (or being started) for a build: a process on standby is handed no more catalogs ahead. */
-  taken: boolean
-  /** The catalog it was last handed ahead, on standby, and its file. */
-  ahead: { catalog: Catalog; file: string } | null
-}
-
 /** The build's process on standby (runAstroBuild's `standby`). */
 let standingBy: Promise<BuildProcess | null> | null = null
 /** How many builds run now. */
 let building = 0
-
-async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise<BuildProcess> {
-  const cwd = await claimBuildFolder(path.join(repoRoot, '.astro', 'builds'))
-  const child = spawn(process.execPath, launch.args, {
-    cwd,
-    env: standby ? { ...launch.env, [standbyVariable]: '1' } : launch.env,
-    // The rebuild and its build speak over Node's IPC channel (build-process.ts).
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  })
-  let sink: ((line: string) => void) | null = null
-  let held: string[] = []
-  const onLine = (line: string) => (sink ? sink(line) : held.push(line))
-  // One splitter each: a line of stderr must not land inside an unfinished line of stdout.
-  const out = lineSplitter(onLine)
-  const err = lineSplitter(onLine)
-  child.stdout!.on('data', (chunk: Buffer) => out.push(chunk))
-  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk))
-  const heard = new Map<string, PromiseWithResolvers<FromBuild | null>>()
-  let ended = false
-  const hear = (type: string) => {
-    let message = heard.get(type)
-    if (!message) {
-      message = Promise.withResolvers()
-      if (ended) message.resolve(null)
-      heard.set(type, message)
-    }
-    return message
-  }
-  const awaited = new Set<{ matches: (message: FromBuild) => boolean; heard: (message: FromBuild | null) => void }>()
-  child.on('message', (message: FromBuild) => {
-    hear(message.type).resolve(message)
-    for (const waiter of awaited)
-      if (waiter.matches(message)) {
-        awaited.delete(waiter)
-        waiter.heard(message)
-      }
-  })
-  const hearNoMore = () => {
-    ended = true
-    for (const message of heard.values()) message.resolve(null)
-    for (const waiter of awaited) waiter.heard(null)
-    awaited.clear()
-  }
-  const exited = new Promise<number | null>((resolve, reject) => {
-    child.on('error', (error) => {
-      hearNoMore()
-      reject(error)
-    })
-    child.on('close', (code) => {
-      hearNoMore()
-      out.end()
-      err.end()
-      resolve(code)
-    })
-  })
-  // Whoever runs the build awaits it; a process on standby may end unawaited.
-  exited.catch(() => {})
-  const streams = [child.stdout, child.stderr] as Socket[]
-  // Whoever waits for it keeps this process alive meanwhile.
-  let kept = !standby
-  const hold = () => {
-    kept = true
-    child.ref()
-    child.channel?.ref()
-    for (const stream of streams) stream.ref()
-  }
-  const release = () => {
-    kept = false
-    child.unref()
-    child.channel?.unref()
-    for (const stream of streams) stream.unref()
-  }
-  // Waiting, it keeps no one's process alive; it ends when this one does (build-standby.ts).
-  if (standby) release()
-  return {
-    child,
-    key: launch.key,
-    cwd,
-    exited,
-    taken: !standby,
-    ahead: null,
-    said: (type) => hear(type).promise,
-    heard: (matches) =>
-      ended
-        ? Promise.resolve(null)
-        : new Promise((heard) => {
-            awaited.add({ matches, heard })
-          }),
-    hold,
-    release,
-    async aliveFor(work) {
-      child.channel?.ref()
-      try {
-        return await work
-      } finally {
-        if (!kept) child.channel?.unref()
-      }
-    },
-    listen(onLine) {
-      sink = onLine
-      if (!onLine) return
-      for (const line of held) onLine(line)
-      held = []
-    },
-    async end() {
-      hold()
-      child.kill()
-      await exited.catch(() => {})
-      await rm(cwd, { recursive: true, force: true })
-    },
-  }
-}
-
-/**
- * A working folder for a build's process (runAstroBuild): the first of build-1, build-2, … under
- * `buildsDir` that no other build holds, made here (its removal frees it).
- *
- * The same few names, rather than a new one each time: Node keeps the compiled code of the modules a
- * build loads (NODE_COMPILE_CACHE) under each module's path, and Astro writes the site's bundle into
- * this folder. Under a new folder each build, its chunks were compiled afresh and added to that cache
- * every time (about 300 entries, 1 MB, a rebuild), without end on the console's machine; under the
- * same name, a chunk named by its content is found there again.
- */
-export async function claimBuildFolder(buildsDir: string): Promise<string> {
-  await mkdir(buildsDir, { recursive: true })
-  for (let slot = 1; ; slot++) {
-    const folder = path.join(buildsDir, `build-${slot}`)
-    try {
-      await mkdir(folder)
-      return folder
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-    }
-  }
-}
 
 /**
  * Starts the build's process on standby when it was started with the same settings, and nothing
@@ -602,20 +430,4 @@ async function handOver(build: BuildProcess, reading: ReturnType<typeof readForH
   }
   // A build that already ended (it failed to start, it was stopped) needs no catalog.
   if ((await build.said('catalog-wanted')) && build.child.connected) build.child.send(message, () => {})
-}
-
-/** Splits a stream's chunks into lines for onLine; `end` passes on a last line with no line break. */
-function lineSplitter(onLine: (line: string) => void) {
-  let rest = ''
-  return {
-    push(chunk: Buffer) {
-      const lines = (rest + chunk.toString('utf8')).split(/\r?\n/)
-      rest = lines.pop() ?? ''
-      lines.forEach(onLine)
-    },
-    end() {
-      if (rest) onLine(rest)
-      rest = ''
-    },
-  }
 }

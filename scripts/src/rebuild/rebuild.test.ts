@@ -6,14 +6,8 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
-import {
-  buildHeapMb,
-  claimBuildFolder,
-  closeBuildStandby,
-  RebuildError,
-  runAstroBuild,
-  type AstroBuildOptions,
-} from './astro-build.ts'
+import { buildHeapMb, closeBuildStandby, RebuildError, runAstroBuild, type AstroBuildOptions } from './astro-build.ts'
+import { claimBuildFolder } from './build-child.ts'
 import { buildLog, prepareRebuild, rebuildMode, rebuildSite, runRebuild } from './rebuild.ts'
 
 // The deploy hook is a third party: a small server on 127.0.0.1 stands in for it. The local build
