@@ -101,25 +101,10 @@ async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promi
   const catalog = options.catalog && readForHandover(options.catalog)
   let build = await startStandby(launch, options.onLine)
   build ??= await startBuildProcess(launch, false)
-  let completed = false
-  build.listen((line) => {
-    if (completeLine.test(line)) completed = true
-    options.onLine(line)
-  })
-  const stop = () => build.child.kill()
-  options.signal?.addEventListener('abort', stop, { once: true })
   const handing = catalog && handOver(build, catalog)
   try {
-    const code = await build.exited
-    options.signal?.throwIfAborted()
-    if (code !== 0 || completed) return code
-    // Ended well, but before the end: a process whose work stopped (nothing left waiting on it) ends so.
-    options.onLine(
-      "[roland:rebuild] The site build's process ended (exit 0) before Astro said the build was complete: nothing was published.",
-    )
-    return 1
+    return (await followBuild(build, options)).code
   } finally {
-    options.signal?.removeEventListener('abort', stop)
     // The catalog's read and handover end before its folder goes (and before the caller closes the store).
     await handing
     await rm(build.cwd, { recursive: true, force: true })
@@ -238,35 +223,13 @@ async function buildReusing(launch: BuildLaunch, options: AstroBuildOptions): Pr
   }
   reused.folders.add(folder)
   const { build } = reused
-  let completed = false
-  let served = 0
-  const done = Promise.withResolvers<'served'>()
-  build.listen((line) => {
-    // Once on its standard output, once on its standard error: what it printed on each has come.
-    if (line === buildServedLine) {
-      if (++served === 2) done.resolve('served')
-      return
-    }
-    if (completeLine.test(line)) completed = true
-    options.onLine(line)
-  })
-  const stop = () => build.child.kill()
-  options.signal?.addEventListener('abort', stop, { once: true })
   let keep = false
   try {
-    const ended = await Promise.race([build.exited, done.promise])
-    options.signal?.throwIfAborted()
-    if (ended !== 'served') return ended
-    if (!completed) {
-      options.onLine(
-        "[roland:rebuild] The site build's process said it was done before Astro said the build was complete: nothing was published.",
-      )
-      return 1
-    }
+    const ended = await followBuild(build, options)
+    if (!ended.served) return ended.code
     keep = reused.folders.size < buildsPerProcess
     return 0
   } finally {
-    options.signal?.removeEventListener('abort', stop)
     build.listen(null)
     // The folder it started in stays while it runs: a process it started (esbuild's) works there.
     if (folder !== build.cwd) await rm(folder, { recursive: true, force: true })
@@ -276,6 +239,47 @@ async function buildReusing(launch: BuildLaunch, options: AstroBuildOptions): Pr
       keptForReuse = reused
       void before?.build.end()
     } else await build.end()
+  }
+}
+
+/**
+ * Follows a build in its process to its end: passes its lines on and stops it when the caller
+ * aborts. It ends when the process exits (its code), or, in a process kept for reuse
+ * (build-server.ts), when the process says it has served the build and waits for the next
+ * (`served`, code 0). A build that ends well before Astro said it was complete has published
+ * nothing: its code is then 1, with a line saying so.
+ */
+async function followBuild(
+  build: BuildProcess,
+  options: AstroBuildOptions,
+): Promise<{ code: number | null; served: boolean }> {
+  let completed = false
+  let servedLines = 0
+  const served = Promise.withResolvers<'served'>()
+  build.listen((line) => {
+    // Once on its standard output, once on its standard error: what it printed on each has come.
+    if (line === buildServedLine) {
+      if (++servedLines === 2) served.resolve('served')
+      return
+    }
+    if (completeLine.test(line)) completed = true
+    options.onLine(line)
+  })
+  const stop = () => build.child.kill()
+  options.signal?.addEventListener('abort', stop, { once: true })
+  try {
+    const ended = await Promise.race([build.exited, served.promise])
+    options.signal?.throwIfAborted()
+    const code = ended === 'served' ? 0 : ended
+    if (code !== 0 || completed) return { code, served: ended === 'served' }
+    options.onLine(
+      ended === 'served'
+        ? "[roland:rebuild] The site build's process said it was done before Astro said the build was complete: nothing was published."
+        : "[roland:rebuild] The site build's process ended (exit 0) before Astro said the build was complete: nothing was published.",
+    )
+    return { code: 1, served: false }
+  } finally {
+    options.signal?.removeEventListener('abort', stop)
   }
 }
 
