@@ -28,6 +28,8 @@ const cli = path.join(repoRoot, 'scripts', 'src', 'cli.ts')
 const consoleMain = path.join(repoRoot, 'console', 'src', 'server', 'main.ts')
 const consoleToken = 'crash-test-console-token-0123456789'
 const kills: Record<string, number> = {}
+/** How many times each kind of job was started to be killed (a kill that comes after the job ended misses). */
+const attempts: Record<string, number> = {}
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same kill moments. */
 function mulberry32(state: number): () => number {
@@ -51,7 +53,9 @@ beforeAll(async () => {
 })
 
 afterAll(async () => {
-  process.stdout.write(`crash test (seed ${seed}): kills ${JSON.stringify(kills)}\n`)
+  process.stdout.write(
+    `crash test (seed ${seed}): kills ${JSON.stringify(kills)} of attempts ${JSON.stringify(attempts)}\n`,
+  )
   await rm(work, { recursive: true, force: true })
 })
 
@@ -162,6 +166,7 @@ async function killCli(
   anchor: Anchor = 'lock',
 ): Promise<{ delayMs: number; killed: boolean }> {
   const delayMs = Math.round(random() * windowMs)
+  attempts[kind] = (attempts[kind] ?? 0) + 1
   const run = spawnCli(dataDir, args, env)
   await anchored(anchor, dataDir, run)
   await Promise.race([sleep(delayMs), run.exited])
