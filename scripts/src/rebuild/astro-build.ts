@@ -246,8 +246,8 @@ async function buildReusing(launch: BuildLaunch, options: AstroBuildOptions): Pr
  * Follows a build in its process to its end: passes its lines on and stops it when the caller
  * aborts. It ends when the process exits (its code), or, in a process kept for reuse
  * (build-server.ts), when the process says it has served the build and waits for the next
- * (`served`, code 0). A build that ends well before Astro said it was complete has published
- * nothing: its code is then 1, with a line saying so.
+ * (`served`, code 0: the process may be kept). A build that ends well before Astro said it was
+ * complete has published nothing: its code is then 1, with a line saying so, and it is not `served`.
  */
 async function followBuild(
   build: BuildProcess,
@@ -272,10 +272,9 @@ async function followBuild(
     options.signal?.throwIfAborted()
     const code = ended === 'served' ? 0 : ended
     if (code !== 0 || completed) return { code, served: ended === 'served' }
+    const how = ended === 'served' ? 'said it was done' : 'ended (exit 0)'
     options.onLine(
-      ended === 'served'
-        ? "[roland:rebuild] The site build's process said it was done before Astro said the build was complete: nothing was published."
-        : "[roland:rebuild] The site build's process ended (exit 0) before Astro said the build was complete: nothing was published.",
+      `[roland:rebuild] The site build's process ${how} before Astro said the build was complete: nothing was published.`,
     )
     return { code: 1, served: false }
   } finally {
