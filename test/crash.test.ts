@@ -28,7 +28,7 @@ const cli = path.join(repoRoot, 'scripts', 'src', 'cli.ts')
 const consoleMain = path.join(repoRoot, 'console', 'src', 'server', 'main.ts')
 const consoleToken = 'crash-test-console-token-0123456789'
 const kills: Record<string, number> = {}
-/** How many times each kind of job was started to be killed (a kill that comes after the job ended misses). */
+/** How many times each kind of job was to be killed (a kill that comes after the job ended misses). */
 const attempts: Record<string, number> = {}
 
 /** A small seeded PRNG (mulberry32): the same seed gives the same kill moments. */
@@ -166,15 +166,15 @@ async function killCli(
   anchor: Anchor = 'lock',
 ): Promise<{ delayMs: number; killed: boolean }> {
   const delayMs = Math.round(random() * windowMs)
-  attempts[kind] = (attempts[kind] ?? 0) + 1
   const run = spawnCli(dataDir, args, env)
   await anchored(anchor, dataDir, run)
   await Promise.race([sleep(delayMs), run.exited])
   return { delayMs, killed: await kill(kind, run) }
 }
 
-/** Kills a process with SIGKILL, unless it has ended; counts the kill. */
+/** Kills a process with SIGKILL, unless it has ended; counts the attempt, and the kill. */
 async function kill(kind: string, run: { child: ChildProcess; exited: Promise<Exit> }): Promise<boolean> {
+  attempts[kind] = (attempts[kind] ?? 0) + 1
   const killed = run.child.exitCode === null && run.child.kill('SIGKILL')
   await run.exited
   if (killed) kills[kind] = (kills[kind] ?? 0) + 1
