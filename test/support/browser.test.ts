@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { ensureChromium, findChromium, noChromiumHelp, type ChromiumLookup } from './browser.ts'
+import { ensureChromium, ensureHeadlessShell, findChromium, noChromiumHelp, type ChromiumLookup } from './browser.ts'
 
 // Fake browsers: small executable files in a temporary folder laid out like a home directory,
 // Playwright's cache, a folder on PATH and a system location. Nothing is launched or installed.
@@ -34,6 +34,7 @@ function lookup(overrides: Partial<ChromiumLookup> & { env?: NodeJS.ProcessEnv }
     env: { PATH: '' },
     playwrightChromium: undefined,
     systemPaths: [],
+    headlessShellPaths: [],
     ...overrides,
   }
 }
@@ -110,6 +111,89 @@ describe('findChromium', () => {
     await fake('home/.cache/ms-playwright/chromium-1255/chrome-linux64/chrome', { executable: false })
     await fake('bin/chromium', { executable: false })
     expect(findChromium(lookup({ env: { PATH: path.join(root, 'bin') } }))).toBeUndefined()
+  })
+})
+
+describe('findChromium for the browser tests (headlessShell)', () => {
+  test('takes a headless shell before a full browser, wherever each is', async () => {
+    await fake('home/.cache/ms-playwright/chromium-1255/chrome-linux64/chrome')
+    await fake('bin/chromium')
+    const shell = await fake('usr/bin/chromium-headless-shell')
+    const found = findChromium(
+      lookup({ env: { PATH: path.join(root, 'bin') }, headlessShellPaths: [shell], headlessShell: true }),
+    )
+    expect(found).toEqual({ source: 'system', path: shell })
+  })
+
+  test("takes Playwright's headless shell first, then one on PATH", async () => {
+    const cached = await fake(
+      'home/.cache/ms-playwright/chromium_headless_shell-1255/chrome-headless-shell-linux64/chrome-headless-shell',
+    )
+    await fake('bin/chromium-headless-shell')
+    expect(findChromium(lookup({ env: { PATH: path.join(root, 'bin') }, headlessShell: true }))).toEqual({
+      source: 'playwright',
+      path: cached,
+    })
+  })
+
+  test('takes the full browser when there is no headless shell, and CHROMIUM_PATH before either', async () => {
+    const usual = await fake('usr/bin/chromium')
+    const shell = await fake('usr/bin/chromium-headless-shell', { executable: false })
+    const options = { systemPaths: [usual], headlessShellPaths: [shell], headlessShell: true }
+    expect(findChromium(lookup(options))).toEqual({ source: 'system', path: usual })
+    const configured = await fake('custom/chrome')
+    expect(findChromium(lookup({ ...options, env: { CHROMIUM_PATH: configured, PATH: '' } }))).toEqual({
+      source: 'CHROMIUM_PATH',
+      path: configured,
+    })
+  })
+
+  test('the full browser still comes first for everyone else (Lighthouse)', async () => {
+    const usual = await fake('usr/bin/chromium')
+    const shell = await fake('usr/bin/chromium-headless-shell')
+    expect(findChromium(lookup({ systemPaths: [usual], headlessShellPaths: [shell] }))).toEqual({
+      source: 'system',
+      path: usual,
+    })
+  })
+})
+
+describe('ensureHeadlessShell', () => {
+  test('installs it once when only a full browser is found, and the tests then find it', async () => {
+    const usual = await fake('usr/bin/chromium')
+    const shell = path.join(root, 'usr/bin/chromium-headless-shell')
+    const options = lookup({ systemPaths: [usual], headlessShellPaths: [shell] })
+    const install = vi.fn(() => {
+      writeFileSync(shell, '#!/bin/sh\nexit 0\n', { mode: 0o755 })
+      return undefined
+    })
+    expect(ensureHeadlessShell(options, install)).toBeUndefined()
+    expect(install).toHaveBeenCalledTimes(1)
+    expect(findChromium({ ...options, headlessShell: true })).toEqual({ source: 'system', path: shell })
+  })
+
+  test('installs nothing when a headless shell is there, or when CHROMIUM_PATH names the browser', async () => {
+    const shell = await fake('usr/bin/chromium-headless-shell')
+    const install = vi.fn(() => undefined)
+    expect(ensureHeadlessShell(lookup({ headlessShellPaths: [shell] }), install)).toBeUndefined()
+    const configured = await fake('custom/chrome')
+    expect(ensureHeadlessShell(lookup({ env: { CHROMIUM_PATH: configured, PATH: '' } }), install)).toBeUndefined()
+    expect(install).not.toHaveBeenCalled()
+  })
+
+  test('says why the install failed, and the tests run in the full browser', async () => {
+    const usual = await fake('usr/bin/chromium')
+    const options = lookup({ systemPaths: [usual] })
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      expect(ensureHeadlessShell(options, () => 'not root on Debian')).toBe('not root on Debian')
+      expect(error).toHaveBeenLastCalledWith(
+        `No headless shell (not root on Debian): the browser tests run in ${usual}.`,
+      )
+    } finally {
+      error.mockRestore()
+    }
+    expect(findChromium({ ...options, headlessShell: true })).toEqual({ source: 'system', path: usual })
   })
 })
 
