@@ -109,9 +109,10 @@ function playwrightChromiumPath(): string | undefined {
 }
 
 /**
- * Finds a browser for the tests, in this order: CHROMIUM_PATH; Playwright's cache (the revision this
- * playwright-core expects, then any other); a Chrome or Chromium on PATH or in the usual places; in
- * each, the full browser before the headless shell, or (`headlessShell`) the other way round.
+ * Finds a browser for the tests, in this order: CHROMIUM_PATH; a full Chrome or Chromium in
+ * Playwright's cache (the revision this playwright-core expects, then any other), on PATH or in the
+ * usual places; then a headless shell, looked for in the same places. With `headlessShell`, the
+ * headless shells come before the full browsers.
  * Returns undefined when there is none; throws when CHROMIUM_PATH names something that cannot run,
  * since a setting that is wrong should be fixed rather than quietly passed over.
  */
