@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import { bundleKey, writeNames, type AstroSettingsSeen, type Names } from './bundle-cache.ts'
+import type { AstroIntegrationLogger } from 'astro'
+import { bundleCache, bundleKey, writeNames, type AstroSettingsSeen, type Names } from './bundle-cache.ts'
 
 // What a kept bundle is keyed by: a build reuses one only when nothing it was made of has changed.
 // (That a reused bundle gives the site a fresh one does is test/site/incremental-build.test.ts's
@@ -144,4 +145,67 @@ test("writes a build's folders and address in place of those the kept bundle has
   expect(written).toBe(manifest(now).replace(`see ${now.site}/about`, `see ${was.site}/about`))
   expect(await readFile(path.join(bundle, 'chunks', 'page.mjs'), 'utf8')).toBe(`export const s = '${now.site}'`)
   expect(await readFile(path.join(bundle, 'notes.txt'), 'utf8')).toBe(was.folders.outDir)
+})
+
+/** What Astro's patched build calls (static-build.js): the cache in its slot, once the integration has set up. */
+interface Slot {
+  restore(call: object): Promise<boolean>
+  save(call: object): Promise<void>
+}
+
+/** The integration set up for a build, as Astro does: its slot, and the Vite plugin it adds. */
+async function setUpBuild() {
+  const warnings: string[] = []
+  const plugins: Array<{ configResolved(config: { isProduction: boolean }): void }> = []
+  const setup = bundleCache().hooks['astro:config:setup'] as (options: object) => Promise<void> | void
+  await setup({
+    command: 'build',
+    logger: { warn: (line: string) => warnings.push(line), info: () => {} } as unknown as AstroIntegrationLogger,
+    updateConfig: (config: { vite: { plugins: typeof plugins } }) => plugins.push(...config.vite.plugins),
+  })
+  const slot = (globalThis as Record<symbol, Slot>)[Symbol.for('astro.build.bundle-cache')]!
+  return {
+    slot,
+    warnings,
+    resolved: (isProduction: boolean) => plugins.forEach((p) => p.configResolved({ isProduction })),
+  }
+}
+
+test('keeps only a bundle Vite made for production: one made for development is bundled again', async () => {
+  const settings = settingsIn('dist')
+  const prerenderOutputDir = pathToFileURL(`${path.join(root, 'dist', '.prerender')}/`)
+  await mkdir(path.join(root, 'dist', '.prerender'), { recursive: true })
+  await writeFile(path.join(root, 'dist', '.prerender', 'entry.mjs'), 'export const dev = false')
+  await write('dist/_astro/island.js', 'export {}')
+  const internals = () => ({
+    prerenderEntryFileName: 'entry.mjs',
+    entrySpecifierToBundleMap: new Map<string, string>(),
+    pagesByKeys: new Map([['page:index', { styles: [] }]]),
+  })
+  const call = (made = internals()) => ({
+    settings,
+    internals: made,
+    prerenderOutputDir,
+    clientDir: settings.config.outDir,
+  })
+  const kept = () => readdir(path.join(root, 'node_modules', '.cache', 'roland-site-bundle')).catch(() => [])
+
+  // NODE_ENV other than 'production' as Vite read its config: import.meta.env.DEV was true in that bundle.
+  let build = await setUpBuild()
+  expect(await build.slot.restore(call())).toBe(false)
+  build.resolved(false)
+  await build.slot.save({ ...call(), clientFiles: ['_astro/island.js'] })
+  expect(await kept()).toEqual([])
+  expect(build.warnings.join('\n')).toMatch(/not kept: Vite bundled for development/)
+
+  build = await setUpBuild()
+  expect(await build.slot.restore(call())).toBe(false)
+  build.resolved(true)
+  await build.slot.save({ ...call(), clientFiles: ['_astro/island.js'] })
+  expect(await kept()).toHaveLength(1)
+  expect(build.warnings).toEqual([])
+  build = await setUpBuild()
+  const made = internals()
+  expect(await build.slot.restore(call(made))).toBe(true)
+  expect(made.prerenderEntryFileName).toBe('entry.mjs')
 })

@@ -75,7 +75,7 @@ interface BuildInternalsSeen {
 }
 
 /** The form of an entry: a change to what it holds changes this, and so every key. */
-const recordVersion = 3
+const recordVersion = 4
 
 /** An entry's record of what bundling left (record.json). */
 interface BundleRecord {
@@ -88,6 +88,8 @@ interface BundleRecord {
   pageStyles: Record<string, PageStyle[]>
   /** The folders and the address the bundle names, as the build that made it had them. */
   names: Names
+  /** Vite bundled for production (its config's isProduction): only such a bundle is kept (save). */
+  production: true
 }
 
 // The tests build with a few settings (a suggestions endpoint of their own, another town's) beside the usual ones.
@@ -109,6 +111,15 @@ let restoredEntry: string | null = null
 let keyBeforeBundling: string | null = null
 
 /**
+ * Whether Vite resolved this build's config for production (null: not resolved yet). Vite decides it
+ * from NODE_ENV as it resolves, and writes it into the bundle: `import.meta.env.DEV` is true, and the
+ * site's code takes its development branches (search-build.ts makes the search index on the pages'
+ * thread, beside the catalog reader's), in a bundle made otherwise. The key reads NODE_ENV too, but
+ * earlier: a bundle whose config said otherwise is not kept, whatever made it so.
+ */
+let viteProduction: boolean | null = null
+
+/**
  * A hash of this build's code, its packages and the settings its bundle reads (bundleKey), known
  * once Astro is about to bundle; null when the cache is off (ROLAND_BUNDLE_CACHE=0). What a build
  * makes of its code alone (the service worker's script, the app's icons for a town) may be kept
@@ -128,10 +139,11 @@ export function bundleCache(): AstroIntegration {
   return {
     name: 'roland:bundle-cache',
     hooks: {
-      'astro:config:setup': ({ command, logger }) => {
+      'astro:config:setup': ({ command, logger, updateConfig }) => {
         // A process may build again (site/integrations/build-server.ts): nothing of the last build's.
         restoredEntry = null
         keyBeforeBundling = null
+        viteProduction = null
         const holder = globalThis as { [slot]?: unknown }
         if (command !== 'build' || process.env.ROLAND_BUNDLE_CACHE === '0') {
           delete holder[slot]
@@ -139,6 +151,18 @@ export function bundleCache(): AstroIntegration {
         }
         log = logger
         holder[slot] = { restore, save }
+        updateConfig({
+          vite: {
+            plugins: [
+              {
+                name: 'roland:bundle-mode',
+                configResolved(config: { isProduction: boolean }) {
+                  viteProduction = config.isProduction
+                },
+              },
+            ],
+          },
+        })
       },
     },
   }
@@ -178,6 +202,7 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
   const pages = [...call.internals.pagesByKeys.keys()].sort()
   if (
     record.version !== recordVersion ||
+    record.production !== true ||
     JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort())
   )
     return false
@@ -215,6 +240,13 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
 async function save(call: SaveCall): Promise<void> {
   const { internals, settings } = call
   if (!internals.prerenderEntryFileName || !keyBeforeBundling) return
+  if (viteProduction !== true) {
+    log?.warn(
+      `the bundle was not kept: Vite bundled for development (NODE_ENV was ${JSON.stringify(process.env.NODE_ENV ?? '')} ` +
+        'as it read its config), and only a bundle for production is reused',
+    )
+    return
+  }
   const root = cacheRoot(settings)
   const entry = path.join(root, keyBeforeBundling)
   if (existsSync(entry)) return
@@ -234,6 +266,7 @@ async function save(call: SaveCall): Promise<void> {
       entrySpecifierToBundleMap: [...internals.entrySpecifierToBundleMap],
       pageStyles: Object.fromEntries([...internals.pagesByKeys].map(([key, page]) => [key, page.styles])),
       names: namesOf(settings),
+      production: true,
     }
     await writeFile(path.join(temporary, recordFile), JSON.stringify(record))
     // Another build may have kept the same bundle meanwhile: theirs stays.
