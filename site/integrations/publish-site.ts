@@ -19,6 +19,14 @@ import { forgetGeneratedFiles, generatedFiles } from './generated-files.ts'
 import { buildProfileOn, profileLines, recordPhase } from '../lib/build-profile.ts'
 import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
+/**
+ * Where Astro's patched build (generate.js) finds the pages already in the staging folder: a page
+ * whose cacheKey is unchanged is then kept without a look at the disk. Astro otherwise asks the
+ * file system of every page (at 100,000 businesses, 108,000 lookups: 1.5 s of a rebuild's 16 s).
+ */
+const filesInPlaceSlot = Symbol.for('astro.build.files-in-place')
+const filesInPlace = globalThis as { [filesInPlaceSlot]?: ReadonlySet<string> }
+
 const imageTypes: Record<string, string> = {
   '.png': 'image/png',
   '.jpg': 'image/jpeg',
@@ -85,6 +93,8 @@ export function publishSite(): AstroIntegration {
   let finalDir = ''
   let stagingDir = ''
   let recordFile = ''
+  /** Astro's copy of every page it rendered (experimental.incrementalBuild). */
+  let cachedPagesDir = ''
   let staging: Promise<StagingResult> | null = null
   let previous: PublishRecord | null = null
   let startedAt = 0
@@ -142,8 +152,9 @@ export function publishSite(): AstroIntegration {
         }
         // A process may build again (build-server.ts): the files integrations make are this build's.
         forgetGeneratedFiles()
+        delete filesInPlace[filesInPlaceSlot]
         // Astro keeps a copy of every page it renders in its cache folder (experimental.incrementalBuild).
-        const cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
+        cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
         // Not awaited here: preparing the staging folder overlaps Astro's content sync, and
         // 'astro:build:start' waits for it.
         const stagingStarted = performance.now()
@@ -160,6 +171,9 @@ export function publishSite(): AstroIntegration {
         previous = synced.record
         if (synced.record?.complete) logger.info("staging: the last site's pages, from Astro's cache")
         else if (synced.record) logger.info(`staging: the last site with the ${synced.copied} file(s) it changed`)
+        // Brought up to the last site, the staging folder holds the files its record lists (prepareStaging).
+        if (synced.record?.files && !synced.record.complete)
+          filesInPlace[filesInPlaceSlot] = new Set(synced.record.files)
         // Taken once the copies are made: a file with a later time was written by this build.
         startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
       },
@@ -200,6 +214,31 @@ export function publishSite(): AstroIntegration {
           outDir,
           previous?.files ? [...previous.files, ...built, ...bundleFiles()] : filesUnder(outDir),
         )
+        // A page Astro kept on the word of the last site's record (filesInPlace) that the staging
+        // folder lacks after all (removed by hand) is put back: unchanged since the last build, it is
+        // the published site's copy (else Astro's cache's, as Astro itself would have taken).
+        const vouched = filesInPlace[filesInPlaceSlot]
+        delete filesInPlace[filesInPlaceSlot]
+        if (vouched) {
+          const found = new Set(files.map((f) => f.file))
+          const lost = [...built].filter((file) => vouched.has(file) && !found.has(file))
+          for (const file of lost) {
+            const copy = [finalDir, cachedPagesDir].map((dir) => path.join(dir, file)).find((from) => existsSync(from))
+            if (!copy) {
+              throw new Error(
+                `${file} is missing from the staging folder (${outDir}), the published site and Astro's cache, ` +
+                  'so the site was not published. Build again: the next build starts from an empty folder.',
+              )
+            }
+            await mkdir(path.dirname(path.join(outDir, file)), { recursive: true })
+            await copyFile(copy, path.join(outDir, file))
+            files.push(stampOf(outDir, file))
+          }
+          if (lost.length > 0) {
+            files.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+            logger.warn(`put back ${lost.length} page(s) the staging folder had lost: ${lost.join(', ')}`)
+          }
+        }
         const written = new Set(files.filter((f) => complete || f.mtimeMs >= startedAt).map((f) => f.file))
 
         phase('publish: list and stamp the files')
