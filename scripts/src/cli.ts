@@ -1,10 +1,17 @@
 import { Command, CommanderError } from 'commander'
 import { readdirSync } from 'node:fs'
+import { enableCompileCache } from 'node:module'
 import { loadDotEnv } from './env.ts'
 import { keepWasmInBaseline } from './store/baseline-wasm.ts'
 
 // `pnpm roland …`: the operator toolkit. Each command is a thin shell over a job in scripts/src,
 // the same functions the console calls. Exit 0 on success; otherwise non-zero with one line on stderr.
+
+// Node keeps the compiled code of the modules a command loads (in os.tmpdir()/node-compile-cache,
+// or NODE_COMPILE_CACHE), and the next command reuses it: `roland alerts --help` then starts in
+// 0.3 s instead of 0.5 s on a 2-core machine, half the CPU time. Never an error: without a
+// writable folder, a command compiles its modules as before.
+enableCompileCache()
 
 loadDotEnv()
 
