@@ -74,7 +74,10 @@ interface BuildInternalsSeen {
   pagesByKeys: Map<string, { styles: PageStyle[] }>
 }
 
-/** The form of an entry: a change to what it holds changes this, and so every key. */
+/**
+ * The form of an entry: a change to what it holds changes this, and so every key. (4: only bundles
+ * Vite made for production are kept, save; an entry of an earlier version may be one made otherwise.)
+ */
 const recordVersion = 4
 
 /** An entry's record of what bundling left (record.json). */
@@ -88,8 +91,6 @@ interface BundleRecord {
   pageStyles: Record<string, PageStyle[]>
   /** The folders and the address the bundle names, as the build that made it had them. */
   names: Names
-  /** Vite bundled for production (its config's isProduction): only such a bundle is kept (save). */
-  production: true
 }
 
 // The tests build with a few settings (a suggestions endpoint of their own, another town's) beside the usual ones.
@@ -202,7 +203,6 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
   const pages = [...call.internals.pagesByKeys.keys()].sort()
   if (
     record.version !== recordVersion ||
-    record.production !== true ||
     JSON.stringify(pages) !== JSON.stringify(Object.keys(record.pageStyles).sort())
   )
     return false
@@ -266,7 +266,6 @@ async function save(call: SaveCall): Promise<void> {
       entrySpecifierToBundleMap: [...internals.entrySpecifierToBundleMap],
       pageStyles: Object.fromEntries([...internals.pagesByKeys].map(([key, page]) => [key, page.styles])),
       names: namesOf(settings),
-      production: true,
     }
     await writeFile(path.join(temporary, recordFile), JSON.stringify(record))
     // Another build may have kept the same bundle meanwhile: theirs stays.
