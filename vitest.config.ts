@@ -54,6 +54,8 @@ export default defineConfig({
     // stores, servers and browser, and restores what it changes (stubbed variables, TZ, spies).
     isolate: false,
     testTimeout: 60_000,
+    // Keeps PGlite's WebAssembly in V8's baseline code in the workers, as the CLI and the console do.
+    setupFiles: ['test/support/worker-setup.ts'],
     hookTimeout: 240_000,
     projects: [
       {
