@@ -15,10 +15,15 @@ import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
 import { threadError, type CatalogMessage, type ReaderData, type ReaderHandover } from './build-thread.ts'
 
-// Ten times V8's budget, not the CLI's 77: the same CPU time saved on a small catalog (a test site's
-// build: 1.1 s instead of 1.7-2.7 s to open the database and read it, 2 s less CPU time), and at
-// 10,000 businesses the same read time without the 300 MB more it peaked at in baseline code.
-keepWasmInBaseline(130_000_000)
+// The largest budget V8 takes: one of PGlite's functions (105 KB of WebAssembly) runs long enough at
+// every start to use up a smaller one, and V8 then compiled it again, optimized, on a thread of its
+// own: 2 to 3 s of CPU time and 600 MB of the compiler's memory, of no use to a read. Reading the
+// catalog alone (site/lib/catalog-source.ts, then waiting for that compile as a build does), at a
+// budget of 130,000,000 and at this one: 10,000 businesses in 2.1-2.2 s, 4.4 CPU-s and 800 MB at
+// most, now 1.8-1.9 s, 2.6 CPU-s and 280 MB; 100,000 in 10.5 s, 13.7 CPU-s and 767 MB, now
+// 10.8-11.0 s, 12.4 CPU-s and 630 MB. A fixture site's build took 3.4 CPU-s, now 1.8. The busiest
+// functions of a large read still reach it.
+keepWasmInBaseline(2 ** 31 - 1)
 const send = (message: CatalogMessage) => parentPort!.postMessage(message)
 
 const { handedOver, ahead } = workerData as ReaderData

@@ -2,14 +2,14 @@
 // (rebuild.ts), the tests and the bench: the process's settings, its working folder, the one kept
 // ready on standby or kept for reuse, and the catalog handed over to it (build-process.ts says what
 // they tell each other; build-child.ts starts and drives the process itself).
-import { existsSync, readdirSync, statSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import type { Catalog } from '../catalog/types.ts'
-import { dataDir, repoRoot } from '../paths.ts'
+import { repoRoot } from '../paths.ts'
 import { claimBuildFolder, startBuildProcess, type BuildLaunch, type BuildProcess } from './build-child.ts'
 import {
   buildServedLine,
@@ -307,33 +307,6 @@ async function claimUnusedFolder(used: ReadonlySet<string>): Promise<string> {
   }
 }
 
-/** A database folder under this size holds a catalog of a few thousand businesses at most (10,000: 271 MB). */
-const smallDatabaseBytes = 128 * 2 ** 20
-
-/**
- * Whether the build reads its catalog from an embedded database this small (a test site's, the
- * sample data's): its process then keeps WebAssembly in V8's baseline code, with `--liftoff-only`.
- * Otherwise V8 compiled one of PGlite's functions (105 KB of WebAssembly, run at every start) again,
- * optimized, in every such build: 2 s of CPU time and 600 MB of the compiler's memory, on a thread
- * of its own, mostly after the catalog had been read. A fixture site's build took 3.4 CPU-seconds
- * (1.6 of them the kernel's, touching that memory), 1.8 with the flag. Neither a larger tiering
- * budget (catalog-reader.ts) nor `--no-wasm-tier-up` stopped that compile. A larger catalog keeps
- * the optimized code, which its read uses; a catalog handed over (the console's and the CLI's
- * rebuilds) or read from Supabase is not read through PGlite in the build at all.
- */
-function readsSmallEmbeddedDatabase(options: AstroBuildOptions): boolean {
-  const env = { ...process.env, ...options.env }
-  if (options.catalog || env.SUPABASE_URL?.trim()) return false
-  const folder = path.join(dataDir(env), 'db')
-  if (!existsSync(folder)) return true // made afresh, with the sample data
-  let bytes = 0
-  for (const entry of readdirSync(folder, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) bytes += statSync(path.join(entry.parentPath, entry.name), { throwIfNoEntry: false })?.size ?? 0
-    if (bytes >= smallDatabaseBytes) return false
-  }
-  return true
-}
-
 /**
  * The variables a process reads only as it starts (Node's, its allocators', libuv's): a process
  * kept for reuse is handed the rest of each build's environment.
@@ -351,7 +324,6 @@ function buildLaunch(options: AstroBuildOptions, reuse = false): BuildLaunch {
   const heapMb = buildHeapMb({ ...process.env, ...env })
   const args = [
     `--max-old-space-size=${heapMb}`,
-    ...(readsSmallEmbeddedDatabase(options) ? ['--liftoff-only'] : []),
     // First, to see every module loaded after it (a process on standby checks them when started).
     '--import',
     pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'build-standby.ts')).href,
