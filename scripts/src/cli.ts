@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { readdirSync } from 'node:fs'
 import { enableCompileCache } from 'node:module'
 import { loadDotEnv } from './env.ts'
-import { keepWasmInBaseline } from './store/baseline-wasm.ts'
+import { keepWasmInBaseline, largestTieringBudget } from './store/baseline-wasm.ts'
 
 // `pnpm roland …`: the operator toolkit. Each command is a thin shell over a job in scripts/src,
 // the same functions the console calls. Exit 0 on success; otherwise non-zero with one line on stderr.
@@ -15,8 +15,9 @@ enableCompileCache()
 
 loadDotEnv()
 
-// A command runs for seconds: the embedded Postgres stays in V8's baseline code.
-keepWasmInBaseline()
+// A command runs for seconds: the embedded Postgres stays in V8's baseline code (an import, which
+// runs many statements, sets its own budget: commands/migrate.ts).
+keepWasmInBaseline(largestTieringBudget)
 
 const program = new Command()
   .name('roland')

@@ -6,7 +6,7 @@
 // (catalog-reader-ahead.ts), it makes that index before the build starts.
 import { once } from 'node:events'
 import { parentPort, workerData } from 'node:worker_threads'
-import { keepWasmInBaseline } from '@roland/scripts/store/baseline-wasm'
+import { keepWasmInBaseline, largestTieringBudget } from '@roland/scripts/store/baseline-wasm'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { WordKeys } from '@roland/scripts/search/text'
@@ -15,15 +15,12 @@ import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
 import { threadError, type CatalogMessage, type ReaderData, type ReaderHandover } from './build-thread.ts'
 
-// The largest budget V8 takes: one of PGlite's functions (105 KB of WebAssembly) runs long enough at
-// every start to use up a smaller one, and V8 then compiled it again, optimized, on a thread of its
-// own: 2 to 3 s of CPU time and 600 MB of the compiler's memory, of no use to a read. Reading the
-// catalog alone (site/lib/catalog-source.ts, then waiting for that compile as a build does), at a
-// budget of 130,000,000 and at this one: 10,000 businesses in 2.1-2.2 s, 4.4 CPU-s and 800 MB at
-// most, now 1.8-1.9 s, 2.6 CPU-s and 280 MB; 100,000 in 10.5 s, 13.7 CPU-s and 767 MB, now
-// 10.8-11.0 s, 12.4 CPU-s and 630 MB. A fixture site's build took 3.4 CPU-s, now 1.8. The busiest
-// functions of a large read still reach it.
-keepWasmInBaseline(2 ** 31 - 1)
+// The largest budget (baseline-wasm.ts). Reading the catalog alone (site/lib/catalog-source.ts, then
+// waiting for V8's background compiles as a build does), at a budget of 130,000,000 and at this one:
+// 10,000 businesses in 2.1-2.2 s, 4.4 CPU-s and 800 MB at most, now 1.8-1.9 s, 2.6 CPU-s and 280 MB;
+// 100,000 in 10.5 s, 13.7 CPU-s and 767 MB, now 10.8-11.0 s, 12.4 CPU-s and 630 MB. A fixture
+// site's build took 3.4 CPU-s, now 1.8. The busiest functions of a large read still reach it.
+keepWasmInBaseline(largestTieringBudget)
 const send = (message: CatalogMessage) => parentPort!.postMessage(message)
 
 const { handedOver, ahead } = workerData as ReaderData

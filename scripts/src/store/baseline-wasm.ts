@@ -1,14 +1,32 @@
 import { setFlagsFromString } from 'node:v8'
 
 /**
- * Keeps the embedded Postgres (PGlite, WebAssembly) in V8's baseline code unless a function runs
- * about 77 times longer than V8's default tier-up budget. By default V8 also compiled PGlite's
- * busiest functions again, optimized, on other threads: seconds of CPU time that a CLI command did
- * not live long enough to use and waited for as it exited (an `alerts list` took 5.3 s of CPU time
- * instead of 2), and that a long import of a thousand businesses did not win back either. Call it
- * at a process's start, before the first store opens (PGlite compiles its WebAssembly then). V8's
- * own budget is 13,000,000; `budget` sets another.
+ * V8's largest tiering budget (a signed 32-bit count): for a process that opens the database a few
+ * times and runs short queries (most CLI commands, a build's catalog reader). PGlite's SQL parser
+ * (raw_parser, 105 KB of WebAssembly) used up the default budget below within two opens and a
+ * few queries, and V8 then compiled it again, optimized, on a thread of its own: 1.5 to 2 s of CPU
+ * time and 600 MB of the compiler's memory, which the command waited for as it exited. At this
+ * budget `roland db status` takes 1.2-1.4 s, 1.5 CPU-s and 190 MB instead of 3.0 s, 3.4 CPU-s and
+ * 665 MB; `notify digest --dry-run` and `images optimize --missing` the same.
  */
-export function keepWasmInBaseline(budget = 1_000_000_000): void {
+export const largestTieringBudget = 2 ** 31 - 1
+
+/**
+ * The default budget: for a process that runs many statements (an import, the console, the test
+ * workers). It keeps PGlite in baseline code unless a function runs about 77 times longer than V8's
+ * default budget (13,000,000). By default V8 also compiled PGlite's busiest functions again,
+ * optimized, on other threads: seconds of CPU time that a CLI command did not live long enough to
+ * use and waited for as it exited (an `alerts list` took 5.3 s of CPU time instead of 2). An import
+ * still gets its busiest functions optimized at this budget, and wins that time back: 1,000
+ * businesses by `roland migrate` in 3.0 s, 4.1 s at the largest budget; 3,000 in 5.7 s against 8.7 s.
+ */
+export const manyStatementsBudget = 1_000_000_000
+
+/**
+ * Keeps the embedded Postgres (PGlite, WebAssembly) in V8's baseline code up to `budget`. Call it
+ * before the first store opens (PGlite compiles its WebAssembly then): a process's start, or a
+ * command's, before it opens the store.
+ */
+export function keepWasmInBaseline(budget = manyStatementsBudget): void {
   setFlagsFromString(`--wasm-tiering-budget=${budget}`)
 }
