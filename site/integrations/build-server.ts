@@ -35,13 +35,19 @@ const { cli } = (await import(new URL('../dist/cli/index.js', pathToFileURL(astr
 async function build(): Promise<void> {
   // On an error, Astro's command line prints it and ends the process (exit 1).
   await cli([process.execPath, astroBin!, ...astroArgs])
+  // The folder it built in is its rebuild's to remove from now on, and then another build's to
+  // claim: this process, ended later, must not remove it from under that build.
+  folder = startFolder
   process.stdout.write(`${buildServedLine}\n`)
   process.stderr.write(`${buildServedLine}\n`)
 }
 
 /**
  * The folder this process started in, which stays while it runs (the processes it starts, esbuild's,
- * work there), and the one it builds in now, which its rebuild removes once the build is done.
+ * work there), and the one it builds in now, which its rebuild removes once the build is done. Once
+ * it was removed, another build may claim the same name (build-child.ts, claimBuildFolder): a
+ * process that removed its last folder as it ended took that build's bundle from under it (a test
+ * worker ended while another one's build rendered: "Cannot find module …/.prerender/chunks/…").
  */
 const startFolder = process.cwd()
 let folder = startFolder

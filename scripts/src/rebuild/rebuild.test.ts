@@ -1,11 +1,17 @@
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { isProcessAlive } from '../lock-file.ts'
+import { repoRoot } from '../paths.ts'
 import { type EmbeddedStore } from '../store/embedded.ts'
-import { freshStore, freshStoreIn } from '../../test/support/fresh-store.ts'
+import { freshStore, freshStoreIn, sampleStoreIn } from '../../test/support/fresh-store.ts'
 import { buildHeapMb, closeBuildStandby, RebuildError, runAstroBuild, type AstroBuildOptions } from './astro-build.ts'
 import { claimBuildFolder } from './build-child.ts'
 import { buildLog, prepareRebuild, rebuildMode, rebuildSite, runRebuild } from './rebuild.ts'
@@ -266,6 +272,76 @@ describe('a local build', () => {
       expect(await page('third')).toContain('Big Rock Coffee')
     } finally {
       await closeBuildStandby()
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 240_000)
+})
+
+describe('a process kept for reuse', () => {
+  test('that ends with the process that kept it leaves the folder of its last build to the build that claimed it since', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'roland-kept-ends-'))
+    const claimed: string[] = []
+    try {
+      const dataDir = path.join(root, 'data')
+      expect(await sampleStoreIn(dataDir)).toBe(true)
+      // A process that builds two sites, the second in the process the first kept (and in a folder
+      // of its own, which it then removes), and ends without ending that process: a test worker
+      // that ends, say. The kept process then learns it is alone (its channel closes) and ends too.
+      const script = path.join(root, 'two-builds.ts')
+      await writeFile(
+        script,
+        `import { readdirSync, readFileSync } from 'node:fs'
+import { runAstroBuild } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, 'astro-build.ts')).href)}
+for (const site of ['one', 'two']) {
+  const env = { SUPABASE_URL: '', ROLAND_DATA_DIR: ${JSON.stringify(dataDir)}, ROLAND_OUT_DIR: ${JSON.stringify(root)} + '/' + site }
+  const lines: string[] = []
+  const code = await runAstroBuild({ env, onLine: (line) => lines.push(line), reuse: true })
+  if (code !== 0) {
+    process.stderr.write(lines.join('\\n'))
+    process.exit(1)
+  }
+}
+// This process's children (Linux's /proc): the process kept for reuse.
+const parentOf = (pid) => {
+  try {
+    return readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' ')[1]
+  } catch {
+    return null // ended meanwhile
+  }
+}
+const kept = readdirSync('/proc').filter((pid) => /^\\d+$/.test(pid) && parentOf(pid) === String(process.pid)).map(Number)
+process.stdout.write(JSON.stringify(kept) + '\\n')
+process.stdin.once('data', () => process.exit(0))
+`,
+      )
+      const child = spawn(process.execPath, [script], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'] })
+      let errors = ''
+      child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')))
+      const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
+      let output = ''
+      const kept = await new Promise<number[]>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString('utf8')
+          if (output.endsWith('\n')) resolve(JSON.parse(output) as number[])
+        })
+        void exited.then((code) =>
+          reject(new Error(`The two builds ended with ${code} before they were done: ${errors}`)),
+        )
+      })
+      expect(kept.length).toBe(1)
+      // Other builds claim folders, the one the second build ran in among them (the first ones free).
+      for (let i = 0; i < 40; i++) {
+        const folder = await claimBuildFolder(path.join(repoRoot, '.astro', 'builds'))
+        claimed.push(folder)
+        await writeFile(path.join(folder, 'claimed'), 'another build works here')
+      }
+      child.stdin.end('end')
+      expect(await exited).toBe(0)
+      // The kept process ends once its channel closes: each folder it left stays as its holder made it.
+      while (isProcessAlive(kept[0]!)) await sleep(20)
+      for (const folder of claimed) expect(existsSync(path.join(folder, 'claimed')), folder).toBe(true)
+    } finally {
+      await Promise.all(claimed.map((folder) => rm(folder, { recursive: true, force: true })))
       await rm(root, { recursive: true, force: true })
     }
   }, 240_000)
