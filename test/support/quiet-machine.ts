@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { cpus } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { processIds, readProcStat } from './processes.ts'
 
 // Lighthouse simulates a phone from what this machine's main thread does: a process still busy
 // beside it (a build or a browser a test left running, a disk flush after the suite) adds its
@@ -27,25 +28,20 @@ async function busyShare(intervalMs: number): Promise<number> {
 /** CPU ticks each process has used so far (Linux's /proc), by pid, with its command line. */
 function processTicks(): Map<number, { ticks: number; command: string }> {
   const ticks = new Map<number, { ticks: number; command: string }>()
-  let pids: string[]
-  try {
-    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name))
-  } catch {
-    return ticks
-  }
-  for (const pid of pids) {
+  for (const pid of processIds()) {
+    const stat = readProcStat(pid)
+    if (!stat) continue // The process ended meanwhile.
+    let cmdline: string
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-      // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      // A kernel thread has no command line: its name, in parentheses, then.
-      const command =
-        readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim() ||
-        stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)
-      ticks.set(Number(pid), { ticks: Number(fields[11]) + Number(fields[12]), command })
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()
     } catch {
-      // The process ended meanwhile.
+      continue // The process ended meanwhile.
     }
+    // A kernel thread has no command line: its name, in parentheses, then.
+    ticks.set(Number(pid), {
+      ticks: Number(stat.fields[11]) + Number(stat.fields[12]),
+      command: cmdline || `(${stat.name})`,
+    })
   }
   return ticks
 }

@@ -12,6 +12,7 @@ import { isProcessAlive } from '../lock-file.ts'
 import { repoRoot } from '../paths.ts'
 import { type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn, sampleStoreIn } from '../../test/support/fresh-store.ts'
+import { childProcesses } from '../../../test/support/processes.ts'
 import { buildHeapMb, closeBuildStandby, RebuildError, runAstroBuild, type AstroBuildOptions } from './astro-build.ts'
 import { claimBuildFolder } from './build-child.ts'
 import { buildLog, prepareRebuild, rebuildMode, rebuildSite, runRebuild } from './rebuild.ts'
@@ -290,8 +291,7 @@ describe('a process kept for reuse', () => {
       const script = path.join(root, 'two-builds.ts')
       await writeFile(
         script,
-        `import { readdirSync, readFileSync } from 'node:fs'
-import { runAstroBuild } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, 'astro-build.ts')).href)}
+        `import { runAstroBuild } from ${JSON.stringify(pathToFileURL(path.join(import.meta.dirname, 'astro-build.ts')).href)}
 for (const site of ['one', 'two']) {
   const env = { SUPABASE_URL: '', ROLAND_DATA_DIR: ${JSON.stringify(dataDir)}, ROLAND_OUT_DIR: ${JSON.stringify(root)} + '/' + site }
   const lines: string[] = []
@@ -301,16 +301,7 @@ for (const site of ['one', 'two']) {
     process.exit(1)
   }
 }
-// This process's children (Linux's /proc): the process kept for reuse.
-const parentOf = (pid) => {
-  try {
-    return readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' ')[1]
-  } catch {
-    return null // ended meanwhile
-  }
-}
-const kept = readdirSync('/proc').filter((pid) => /^\\d+$/.test(pid) && parentOf(pid) === String(process.pid)).map(Number)
-process.stdout.write(JSON.stringify(kept) + '\\n')
+process.stdout.write('built\\n')
 process.stdin.once('data', () => process.exit(0))
 `,
       )
@@ -318,16 +309,16 @@ process.stdin.once('data', () => process.exit(0))
       let errors = ''
       child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString('utf8')))
       const exited = new Promise<number | null>((resolve) => child.once('close', resolve))
-      let output = ''
-      const kept = await new Promise<number[]>((resolve, reject) => {
+      await new Promise<void>((resolve, reject) => {
         child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString('utf8')
-          if (output.endsWith('\n')) resolve(JSON.parse(output) as number[])
+          if (chunk.toString('utf8').includes('built')) resolve()
         })
         void exited.then((code) =>
           reject(new Error(`The two builds ended with ${code} before they were done: ${errors}`)),
         )
       })
+      // Its one child: the process kept for reuse.
+      const kept = childProcesses(child.pid!)
       expect(kept.length).toBe(1)
       // Other builds claim folders, the one the second build ran in among them (the first ones free).
       for (let i = 0; i < 40; i++) {
