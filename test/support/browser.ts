@@ -290,6 +290,10 @@ function startChromium(): Promise<Browser> {
     args: [
       '--no-sandbox',
       '--disable-gpu',
+      // Its compositor's thread in the browser's process instead of a GPU process of its own (with
+      // no GPU, it draws in software either way): the pages cost Chromium a tenth to a fifth less
+      // CPU time (30 pages opened in 10 contexts: 11.7-11.9 CPU-s instead of 14.3-14.8).
+      '--in-process-gpu',
       '--disable-quic',
       '--no-first-run',
       '--disable-background-networking',
