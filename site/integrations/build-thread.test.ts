@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { PrerenderResult } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { renameBusiness } from '../../test/support/catalog-changes.ts'
-import { BuildThread, catalogRead, RenderedResponse, sharedPrerenderer } from './build-thread.ts'
+import { BuildThread, catalogRead, RenderedResponse, sharedPrerenderer, threadAfterPages } from './build-thread.ts'
 
 // A build's catalog, read on the catalog reader's thread (catalog-reader.ts) once per process.
 describe('the catalog a build reads', () => {
@@ -52,8 +52,9 @@ describe('the build thread, started late', () => {
     params: ['slug'],
     type: 'page',
   }
+  // More than the thread waits for before it starts (threadAfterPages).
   const paths = new Map(
-    Array.from({ length: 40 }, (_, i) => [
+    Array.from({ length: threadAfterPages + 16 }, (_, i) => [
       `/business/b${i}`,
       { params: { slug: `b${i}` }, props: {}, cacheKey: `k${i}` },
     ]),

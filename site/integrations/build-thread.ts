@@ -115,10 +115,11 @@ const sharedAtOnce = 6
 
 /**
  * The build thread starts once this many pages it may render have rendered here: loading it costs
- * more than a rebuild's few changed pages (a business's, its pages of the lists), and is soon repaid
- * by a full build's thousands.
+ * more than a rebuild's few changed pages (a business's, its pages of the lists: 79 at 10,000 and
+ * at 100,000 businesses) and than a small town's whole site (the sample's 81 pages), and is soon
+ * repaid by a full build's thousands.
  */
-const threadAfterPages = 24
+export const threadAfterPages = 150
 
 const catalogReadSlot = Symbol.for('roland.site.catalog-read')
 
