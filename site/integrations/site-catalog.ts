@@ -18,9 +18,9 @@ import {
  * (build-thread.ts), from the process's start (read-catalog-early.ts) or else as soon as Astro has
  * its config, so the read (about a second at 10,000 businesses, seven at 100,000) runs beside
  * Astro's bundling instead of before it; so does the search index the reader then makes of a big
- * catalog. It then renders on two threads: a build thread takes a
- * share of the pages (none with ROLAND_BUILD_THREADS=1). `astro dev` reads the catalog afresh for
- * each request.
+ * catalog. It then renders on two threads: a build thread takes a share of a big site's pages, once
+ * threadAfterPages have rendered here (none with ROLAND_BUILD_THREADS=1). `astro dev` reads the
+ * catalog afresh for each request.
  */
 export function siteCatalog(): AstroIntegration {
   // The prerender bundle's entry file, as Vite writes it: the build thread loads its own copy.

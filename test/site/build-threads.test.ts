@@ -44,8 +44,8 @@ beforeAll(async () => {
   await copyFixtureDataDir(dataDir)
   // Enough pages that both threads render many: two pages of the list, and a page per business.
   await addBusinesses(dataDir, numberedBusinesses('Ozark Shop', 40))
-  // The second thread takes its share from the first page (by default it takes pages once it has
-  // loaded, which a site this small may not wait for).
+  // The second thread takes its share from the first page (by default it starts only after
+  // threadAfterPages pages, and then takes pages once it has loaded: a site this small may get none there).
   shared = await build('shared', { ROLAND_BUILD_THREADS: '2' })
   single = await build('single', { ROLAND_BUILD_THREADS: '1' })
   // As every build runs: the second thread starts late (threadAfterPages), if at all for a site this small.
