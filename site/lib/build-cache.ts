@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import type { Catalog } from '@roland/scripts/catalog/types'
+import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { bannerCacheData } from './alerts.ts'
 
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
@@ -50,4 +50,21 @@ export function catalogPageCacheKey(data: unknown, catalog: SharedData): string 
     sharedKeys.set(catalog, shared)
   }
   return pageCacheKey(data, shared)
+}
+
+// A business's own data is hashed once per catalog read: its page's cacheKey and its list page's take it.
+const businessKeys = new WeakMap<Business, string>()
+
+/**
+ * A short hash of everything a business row holds (its images, hours and services among them),
+ * worked out once for each business object. A page that shows a business (its page, the page of the
+ * businesses list with its card) puts this in its cacheKey in place of what it draws from it.
+ */
+export function businessCacheKey(business: Business): string {
+  let key = businessKeys.get(business)
+  if (key === undefined) {
+    key = pageCacheKey(business)
+    businessKeys.set(business, key)
+  }
+  return key
 }

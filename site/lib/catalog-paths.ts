@@ -1,8 +1,7 @@
 import { allBusinesses, businessCategoryList, distinctCategories } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
-import { catalogPageCacheKey, layoutCacheData, pageCacheKey } from './build-cache.ts'
+import { businessCacheKey, catalogPageCacheKey, layoutCacheData, pageCacheKey } from './build-cache.ts'
 import { profiled } from './build-profile.ts'
-import { toBusinessCard } from './business-card.ts'
 import { businessListPage, businessPageCount, pageParam } from './business-pages.ts'
 import { categoryStaticPaths } from './category-page.ts'
 import { directoryIsSplit, directoryPages, directorySections } from './directory.ts'
@@ -33,15 +32,16 @@ export const businessPaths = oncePerCatalog((catalog) =>
     allBusinesses(catalog).map((business) => ({
       params: { slug: business.slug },
       props: { business },
-      cacheKey: catalogPageCacheKey(business, catalog),
+      cacheKey: catalogPageCacheKey(businessCacheKey(business), catalog),
     })),
   ),
 )
 
 /**
- * /businesses, then /businesses/page/2…: each page's cards, worked out once, and a cacheKey that
- * changes only when what the page shows does: a change to one business re-renders the one page of
- * the list that shows it.
+ * /businesses, then /businesses/page/2…: each page's businesses, and a cacheKey that changes only
+ * when what the page shows does: a change to one business re-renders the one page of the list that
+ * shows it. The page draws its cards itself (toBusinessCard, from each business and the town): a
+ * rebuild draws only the cards of the pages it renders again, not 10,000 of them to learn which.
  */
 export const businessListPaths = oncePerCatalog((catalog) =>
   profiled('paths: /businesses/page/{n}', () => {
@@ -53,17 +53,14 @@ export const businessListPaths = oncePerCatalog((catalog) =>
     const words = page && { title: page.title, intro: page.intro }
     return Array.from({ length: businessPageCount(businesses.length) }, (_, index) => {
       const list = businessListPage(businesses, index + 1)
-      const props = {
-        list: { ...list, items: list.items.map((business) => toBusinessCard(business, catalog.town)) },
-        categories,
-        categoryPages,
-        words,
-      }
-      // None for the first page (/businesses), "page/2" for the second (/businesses/page/2)…
+      const props = { list, categories, categoryPages, words }
+      // A card shows its business and the town (the layout's data): the business's own key stands for it.
+      const shown = { ...list, items: list.items.map(businessCacheKey) }
       return {
+        // None for the first page (/businesses), "page/2" for the second (/businesses/page/2)…
         params: { page: pageParam(list.page) },
         props,
-        cacheKey: pageCacheKey(props, layoutCacheData(catalog), catalog.pages),
+        cacheKey: pageCacheKey(shown, categories, categoryPages, words, layoutCacheData(catalog), catalog.pages),
       }
     })
   }),
