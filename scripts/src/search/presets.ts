@@ -47,9 +47,11 @@ function triggersByFirstKey(): ReadonlyMap<string, readonly Trigger[]> {
   return triggers
 }
 
-// Made from osm-presets.json when the module loads (0.1–0.2 s) and never changed: a vocabulary, not
-// a cache. The words of the businesses read against it are keyed by the caller's WordKeys.
-const byFirstKey = triggersByFirstKey()
+// Made from osm-presets.json the first time a business is read against it (0.1–0.2 s), and never
+// changed: a vocabulary, not a cache. The words of the businesses read against it are keyed by the
+// caller's WordKeys. Not when the module loads: a build whose catalog reader made the search index
+// loads this module on its main thread and never reads a business against it (70 ms of a rebuild).
+let byFirstKey: ReadonlyMap<string, readonly Trigger[]> | undefined
 
 /** What the presets read of a business. */
 export interface PresetInput {
@@ -71,6 +73,7 @@ export function presetsOf(business: PresetInput, keyOf: (word: string) => string
   const strong = new Set<OsmPresetEntry>()
   const weak = new Set<OsmPresetEntry>()
   const anyCategory = business.category === defaultBusinessCategory
+  byFirstKey ??= triggersByFirstKey()
   for (const key of keys) {
     for (const { preset, keys: needed, weak: isWeak } of byFirstKey.get(key) ?? []) {
       if (strong.has(preset) || (!anyCategory && preset.category !== business.category)) continue
