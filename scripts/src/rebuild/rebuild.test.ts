@@ -7,13 +7,21 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { isProcessAlive } from '../lock-file.ts'
 import { repoRoot } from '../paths.ts'
 import { type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn, sampleStoreIn } from '../../test/support/fresh-store.ts'
 import { childProcesses } from '../../../test/support/processes.ts'
-import { buildHeapMb, closeBuildStandby, RebuildError, runAstroBuild, type AstroBuildOptions } from './astro-build.ts'
+import {
+  buildHeapMb,
+  buildLaunch,
+  closeBuildStandby,
+  importMetaEnvNames,
+  RebuildError,
+  runAstroBuild,
+  type AstroBuildOptions,
+} from './astro-build.ts'
 import { claimBuildFolder } from './build-child.ts'
 import { buildLog, prepareRebuild, rebuildMode, rebuildSite, runRebuild } from './rebuild.ts'
 
@@ -172,6 +180,24 @@ describe('a local build', () => {
       await expect(claimBuildFolder(builds)).resolves.toBe(path.join(builds, 'build-6'))
     } finally {
       await rm(root, { recursive: true, force: true })
+    }
+  })
+
+  test("is never handed Vite's own names of import.meta.env, as Vitest sets them: its bundle is for production", () => {
+    // Vitest's workers have DEV=1 (and PROD, SSR, MODE, BASE_URL); a shell or a caller may set others.
+    vi.stubEnv('DEV', '1')
+    vi.stubEnv('PROD', '')
+    vi.stubEnv('MODE', 'test')
+    try {
+      const launch = buildLaunch({ env: { SSR: '1', BASE_URL: '/', SITE: 'https://example.org' }, onLine: () => {} })
+      for (const name of importMetaEnvNames) expect(launch.env, name).not.toHaveProperty(name)
+      expect(launch.env.NODE_ENV).toBe('production')
+      // What the build is given otherwise stays.
+      expect(buildLaunch({ env: { SITE_URL: 'https://example.org' }, onLine: () => {} }).env.SITE_URL).toBe(
+        'https://example.org',
+      )
+    } finally {
+      vi.unstubAllEnvs()
     }
   })
 
