@@ -185,8 +185,8 @@ describe('a local build', () => {
 
   test("is never handed Vite's own names of import.meta.env, as Vitest sets them: its bundle is for production", () => {
     // Vitest's workers have DEV=1 (and PROD, SSR, MODE, BASE_URL); a shell or a caller may set others.
-    vi.stubEnv('DEV', '1')
-    vi.stubEnv('PROD', '')
+    vi.stubEnv('DEV', true)
+    vi.stubEnv('PROD', false)
     vi.stubEnv('MODE', 'test')
     try {
       const launch = buildLaunch({ env: { SSR: '1', BASE_URL: '/', SITE: 'https://example.org' }, onLine: () => {} })
