@@ -1,27 +1,24 @@
 import type { BusinessHours } from '@roland/scripts/catalog/types'
+import { remembered } from './remembered.ts'
 
 /** The days of the week as business_hours numbers them: 0 is Sunday. */
 export const dayNames = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
 // The week as people read it: Monday first.
 const weekOrder = [1, 2, 3, 4, 5, 6, 0]
 
-// Each time of day is formatted once: a catalog's opening hours share a few dozen of them (a
-// build's directory formats 14 per business, 140,000 at 10,000 businesses).
-const clocks = new Map<string, string>()
-
 /** "07:00:00" → "7:00 AM", "17:30" → "5:30 PM", "00:00" → "12:00 AM". */
-export function formatClock(time: string): string {
-  let clock = clocks.get(time)
-  if (clock === undefined) {
+export const formatClock = remembered(
+  (time: string): string => {
     const [h = '0', m = '00'] = time.split(':')
     const hour = Number(h)
     const suffix = hour < 12 ? 'AM' : 'PM'
-    clock = `${hour % 12 === 0 ? 12 : hour % 12}:${m.padStart(2, '0')} ${suffix}`
-    // Times of day are few (1,440 minutes, 86,400 seconds): the map stays small unless fed other text.
-    if (clocks.size < 100_000) clocks.set(time, clock)
-  }
-  return clock
-}
+    return `${hour % 12 === 0 ? 12 : hour % 12}:${m.padStart(2, '0')} ${suffix}`
+  },
+  // Each time of day is formatted once: a catalog's opening hours share a few dozen of them (a
+  // build's directory formats 14 per business, 140,000 at 10,000 businesses).
+  (time) => time,
+  100_000,
+)
 
 /** The text of a day the business has said nothing about: its hours are unknown, not closed. */
 export const unknownHoursText = 'Hours not listed'

@@ -1,6 +1,7 @@
 import type { Town } from '@roland/scripts/catalog/types'
 import { phoneE164 } from '@roland/scripts/content/schema'
 import { addressNamesTown } from '@roland/scripts/text/index'
+import { remembered } from './remembered.ts'
 
 /**
  * A maps search for an address (SPEC §2 "Get Directions": the address plus the town and its
@@ -20,21 +21,14 @@ const EXTENSION = /\s*[,;]?\s*(?:ext\.?|extension|x|#)\s*(\d{1,7})\s*$/i
  * ext. 12' in the US → 'tel:+15015550100;ext=12', '020 7946 0018' in GB → 'tel:+442079460018');
  * a number of no such length (911, 999) keeps its digits; null without digits.
  */
-export function telUrl(phone: string, country: Town['country']): string | null {
-  const key = `${country}\u0000${phone}`
-  let url = telUrls.get(key)
-  if (url === undefined) {
-    url = telUrlOf(phone, country)
-    // A site's numbers, each parsed once: a build links a business's number from its page, its card
-    // in the list and in its category, and the directory (libphonenumber-js: 0.7 s of a build at
-    // 10,000 businesses, where each number was parsed four times).
-    if (telUrls.size >= 200_000) telUrls.clear()
-    telUrls.set(key, url)
-  }
-  return url
-}
-
-const telUrls = new Map<string, string | null>()
+export const telUrl = remembered(
+  telUrlOf,
+  // A site's numbers, each parsed once: a build links a business's number from its page, its card
+  // in the list and in its category, and the directory (libphonenumber-js parsed each number four
+  // times).
+  (phone: string, country: Town['country']) => `${country}\u0000${phone}`,
+  200_000,
+)
 
 function telUrlOf(phone: string, country: Town['country']): string | null {
   const extension = EXTENSION.exec(phone)
