@@ -314,8 +314,7 @@ async function claimUnusedFolder(used: ReadonlySet<string>): Promise<string> {
  * with import.meta.env.DEV true. The site's code took its development branches (the search index made
  * again on the pages' thread, the routes' paths no longer worked out while it waits), and the bundle
  * cache kept that bundle under the key of a build for production: the bench's builds and rebuilds
- * then ran it (at 10,000 businesses, rebuilds of 4.8-6.8 s where the production bundle's took
- * 2.2-3.6 s). A build's environment never has them.
+ * then ran it, the search index made twice in each. A build's environment never has them.
  */
 export const importMetaEnvNames = ['DEV', 'PROD', 'SSR', 'MODE', 'BASE_URL', 'SITE', 'ASSETS_PREFIX'] as const
 
