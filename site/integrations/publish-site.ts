@@ -171,9 +171,12 @@ export function publishSite(): AstroIntegration {
         previous = synced.record
         if (synced.record?.complete) logger.info("staging: the last site's pages, from Astro's cache")
         else if (synced.record) logger.info(`staging: the last site with the ${synced.copied} file(s) it changed`)
-        // Brought up to the last site, the staging folder holds the files its record lists (prepareStaging).
-        if (synced.record?.files && !synced.record.complete)
-          filesInPlace[filesInPlaceSlot] = new Set(synced.record.files)
+        // Brought up to the last site, the staging folder holds the files its record lists
+        // (prepareStaging). After a build from nothing it holds Astro's cached copy of that build's
+        // pages: every page Astro may keep is among them, since Astro keeps only a page whose
+        // cacheKey the last build recorded, and the last build, rendering it, cached its copy. (At
+        // 100,000 businesses, asking the disk of each page instead took 0.8 s of the first rebuild.)
+        if (synced.record?.files) filesInPlace[filesInPlaceSlot] = new Set(synced.record.files)
         // Taken once the copies are made: a file with a later time was written by this build.
         startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
       },
