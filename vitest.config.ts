@@ -45,9 +45,11 @@ const storeTemplateSetup = 'scripts/test/support/fresh-store.ts'
 
 export default defineConfig({
   test: {
-    // One test file more than there are cores: most files spend much of their time waiting on a
-    // process of their own (Chromium, a site build, the CLI), which the extra file fills.
-    maxWorkers: availableParallelism() + 1,
+    // Two test files more than there are cores: most files spend much of their time waiting on a
+    // process of their own (Chromium, a site build, the CLI), which the extra files fill. On this
+    // 2-core machine, on 2026-12-04, 3 files at a time ran the suite in 674 s and 1,054 CPU-s (a
+    // fifth of the two cores' time idle), 4 in 565 s and 985 CPU-s (`vmstat`: 0–1% idle).
+    maxWorkers: availableParallelism() + 2,
     // A worker runs file after file with the modules it loaded kept: PGlite's WebAssembly, sharp,
     // Playwright and the rest load once a worker instead of once a file (a quarter of the unit
     // tests' CPU time, an eighth of the site tests'). The files share no state: each opens its own
