@@ -109,6 +109,19 @@ export interface SearchIndexFiles {
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
+/**
+ * Adds a business (numbered in ascending order) to the set of a key. Returns how many businesses
+ * the key now has (1: it was first met), or 0 when the business was there already.
+ */
+function addTo(sets: Map<string, number[]>, key: string, id: number): number {
+  const ids = sets.get(key)
+  if (!ids) {
+    sets.set(key, [id])
+    return 1
+  }
+  return ids.at(-1) === id ? 0 : ids.push(id)
+}
+
 function addMember(sets: Map<string, Set<string>>, key: string, member: string): void {
   const set = sets.get(key)
   if (set) set.add(member)
@@ -183,10 +196,7 @@ export function buildSearchIndex(
       if (field === null) continue
       const split = wordsAndPairs(lower(field))
       for (const word of split.words) {
-        const ids = words.get(word)
-        if (ids?.at(-1) === id) continue
-        if (ids) ids.push(id)
-        else words.set(word, [id])
+        if (addTo(words, word, id) === 0) continue
         for (const gram of gramsOf(word)) {
           if (lastAdded[gram] === id + 1) continue
           lastAdded[gram] = id + 1
@@ -194,14 +204,8 @@ export function buildSearchIndex(
         }
       }
       for (const pair of split.pairs) {
-        const ids = pairs.get(pair)
-        if (ids?.at(-1) === id) continue
-        if (ids) {
-          ids.push(id)
-          continue
-        }
-        pairs.set(pair, [id])
         // What the p/ and n/ files learn of a pair, the first time it is met.
+        if (addTo(pairs, pair, id) !== 1) continue
         const space = pair.indexOf(' ')
         const key = pair.slice(space - 1, space + 2)
         addMember(pairsOfKey, key, pair)
