@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro'
-import { alertsAtomFeed } from '@roland/scripts/content/alert-feeds'
+import { alertsAtomFeed } from '@roland/scripts/content/alert-xml'
 import { alertsWithPages } from '../lib/alerts.ts'
 import { getCatalog } from '../lib/catalog.ts'
 

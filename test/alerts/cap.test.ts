@@ -2,11 +2,12 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Alert, Town } from '@roland/scripts/catalog/types'
-import { alertsAtomFeed, capMessage, capTime } from '@roland/scripts/content/alert-feeds'
+import { capTime } from '@roland/scripts/content/alert-feeds'
+import { alertsAtomFeed, capMessage } from '@roland/scripts/content/alert-xml'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { validateAgainstSchema, wellFormedProblems } from '../support/cap-validator.ts'
 
-// The CAP 1.2 messages and the Atom feed of scripts/src/content/alert-feeds.ts, checked with a real
+// The CAP 1.2 messages and the Atom feed of scripts/src/content/alert-xml.ts, checked with a real
 // XML schema validator (xmllint) against OASIS's CAP 1.2 schema.
 
 const town: Town = {

@@ -1,5 +1,5 @@
 import type { Alert } from '@roland/scripts/catalog/types'
-import { capMessage } from '@roland/scripts/content/alert-feeds'
+import { capMessage } from '@roland/scripts/content/alert-xml'
 import type { APIRoute, GetStaticPaths } from 'astro'
 import { alertsWithPages } from '../../lib/alerts.ts'
 import { pageCacheKey } from '../../lib/build-cache.ts'
