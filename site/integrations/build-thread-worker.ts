@@ -6,14 +6,8 @@ import type { RouteData } from 'astro'
 import { installRenderScope, renderForPrerender, type PrerenderableApp } from 'astro/app'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { setCatalogSource } from '../lib/catalog-slot.ts'
-import {
-  routeKey,
-  threadError,
-  type FromThread,
-  type RenderRequest,
-  type SetupRequest,
-  type ToThread,
-} from './build-thread.ts'
+import { routeKey, type FromThread, type RenderRequest, type SetupRequest, type ToThread } from './build-thread.ts'
+import { threadError } from './thread-error.ts'
 
 const port = parentPort!
 const send = (message: FromThread) => port.postMessage(message)

@@ -17,6 +17,7 @@ import {
 import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import type { SearchIndexFiles } from '../lib/search-index.ts'
+import { revive, type ThreadError } from './thread-error.ts'
 
 // A build's threads. Astro renders pages one after another on one thread: at 100,000 businesses
 // that alone took 170 s on a 2-core machine. A build therefore starts two more:
@@ -57,26 +58,6 @@ export interface RenderRequest {
 }
 
 export type ToThread = SetupRequest | RenderRequest
-
-interface ThreadError {
-  name: string
-  message: string
-  stack?: string
-}
-
-/** An error as it crosses between threads (a structured clone keeps no class). */
-export function threadError(error: unknown): ThreadError {
-  const { name, message, stack } = error instanceof Error ? error : new Error(String(error))
-  return { name, message, stack }
-}
-
-/** The thread's error, as an Error of the same name, message and stack. */
-export function revive({ name, message, stack }: ThreadError): Error {
-  const error = new Error(message)
-  error.name = name
-  if (stack) error.stack = stack
-  return error
-}
 
 /** What the catalog reader sends: the catalog, then the search index it makes of it (null: not made there). */
 export type CatalogMessage =

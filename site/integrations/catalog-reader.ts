@@ -13,7 +13,8 @@ import { WordKeys } from '@roland/scripts/search/text'
 import { readCatalogFile } from '@roland/scripts/rebuild/build-process'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
-import { threadError, type CatalogMessage, type ReaderData, type ReaderHandover } from './build-thread.ts'
+import type { CatalogMessage, ReaderData, ReaderHandover } from './build-thread.ts'
+import { threadError } from './thread-error.ts'
 
 // The largest budget (baseline-wasm.ts). Reading the catalog alone (site/lib/catalog-source.ts, then
 // waiting for V8's background compiles as a build does), at a budget of 130,000,000 and at this one:
