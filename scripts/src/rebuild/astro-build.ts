@@ -375,6 +375,10 @@ export function buildLaunch(options: AstroBuildOptions, reuse = false): BuildLau
     NODE_ENV: 'production',
     FORCE_COLOR: '0',
     NO_COLOR: '1',
+    // Astro reports each build to its makers (the project's anonymized details, over HTTPS) unless
+    // told not to. An operator's rebuild tells no one; it also spared each build a TLS connection
+    // attempt and the project's details (0.1 s of CPU).
+    ASTRO_TELEMETRY_DISABLED: env.ASTRO_TELEMETRY_DISABLED ?? process.env.ASTRO_TELEMETRY_DISABLED ?? '1',
     ...(options.catalog ? { [catalogHandoverVariable]: '1' } : {}),
   }
   delete childEnv[standbyVariable]
