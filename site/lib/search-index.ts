@@ -155,12 +155,10 @@ export function buildSearchIndex(
   const thirds = new Map<string, Set<string>>()
   const afterSpace = new Map<string, Set<string>>()
   // The strings of one and two characters the words hold, numbered as first met, with each one's
-  // businesses and the last business added to them (plus one): a business's words share most of
-  // their strings, and a look-up by number, not by the string, tells that one is there already
-  // (the whole index 10% faster at 100,000 businesses).
+  // businesses: a business's words share most of their strings, and a look-up by number, not by the
+  // string, tells that one is there already (the whole index 10% faster at 100,000 businesses).
   const gramNames: string[] = []
   const gramIds: number[][] = []
-  const lastAdded: number[] = []
   const gramNumbers = new Map<string, number>()
   // What a word adds to the files is worked out once per distinct word (its strings' numbers, and
   // what the n/ and t/ files learn of it); a business then adds its number to their sets.
@@ -184,7 +182,6 @@ export function buildSearchIndex(
         number = gramNames.push(gram) - 1
         gramNumbers.set(gram, number)
         gramIds.push([])
-        lastAdded.push(0)
       }
       return number
     })
@@ -198,9 +195,8 @@ export function buildSearchIndex(
       for (const word of split.words) {
         if (addTo(words, word, id) === 0) continue
         for (const gram of gramsOf(word)) {
-          if (lastAdded[gram] === id + 1) continue
-          lastAdded[gram] = id + 1
-          gramIds[gram]!.push(id)
+          const ids = gramIds[gram]!
+          if (ids.at(-1) !== id) ids.push(id)
         }
       }
       for (const pair of split.pairs) {
