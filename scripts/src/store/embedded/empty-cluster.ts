@@ -11,6 +11,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { repoRoot } from '../../paths.ts'
+import { TarBlob } from './tar-blob.ts'
 
 /** Where the cluster is kept. */
 export const keptClusterFolder = path.join(repoRoot, 'node_modules', '.cache', 'roland-store')
@@ -64,7 +65,7 @@ export async function emptyCluster(startParams: string[], folder = keptClusterFo
 async function keptCluster(startParams: string[], folder: string): Promise<Blob> {
   const file = clusterFile(folder)
   const kept = await readFile(file).catch(() => null)
-  if (kept) return new Blob([kept])
+  if (kept) return new TarBlob(kept)
   const db = await PGlite.create({ startParams })
   let cluster: Blob
   try {

@@ -1,0 +1,45 @@
+/**
+ * A database's tar, as PGlite's `loadDataDir` takes it (a Blob), over bytes already in memory, for
+ * the copies a process opens again and again (a test's fresh store, the empty cluster of each new
+ * database). PGlite reads the whole tar once with `arrayBuffer()` and only reads it: it copies each
+ * file out of it into its own file system. Node's own Blob hands its bytes out in chunks, joined
+ * into a new buffer at each read: for the 43 MB of a seeded store, 0.08 CPU-seconds of the 0.45 an
+ * open takes on a 2-core machine (0.04 with one plain copy, most of it the new memory's page faults).
+ *
+ * So `arrayBuffer()` answers with the bytes it holds, not a copy: what it is given must not be
+ * changed after, nor what it hands out. Its other readers copy, as a Blob's do.
+ */
+export class TarBlob extends Blob {
+  readonly #bytes: Uint8Array<ArrayBuffer>
+
+  constructor(bytes: Uint8Array) {
+    super([])
+    // A Buffer may be a window on a larger shared one (Node's pool): then the tar gets its own.
+    const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    this.#bytes = whole && bytes.buffer instanceof ArrayBuffer ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice()
+  }
+
+  override get size(): number {
+    return this.#bytes.byteLength
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#bytes.buffer)
+  }
+
+  override bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    return Promise.resolve(this.#bytes.slice())
+  }
+
+  override slice(start?: number, end?: number, contentType?: string): Blob {
+    return new Blob([this.#bytes.slice(start, end)], { type: contentType })
+  }
+
+  override stream(): ReadableStream<Uint8Array<ArrayBuffer>> {
+    return new Blob([this.#bytes]).stream()
+  }
+
+  override text(): Promise<string> {
+    return Promise.resolve(new TextDecoder().decode(this.#bytes))
+  }
+}
