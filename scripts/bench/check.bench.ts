@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { runCheck } from '../src/check/job.ts'
 import { runMigration } from '../src/migrate/job.ts'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
-import { closedPort } from '../test/crawl-fixture-server.ts'
+import { closedPort } from '../test/support/free-port.ts'
 import { measure, table } from './measure.ts'
 import { generateRolandText } from './migrate.bench.ts'
 

@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { EmbeddedStore } from '../src/store/embedded.ts'
-import { closedPort, startFixtureSite, type FixtureSite } from './crawl-fixture-server.ts'
+import { startFixtureSite, type FixtureSite } from './crawl-fixture-server.ts'
+import { closedPort } from './support/free-port.ts'
 
 // Business websites for the freshness check, one local server per case (issue 28): healthy, dead,
 // 404, 500, an off-domain redirect, a hang past the timeout, a redirect loop, a parked page, and

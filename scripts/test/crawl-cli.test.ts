@@ -6,7 +6,8 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { openEmbeddedStore } from '../src/store/embedded.ts'
 import { sampleStoreOpenIn } from './support/fresh-store.ts'
-import { closedPort, startFixtureSite, type FixtureSite } from './crawl-fixture-server.ts'
+import { startFixtureSite, type FixtureSite } from './crawl-fixture-server.ts'
+import { closedPort } from './support/free-port.ts'
 
 // `roland crawl` as other tools use it: a real process with its own embedded database in a
 // temporary folder, crawling fixture websites on 127.0.0.1; its stdout, stderr and exit code.

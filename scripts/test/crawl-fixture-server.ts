@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { readFile, stat } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
-import { freePort } from './support/free-port.ts'
 import { extname, join, normalize, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -99,6 +98,3 @@ export async function startFixtureSite(
       }),
   }
 }
-
-/** Find a port nothing listens on: a dead website. */
-export const closedPort = freePort

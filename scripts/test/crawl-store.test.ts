@@ -11,13 +11,8 @@ import { type EmbeddedStore } from '../src/store/embedded.ts'
 import { freshStoreIn } from './support/fresh-store.ts'
 import { startFirecrawlStandIn } from './crawl-firecrawl-stand-in.ts'
 import { photoJpeg } from './support/image-fixtures.ts'
-import {
-  closedPort,
-  FIXTURE_SITES,
-  startFixtureSite,
-  type FixtureRoute,
-  type FixtureSite,
-} from './crawl-fixture-server.ts'
+import { closedPort } from './support/free-port.ts'
+import { FIXTURE_SITES, startFixtureSite, type FixtureRoute, type FixtureSite } from './crawl-fixture-server.ts'
 
 // Crawled images end up in our storage and in business_images: the real embedded Postgres with its
 // files in a temporary folder, the fixture websites on 127.0.0.1, nothing of ours stood in for.

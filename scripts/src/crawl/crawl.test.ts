@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { closedPort, startFixtureSite, type FixtureSite } from '../../test/crawl-fixture-server.ts'
+import { startFixtureSite, type FixtureSite } from '../../test/crawl-fixture-server.ts'
+import { closedPort } from '../../test/support/free-port.ts'
 import { CrawlError, crawlBusinessImages, normalizeWebsiteUrl, type CrawlProgress } from './crawl.ts'
 
 async function failure(promise: Promise<unknown>): Promise<CrawlError> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from 'vitest'
-import { closedPort } from '../../test/crawl-fixture-server.ts'
+import { closedPort } from '../../test/support/free-port.ts'
 import {
   FIRECRAWL_FAILURES,
   startFirecrawlStandIn,

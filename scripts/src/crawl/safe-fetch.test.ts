@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { closedPort, startFixtureSite, type FixtureSite } from '../../test/crawl-fixture-server.ts'
+import { startFixtureSite, type FixtureSite } from '../../test/crawl-fixture-server.ts'
+import { closedPort } from '../../test/support/free-port.ts'
 import { CrawlError } from './crawl-error.ts'
 import { classifyAddress, decodeText, isAllowedAddress, safeFetch, USER_AGENT } from './safe-fetch.ts'
 

@@ -1,8 +1,9 @@
-import { createServer, type AddressInfo } from 'node:net'
+import { once } from 'node:events'
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net'
 
 /**
- * A port of 127.0.0.1 that nothing listens on now: for a server that must be known before it
- * starts (a site build needs the console's address), or for a dead website.
+ * A port of 127.0.0.1 that nothing listens on now, for a server that must be known before it
+ * starts (a site build needs the console's address). Not for a dead website: see closedPort.
  */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -14,3 +15,31 @@ export function freePort(): Promise<number> {
     })
   })
 }
+
+/**
+ * A port of 127.0.0.1 that refuses connections for as long as this process runs: a dead website.
+ * A port found free and let go (freePort) is free for anyone: another test's server, started by a
+ * worker beside this one, took such a port in the seconds before a check reached it, and the dead
+ * website answered (a check then found one problem fewer). This port is the local end of a
+ * connection this process keeps open to itself: nothing listens on it, so a connection to it is
+ * refused, and no other socket can bind it meanwhile. Both ends let the process end.
+ */
+export async function closedPort(): Promise<number> {
+  const server = createServer((accepted) => {
+    kept.push(accepted)
+    accepted.unref()
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', resolve)
+  })
+  const client = connect((server.address() as AddressInfo).port, '127.0.0.1')
+  await once(client, 'connect')
+  client.unref()
+  kept.push(client)
+  server.close()
+  return client.localPort!
+}
+
+/** The connections that hold closedPort's ports. */
+const kept: Socket[] = []
