@@ -25,19 +25,20 @@ export function freePort(): Promise<number> {
  * refused, and no other socket can bind it meanwhile. Both ends let the process end.
  */
 export async function closedPort(): Promise<number> {
-  const server = createServer((accepted) => {
-    kept.push(accepted)
-    accepted.unref()
-  })
+  const server = createServer()
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(0, '127.0.0.1', resolve)
   })
   const client = connect((server.address() as AddressInfo).port, '127.0.0.1')
-  await once(client, 'connect')
-  client.unref()
-  kept.push(client)
+  // Both ends, before the listener goes: one still waiting to be accepted would be reset with it,
+  // and the port let go.
+  const [[accepted]] = (await Promise.all([once(server, 'connection'), once(client, 'connect')])) as [[Socket], unknown]
   server.close()
+  for (const end of [client, accepted]) {
+    end.unref()
+    kept.push(end)
+  }
   return client.localPort!
 }
 
