@@ -1,9 +1,9 @@
-import { runCrawl, type CrawlRunResult, type EngineSettings } from '@roland/scripts/crawl/job'
-import { storeCrawledImages, type StoreCrawledImagesResult } from '@roland/scripts/crawl/store-images'
+import type { CrawlRunResult, EngineSettings } from '@roland/scripts/crawl/job'
+import type { StoreCrawledImagesResult } from '@roland/scripts/crawl/store-images'
 import type { CrawlResult } from '@roland/scripts/crawl/crawl'
-import { generateStoreImages, type GenerateStoreImagesResult } from '@roland/scripts/images/job'
-import { optimizeImages, type OptimizeImagesResult } from '@roland/scripts/images/optimize'
-import { chooseImageProvider } from '@roland/scripts/images/providers'
+import type { GenerateStoreImagesResult } from '@roland/scripts/images/job'
+import type { OptimizeImagesResult } from '@roland/scripts/images/optimize'
+import type { ImageProvider } from '@roland/scripts/images/providers'
 import { runJob } from '@roland/scripts/jobs/run-job'
 import type { BusinessRecord, Job } from '@roland/scripts/store/types'
 import type { ConsoleServices } from './context.ts'
@@ -12,6 +12,13 @@ import { consoleStarter } from './jobs.ts'
 
 // The console's crawl and image jobs: thin calls of the job functions in scripts/src (the same
 // the CLI runs), with the console's Firecrawl key and its private-network setting.
+//
+// Each job's code is loaded when the first such job starts, as the CLI loads a command's; so are
+// those of a photo upload, a Firecrawl key check, a backup download and the notify sender (their
+// routes). Loaded with the server, Firecrawl's client (axios), sharp, tar-stream and nodemailer
+// took a console 2.0-2.2 CPU-s to start, now 1.7-1.8 (its server's modules: 1.06-1.12, now 0.75-0.86).
+const crawlJob = () => import('@roland/scripts/crawl/job')
+const imageJobs = () => import('@roland/scripts/images/job')
 
 /** Crawls with Firecrawl when a key is configured (environment or saved), else with the built-in engine. */
 async function engineSettings(services: ConsoleServices): Promise<EngineSettings> {
@@ -35,8 +42,8 @@ export async function startCrawlJob(
 ): Promise<Job> {
   const engine = await engineSettings(services)
   return services.jobs.launch(
-    (onEvent) =>
-      runCrawl({
+    async (onEvent) =>
+      (await crawlJob()).runCrawl({
         store: services.store,
         target: { url: input.websiteUrl, name: input.businessName },
         engine,
@@ -87,6 +94,7 @@ export async function startAttachJob(
       runJob(
         { store: services.store, kind: 'crawl', params, startedBy: consoleStarter(), onEvent },
         async (reporter) => {
+          const { storeCrawledImages } = await import('@roland/scripts/crawl/store-images')
           const outcome: StoreCrawledImagesResult = await storeCrawledImages({
             store: services.store,
             business,
@@ -116,8 +124,8 @@ export async function startBusinessCrawlJob(services: ConsoleServices, businessI
   }
   const engine = await engineSettings(services)
   return services.jobs.launch(
-    (onEvent) =>
-      runCrawl({
+    async (onEvent) =>
+      (await crawlJob()).runCrawl({
         store: services.store,
         target: { slug: business.slug },
         engine,
@@ -132,15 +140,16 @@ export async function startBusinessCrawlJob(services: ConsoleServices, businessI
 /** Starts 'generate an image' for a business: a store image from the configured provider, as its hero. */
 export async function startImageJob(services: ConsoleServices, businessId: string): Promise<Job> {
   const business = await findBusiness(services, businessId)
-  let provider: ReturnType<typeof chooseImageProvider>
+  const { chooseImageProvider } = await import('@roland/scripts/images/providers')
+  let provider: ImageProvider
   try {
     provider = chooseImageProvider({ env: services.config.env })
   } catch (error) {
     throw new HttpError(400, error instanceof Error ? error.message : String(error))
   }
   return services.jobs.launch(
-    (onEvent) =>
-      generateStoreImages({
+    async (onEvent) =>
+      (await imageJobs()).generateStoreImages({
         store: services.store,
         target: { slug: business.slug },
         provider,
@@ -154,7 +163,10 @@ export async function startImageJob(services: ConsoleServices, businessId: strin
 /** Starts 'Optimize photos': the derivatives backfill of `roland images optimize --missing`, as a job. */
 export function startOptimizeJob(services: ConsoleServices): Promise<Job> {
   return services.jobs.launch(
-    (onEvent) => optimizeImages({ store: services.store, missing: true, startedBy: consoleStarter(), onEvent }),
+    async (onEvent) => {
+      const { optimizeImages } = await import('@roland/scripts/images/optimize')
+      return optimizeImages({ store: services.store, missing: true, startedBy: consoleStarter(), onEvent })
+    },
     { mayChangeData: true, changedData: (result: OptimizeImagesResult) => result.summary.optimized > 0 },
   )
 }

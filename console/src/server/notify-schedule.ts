@@ -1,6 +1,6 @@
 import { withApiBase, type MailConfig } from '@roland/scripts/notify/config'
 import { nextDigestAt, queueWeeklyDigest, type DigestOutcome } from '@roland/scripts/notify/digest'
-import { sendOutbox, type SendSummary } from '@roland/scripts/notify/send'
+import type { SendSummary } from '@roland/scripts/notify/send'
 import { readTown } from '@roland/scripts/content/town'
 import type { LeasedStore } from '@roland/scripts/store/leased'
 
@@ -88,6 +88,8 @@ export class ConsoleNotify {
         this.state.nextDigestAt = new Date(this.#digestDue).toISOString()
         if (digest.queued > 0) this.#again = true
       }
+      // Loaded with the first send: nodemailer (crawl-jobs.ts says why).
+      const { sendOutbox } = await import('@roland/scripts/notify/send')
       const summary = await sendOutbox({ store: this.#store, config: mail, signal: this.#abort.signal })
       this.state.lastSend = { ...summary, at: new Date().toISOString() }
       this.state.lastError = null

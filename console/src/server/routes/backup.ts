@@ -1,4 +1,3 @@
-import { backupFileName, writeBackup } from '@roland/scripts/backup/backup'
 import type { Route } from '../context.ts'
 import { HttpError, securityHeaders, sendJson } from '../http.ts'
 
@@ -33,6 +32,8 @@ export const backupRoutes: Route[] = [
     path: /^\/api\/backup$/,
     adminOnly: true,
     async handler({ res, services }) {
+      // Loaded with the first download (crawl-jobs.ts says why).
+      const { backupFileName, writeBackup } = await import('@roland/scripts/backup/backup')
       // Streamed as it is read: the headers leave with the first bytes, so a store that cannot be
       // read still gets an error answer; a failure later cuts the download short, which a restore refuses.
       const headers = {

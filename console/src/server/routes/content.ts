@@ -13,7 +13,6 @@ import {
 } from '@roland/scripts/content/edit'
 import { MAX_IMAGE_BYTES } from '@roland/scripts/crawl/download-image'
 import { ImageError } from '@roland/scripts/images/image-error'
-import { addUploadedImage } from '@roland/scripts/images/upload'
 import { slugify } from '@roland/scripts/migrate/slug'
 import { presetTerms } from '@roland/scripts/search/presets'
 import { WordKeys } from '@roland/scripts/search/text'
@@ -287,6 +286,8 @@ export const contentRoutes: Route[] = [
         throw new HttpError(400, message, { issues: [{ path: 'alt_text', message }] })
       }
       try {
+        // Loaded with the first upload: sharp and the image pipeline (crawl-jobs.ts says why).
+        const { addUploadedImage } = await import('@roland/scripts/images/upload')
         const row = await addUploadedImage(context.services.store, {
           businessId,
           bytes: new Uint8Array(await file.arrayBuffer()),

@@ -1,4 +1,3 @@
-import { validateFirecrawlKey } from '@roland/scripts/crawl/crawl'
 import {
   attachRequestSchema,
   crawlRequestSchema,
@@ -36,6 +35,8 @@ export const crawlerRoutes: Route[] = [
           'FIRECRAWL_API_KEY is set in the environment and takes precedence: change it in .env instead.',
         )
       }
+      // Loaded when a key is saved: Firecrawl's client (crawl-jobs.ts says why).
+      const { validateFirecrawlKey } = await import('@roland/scripts/crawl/crawl')
       const check = await validateFirecrawlKey(apiKey, { apiUrl: services.config.env.FIRECRAWL_API_URL || undefined })
       if (!check.valid) {
         throw new HttpError(check.reason === 'unreachable' ? 502 : 400, check.message)
