@@ -17,8 +17,6 @@ import { consoleStarter } from './jobs.ts'
 // those of a photo upload, a Firecrawl key check, a backup download and the notify sender (their
 // routes). Loaded with the server, Firecrawl's client (axios), sharp, tar-stream and nodemailer
 // took a console 2.0-2.2 CPU-s to start, now 1.7-1.8 (its server's modules: 1.06-1.12, now 0.75-0.86).
-const crawlJob = () => import('@roland/scripts/crawl/job')
-const imageJobs = () => import('@roland/scripts/images/job')
 
 /** Crawls with Firecrawl when a key is configured (environment or saved), else with the built-in engine. */
 async function engineSettings(services: ConsoleServices): Promise<EngineSettings> {
@@ -42,15 +40,17 @@ export async function startCrawlJob(
 ): Promise<Job> {
   const engine = await engineSettings(services)
   return services.jobs.launch(
-    async (onEvent) =>
-      (await crawlJob()).runCrawl({
+    async (onEvent) => {
+      const { runCrawl } = await import('@roland/scripts/crawl/job')
+      return runCrawl({
         store: services.store,
         target: { url: input.websiteUrl, name: input.businessName },
         engine,
         allowPrivateNetwork: services.config.allowPrivateNetwork,
         startedBy: consoleStarter(),
         onEvent,
-      }),
+      })
+    },
     { mayChangeData: false },
   )
 }
@@ -124,15 +124,17 @@ export async function startBusinessCrawlJob(services: ConsoleServices, businessI
   }
   const engine = await engineSettings(services)
   return services.jobs.launch(
-    async (onEvent) =>
-      (await crawlJob()).runCrawl({
+    async (onEvent) => {
+      const { runCrawl } = await import('@roland/scripts/crawl/job')
+      return runCrawl({
         store: services.store,
         target: { slug: business.slug },
         engine,
         allowPrivateNetwork: services.config.allowPrivateNetwork,
         startedBy: consoleStarter(),
         onEvent,
-      }),
+      })
+    },
     { mayChangeData: true, changedData: storedNew },
   )
 }
@@ -148,14 +150,16 @@ export async function startImageJob(services: ConsoleServices, businessId: strin
     throw new HttpError(400, error instanceof Error ? error.message : String(error))
   }
   return services.jobs.launch(
-    async (onEvent) =>
-      (await imageJobs()).generateStoreImages({
+    async (onEvent) => {
+      const { generateStoreImages } = await import('@roland/scripts/images/job')
+      return generateStoreImages({
         store: services.store,
         target: { slug: business.slug },
         provider,
         startedBy: consoleStarter(),
         onEvent,
-      }),
+      })
+    },
     { mayChangeData: true, changedData: (result: GenerateStoreImagesResult) => result.summary.generated > 0 },
   )
 }
