@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -59,8 +59,13 @@ try {
       `--collect.chromePath=${chromium.path}`,
       ...pages.map((page) => `--collect.url=${server.url}${page}`),
     ]
+    // Chromium leaves a folder of its own in the temporary folder at each run Lighthouse ends (30
+    // a run, org.chromium.Chromium.*): they go with the run's folder.
+    const temporary = path.join(root, 'tmp')
+    await mkdir(temporary)
+    const env = { ...process.env, TMPDIR: temporary }
     code = await new Promise<number>((resolve, reject) => {
-      const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit' })
+      const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: 'inherit', env })
       child.on('error', reject)
       child.on('close', (exit) => resolve(exit ?? 1))
     })
