@@ -18,9 +18,10 @@
  *
  * Then, by the same measure, 0.30-0.34 CPU-s before and 0.26-0.29 after: each file is made in its
  * folder's node, found once, instead of by its path (three path lookups a file: the open, the
- * create, the times), and the tar is read into files once for each buffer it comes in (a WeakMap
- * keyed by the ArrayBuffer, which this Blob hands out the same each time): each open copies each
- * file's bytes from those, which the file system then owns, so no copy's writes reach another.
+ * create, the times), and a tar's headers are read once for each buffer it comes in (its entries
+ * kept in a WeakMap keyed by the ArrayBuffer, which this Blob hands out the same each time): each
+ * open copies each file's bytes out of those entries, and the file system owns the copy, so no
+ * copy's writes reach another.
  */
 export class TarBlob extends Blob {
   readonly #bytes: Uint8Array<ArrayBuffer>
