@@ -10,18 +10,16 @@
  * changed after, nor what it hands out. Its other readers copy, as a Blob's do.
  *
  * PGlite's own reading of the tar is patched too (patches/@electric-sql__pglite@0.5.16.patch, in
- * `loadTar`): it asked its file system whether each folder on a file's path existed, for every
- * file (some 6,000 path lookups for 1,189 files), and copied each file's bytes a second time,
- * though untar had just copied them out for it. It now makes each folder once and hands the file
- * system the bytes untar made (`canOwn`). An open of that seeded store: 0.41-0.46 CPU-s, then
- * 0.32-0.35 (`openEmbeddedStore({ copyOf })` twenty times, alternating).
- *
- * Then, by the same measure, 0.30-0.34 CPU-s before and 0.26-0.29 after: each file is made in its
- * folder's node, found once, instead of by its path (three path lookups a file: the open, the
- * create, the times), and a tar's headers are read once for each buffer it comes in (its entries
- * kept in a WeakMap keyed by the ArrayBuffer, which this Blob hands out the same each time): each
- * open copies each file's bytes out of those entries, and the file system owns the copy, so no
- * copy's writes reach another.
+ * `loadTar`). It resolved each file's path in its file system several times (whether each folder on
+ * it existed, then the open, the create and the times: some 6,000 path lookups for 1,189 files),
+ * parsed the tar's headers at every load, and copied each file's bytes twice. It now makes each
+ * folder once and each file in its folder's node; keeps the entries untar read, in a WeakMap keyed
+ * by the ArrayBuffer (which this Blob hands out the same each time), so a process parses a tar's
+ * headers once; and copies each file's bytes out of those entries once a load, a copy the file
+ * system then owns (`canOwn`), so no copy's writes reach another. An open of that seeded store
+ * (`openEmbeddedStore({ copyOf })` twenty times, alternating): 0.41-0.46 CPU-s unpatched, 0.26-0.29
+ * patched. A tar loaded once (the empty cluster, read from its file for each new database) still
+ * has its bytes copied twice, as unpatched: into the entries kept, and into the file system's own.
  */
 export class TarBlob extends Blob {
   readonly #bytes: Uint8Array<ArrayBuffer>
