@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -14,7 +14,7 @@ import type { Job } from '@roland/scripts/store/types'
 import { openStore } from '@roland/scripts/store/index'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startFixtureSite, type FixtureSite } from '../scripts/test/crawl-fixture-server.ts'
-import { sampleStoreIn } from '../scripts/test/support/fresh-store.ts'
+import { copyFolder, sampleStoreIn } from '../scripts/test/support/fresh-store.ts'
 import { photoJpeg } from '../scripts/test/support/image-fixtures.ts'
 
 // DESIGN.md, "Backups and crashes": the CLI and the console are killed with SIGKILL at seeded random
@@ -306,7 +306,7 @@ async function checkAfterKill(
 async function freshDataDir(name: string, from = pristine): Promise<string> {
   const dir = path.join(work, name)
   await rm(dir, { recursive: true, force: true })
-  await cp(from, dir, { recursive: true })
+  copyFolder(from, dir)
   return dir
 }
 

@@ -20,7 +20,7 @@
 // test site has its own), gets its own written in.
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro'
 import { createHash } from 'node:crypto'
-import { existsSync } from 'node:fs'
+import { cpSync, existsSync } from 'node:fs'
 import { cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -213,12 +213,14 @@ async function restore(call: BundleCacheCall): Promise<boolean> {
   const clientDir = fileURLToPath(call.clientDir)
   try {
     await rm(prerenderDir, { recursive: true, force: true })
-    await cp(path.join(entry, 'prerender'), prerenderDir, { recursive: true })
+    // Node's synchronous copy walks the folders in C++; fs/promises' cp takes a few promises a file
+    // (an entry's 115 files and folders: 4 ms of CPU time instead of 33).
+    cpSync(path.join(entry, 'prerender'), prerenderDir, { recursive: true })
     await writeNames(prerenderDir, record.names, namesOf(call.settings))
     // Vite copies the public folder into the output before it writes the browser's files.
     const publicDir = fileURLToPath(call.settings.config.publicDir)
-    if (existsSync(publicDir)) await cp(publicDir, clientDir, { recursive: true })
-    await cp(path.join(entry, 'client'), clientDir, { recursive: true })
+    if (existsSync(publicDir)) cpSync(publicDir, clientDir, { recursive: true })
+    cpSync(path.join(entry, 'client'), clientDir, { recursive: true })
   } catch {
     // Pruned by another build as this one copied it, say: this build bundles (into the same names).
     return false

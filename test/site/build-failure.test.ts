@@ -46,7 +46,7 @@ async function closedPort(): Promise<number> {
 describe('a build', { timeout: 240_000 }, () => {
   test('from a data source without active businesses fails with the loader message and leaves the published site as it was', async () => {
     const dataDir = path.join(root, 'empty-data')
-    await copyFixtureDataDir(dataDir)
+    copyFixtureDataDir(dataDir)
     const store = await openEmbeddedStore({ dir: dataDir })
     await store.db.query('update businesses set is_active = false')
     await store.close()

@@ -41,7 +41,7 @@ const withoutTimeStamps = (file: string, content: Buffer) =>
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-threads-'))
   dataDir = path.join(root, 'data')
-  await copyFixtureDataDir(dataDir)
+  copyFixtureDataDir(dataDir)
   // Enough pages that both threads render many: two pages of the list, and a page per business.
   await addBusinesses(dataDir, numberedBusinesses('Ozark Shop', 40))
   // The second thread takes its share from the first page (by default it starts only after

@@ -142,7 +142,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-incremental-'))
   dataDir = path.join(root, 'data')
   outDir = path.join(root, 'site')
-  await copyFixtureDataDir(dataDir)
+  copyFixtureDataDir(dataDir)
   await addBusinesses(dataDir, ozarkShops)
   server = await serveStatic(outDir)
   browser = await launchBrowser()

@@ -161,7 +161,7 @@ describe('a site of 210 businesses: "Save for offline", and a new deploy', () =>
     root = await mkdtemp(path.join(tmpdir(), 'roland-offline-'))
     dataDir = path.join(root, 'data')
     outDir = path.join(root, 'site')
-    await copyFixtureDataDir(dataDir)
+    copyFixtureDataDir(dataDir)
     await addBusinesses(dataDir, lakeShops)
     server = await serveStatic(outDir)
     await build()

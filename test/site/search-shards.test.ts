@@ -39,7 +39,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-search-shards-'))
   dataDir = path.join(root, 'data')
   outDir = path.join(root, 'site')
-  await copyFixtureDataDir(dataDir)
+  copyFixtureDataDir(dataDir)
   await addBusinesses(dataDir, stalls)
   server = await serveStatic(outDir)
   browser = await launchBrowser()

@@ -309,7 +309,7 @@ describe('a build', () => {
     const root = await mkdtemp(path.join(tmpdir(), 'roland-seo-'))
     try {
       const dataDir = path.join(root, 'data')
-      await copyFixtureDataDir(dataDir)
+      copyFixtureDataDir(dataDir)
       const store = await openEmbeddedStore({ dir: dataDir })
       await store.db.query(`update businesses set address = null where slug = 'roland-auto-repair'`)
       await store.close()

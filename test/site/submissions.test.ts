@@ -29,7 +29,7 @@ beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'roland-submissions-'))
   const dataDir = path.join(root, 'data')
   const outDir = path.join(root, 'site')
-  await copyFixtureDataDir(dataDir)
+  copyFixtureDataDir(dataDir)
   // The sites' addresses first: the console takes suggestions from them (CORS), the builds link to the console.
   site = await serveStatic(outDir)
   turnstileSite = await serveStatic(path.join(root, 'site-turnstile'))

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cpSync, existsSync, type CopySyncOptions } from 'node:fs'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
   // It starts as a copy of the database above (as openStore would create it) with the sample import
   // added, as openStore's onCreate adds it: creating a second database took seconds of CPU time.
   const sampleDir = path.join(dir, 'sample')
-  await cp(path.join(dataDir, 'db'), path.join(sampleDir, 'db'), { recursive: true })
+  copyFolder(path.join(dataDir, 'db'), path.join(sampleDir, 'db'))
   const sample = await openStore({ env: { ROLAND_DATA_DIR: sampleDir, SUPABASE_URL: '' } })
   try {
     await loadSampleData(sample)
@@ -54,6 +54,16 @@ export default async function setup(project: TestProject) {
 }
 
 let template: Promise<Blob> | undefined
+
+/**
+ * Copies a folder and all it holds (a data folder: its database's 1,156 files and its stored
+ * files). Node's synchronous copy does the walk in C++: 0.05 CPU-s for a database's folder, where
+ * fs/promises' cp, a promise and a few calls per file in JavaScript, took 0.28 (a run makes about a
+ * hundred such copies).
+ */
+export function copyFolder(from: string, to: string, options: CopySyncOptions = {}): void {
+  cpSync(from, to, { ...options, recursive: true })
+}
 
 /**
  * A fresh in-memory embedded store, migrated and seeded: a copy of the one the global setup made,
@@ -70,11 +80,7 @@ export async function freshStore(): Promise<EmbeddedStore> {
  * reads it, files are stored beside it). About 0.5 s instead of 2.3 s for creating one.
  */
 export async function freshStoreIn(dir: string): Promise<EmbeddedStore> {
-  await cp(path.join(inject('storeTemplateDir'), 'db'), path.join(dir, 'db'), {
-    recursive: true,
-    errorOnExist: true,
-    force: false,
-  })
+  copyFolder(path.join(inject('storeTemplateDir'), 'db'), path.join(dir, 'db'), { errorOnExist: true, force: false })
   return openEmbeddedStore({ dir })
 }
 
@@ -87,11 +93,7 @@ export async function freshStoreIn(dir: string): Promise<EmbeddedStore> {
 export async function sampleStoreIn(dir: string): Promise<boolean> {
   const from = inject('sampleStoreDir') as string | undefined
   if (!from || existsSync(path.join(dir, 'db'))) return false
-  await cp(from, dir, {
-    recursive: true,
-    force: false,
-    filter: (source) => path.basename(source) !== 'db.lock',
-  })
+  copyFolder(from, dir, { force: false, filter: (source) => path.basename(source) !== 'db.lock' })
   return true
 }
 
