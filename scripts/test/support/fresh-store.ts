@@ -58,8 +58,7 @@ let template: Promise<Blob> | undefined
 /**
  * Copies a folder and all it holds (a data folder: its database's 1,156 files and its stored
  * files). Node's synchronous copy does the walk in C++: 0.05 CPU-s for a database's folder, where
- * fs/promises' cp, a promise and a few calls per file in JavaScript, took 0.28 (a run makes about a
- * hundred such copies).
+ * fs/promises' cp, a promise and a few calls per file in JavaScript, took 0.28.
  */
 export function copyFolder(from: string, to: string, options: CopySyncOptions = {}): void {
   cpSync(from, to, { ...options, recursive: true })
