@@ -21,7 +21,7 @@
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro'
 import { createHash } from 'node:crypto'
 import { cpSync, existsSync } from 'node:fs'
-import { cp, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
+import { readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { escapeRegExp } from '@roland/scripts/text/index'
@@ -254,11 +254,9 @@ async function save(call: SaveCall): Promise<void> {
   if (existsSync(entry)) return
   const temporary = `${entry}.${process.pid}-${Date.now()}`
   try {
-    await cp(fileURLToPath(call.prerenderOutputDir), path.join(temporary, 'prerender'), { recursive: true })
+    cpSync(fileURLToPath(call.prerenderOutputDir), path.join(temporary, 'prerender'), { recursive: true })
     const clientDir = fileURLToPath(call.clientDir)
-    for (const file of call.clientFiles) {
-      await cp(path.join(clientDir, file), path.join(temporary, 'client', file))
-    }
+    for (const file of call.clientFiles) cpSync(path.join(clientDir, file), path.join(temporary, 'client', file))
     const record: BundleRecord = {
       version: recordVersion,
       prerenderEntryFileName: internals.prerenderEntryFileName,
