@@ -1,4 +1,4 @@
-import { searchCacheName } from '../lib/offline.ts'
+import { savingHeader, searchCacheName } from '../lib/offline.ts'
 import { parseSearchManifest, searchFileNames, searchFileUrl, searchIndexPath } from '../lib/search-shards.ts'
 
 // "Save for offline" on /businesses (BusinessesPage.astro): fetches the search's manifest, its
@@ -20,11 +20,11 @@ async function save(root: HTMLElement, button: HTMLButtonElement, status: HTMLEl
   try {
     const cache = await caches.open(searchCacheName)
     const fetched = new Map<string, Promise<unknown>>()
-    /** Fetches one file into the cache and reads it. */
+    /** Fetches one file into the cache and reads it (the service worker only passes it on). */
     const keep = (url: string): Promise<unknown> => {
       let file = fetched.get(url)
       if (!file) {
-        file = fetch(url, { cache: 'no-cache' }).then(async (response) => {
+        file = fetch(url, { cache: 'no-cache', headers: { [savingHeader]: '1' } }).then(async (response) => {
           if (!response.ok) throw new Error(`${url} answered ${response.status}`)
           await cache.put(url, response.clone())
           return url.endsWith('.json') ? (response.json() as Promise<unknown>) : null

@@ -11,6 +11,12 @@ export const offlinePath = '/offline'
 /** The worker's cache of the search's manifest, script and files ("Save for offline" fills it). */
 export const searchCacheName = 'roland-search'
 
+/**
+ * The header "Save for offline" sends with each file it fetches: it writes the file to the search's
+ * cache itself, and the worker passes the request to the network without writing it there too.
+ */
+export const savingHeader = 'x-roland-saving'
+
 /** The header a saved page is stored with: when it was saved (ISO 8601). */
 export const savedAtHeader = 'x-roland-saved-at'
 

@@ -8,13 +8,14 @@ import { clientsClaim, type WorkboxPlugin } from 'workbox-core'
 import { ExpirationPlugin } from 'workbox-expiration'
 import { cleanupOutdatedCaches, matchPrecache, precache, type PrecacheEntry } from 'workbox-precaching'
 import { registerRoute, setCatchHandler } from 'workbox-routing'
-import { CacheFirst, NetworkFirst } from 'workbox-strategies'
+import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies'
 import {
   offlinePath,
   pagePath,
   pageTitle,
   savedAtHeader,
   savedTitleHeader,
+  savingHeader,
   searchCacheName,
   withSavedNote,
   withSavedPages,
@@ -106,8 +107,12 @@ const pages = new NetworkFirst({
 })
 registerRoute(({ request }) => request.mode === 'navigate', pages)
 
-// The search: its manifest, script and files, network first, kept as they are fetched ("Save for
-// offline" on /businesses fetches them all); the manifest and script fall back to the precache.
+// "Save for offline" on /businesses fetches the search's files and writes each to the search's cache
+// itself, before it says they are saved: the network only, the file written once.
+registerRoute(({ request }) => request.headers.has(savingHeader), new NetworkOnly())
+
+// The search: its manifest, script and files, network first, kept as they are fetched (as a search
+// needs them); the manifest and script fall back to the precache.
 const precacheFallback: WorkboxPlugin = { handlerDidError: async ({ request }) => precached(request.url) }
 registerRoute(
   ({ url }) =>
