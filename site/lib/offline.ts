@@ -13,7 +13,8 @@ export const searchCacheName = 'roland-search'
 
 /**
  * The header "Save for offline" sends with each file it fetches: it writes the file to the search's
- * cache itself, and the worker passes the request to the network without writing it there too.
+ * cache itself, and the worker answers the request as any of the search's (the network first, else
+ * the saved copy) without writing it there too.
  */
 export const savingHeader = 'x-roland-saving'
 

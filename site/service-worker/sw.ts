@@ -8,7 +8,7 @@ import { clientsClaim, type WorkboxPlugin } from 'workbox-core'
 import { ExpirationPlugin } from 'workbox-expiration'
 import { cleanupOutdatedCaches, matchPrecache, precache, type PrecacheEntry } from 'workbox-precaching'
 import { registerRoute, setCatchHandler } from 'workbox-routing'
-import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies'
+import { CacheFirst, NetworkFirst } from 'workbox-strategies'
 import {
   offlinePath,
   pagePath,
@@ -107,13 +107,18 @@ const pages = new NetworkFirst({
 })
 registerRoute(({ request }) => request.mode === 'navigate', pages)
 
-// "Save for offline" on /businesses fetches the search's files and writes each to the search's cache
-// itself, before it says they are saved: the network only, the file written once.
-registerRoute(({ request }) => request.headers.has(savingHeader), new NetworkOnly())
-
-// The search: its manifest, script and files, network first, kept as they are fetched (as a search
-// needs them); the manifest and script fall back to the precache.
+// The search: its manifest, script and files, network first, kept as they are fetched ("Save for
+// offline" on /businesses fetches them all); the manifest and script fall back to the precache.
 const precacheFallback: WorkboxPlugin = { handlerDidError: async ({ request }) => precached(request.url) }
+/**
+ * Keeps what the network answered (a 200, or an opaque answer: Workbox's own rule), except a file
+ * "Save for offline" fetched: the page writes that one to this cache itself, before it says all are
+ * saved. Pressed with no signal, it gets the copies saved before, as a search would.
+ */
+const keptUnlessSaving: WorkboxPlugin = {
+  cacheWillUpdate: async ({ request, response }) =>
+    !request.headers.has(savingHeader) && (response.status === 200 || response.status === 0) ? response : null,
+}
 registerRoute(
   ({ url }) =>
     url.origin === self.location.origin &&
@@ -121,7 +126,7 @@ registerRoute(
       url.pathname === '/businesses/search-index.json' ||
       url.pathname === '/businesses/directory.js' ||
       url.pathname === '/businesses/save-offline.js'),
-  new NetworkFirst({ cacheName: searchCache, networkTimeoutSeconds, plugins: [precacheFallback] }),
+  new NetworkFirst({ cacheName: searchCache, networkTimeoutSeconds, plugins: [keptUnlessSaving, precacheFallback] }),
 )
 
 // Bundles and stylesheets (their names change with their content): the precache or the saved copy,

@@ -122,6 +122,14 @@ describe('after one visit to / and /businesses, with no signal', () => {
     await expect.poll(() => cards(page).allInnerTexts(), { timeout: 15_000 }).toEqual(['Roland Coffee House'])
   })
 
+  test('"Save for offline" pressed with no signal saves the copies the visit kept, and says so', async () => {
+    await page.goto(url('/businesses'))
+    const status = page.locator('[data-save-offline] [role="status"]')
+    await page.getByRole('button', { name: 'Save for offline' }).click()
+    await expect.poll(() => status.innerText(), { timeout: 15_000 }).toMatch(/^(Saved|Not saved)/)
+    await expect(status.innerText()).resolves.toMatch(/^Saved: the search finds all 10 businesses on this device/)
+  })
+
   test('a business page never opened shows the offline page, with what is saved and the emergency numbers', async () => {
     const response = await page.goto(url('/business/maumelle-smokehouse'))
     expect(response?.status()).toBe(200)
