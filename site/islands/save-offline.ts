@@ -20,7 +20,7 @@ async function save(root: HTMLElement, button: HTMLButtonElement, status: HTMLEl
   try {
     const cache = await caches.open(searchCacheName)
     const fetched = new Map<string, Promise<unknown>>()
-    /** Fetches one file into the cache and reads it (the service worker only passes it on). */
+    /** Fetches one file into the cache and reads it (the service worker keeps no copy: savingHeader). */
     const keep = (url: string): Promise<unknown> => {
       let file = fetched.get(url)
       if (!file) {

@@ -4,6 +4,7 @@
 // the offline page (what is saved, the emergency numbers, a way back), never the browser's error
 // page; the search works from its saved files. A new deploy brings a new worker, which takes over
 // at once, replaces the precache and drops the search files of the last build's numbering.
+import { CacheableResponsePlugin } from 'workbox-cacheable-response'
 import { clientsClaim, type WorkboxPlugin } from 'workbox-core'
 import { ExpirationPlugin } from 'workbox-expiration'
 import { cleanupOutdatedCaches, matchPrecache, precache, type PrecacheEntry } from 'workbox-precaching'
@@ -111,14 +112,16 @@ registerRoute(({ request }) => request.mode === 'navigate', pages)
 // offline" on /businesses fetches them all); the manifest and script fall back to the precache.
 const precacheFallback: WorkboxPlugin = { handlerDidError: async ({ request }) => precached(request.url) }
 /**
- * Keeps what the network answered (a 200, or an opaque answer: Workbox's own rule), except a file
- * "Save for offline" fetched: the page writes that one to this cache itself, before it says all are
- * saved. Pressed with no signal, it gets the copies saved before, as a search would.
+ * A file "Save for offline" fetched is not kept here: the page writes it to this cache itself,
+ * before it says all are saved. Pressed with no signal, it gets the copies saved before, as a search
+ * would.
  */
-const keptUnlessSaving: WorkboxPlugin = {
-  cacheWillUpdate: async ({ request, response }) =>
-    !request.headers.has(savingHeader) && (response.status === 200 || response.status === 0) ? response : null,
+const notWhenSaving: WorkboxPlugin = {
+  cacheWillUpdate: async ({ request, response }) => (request.headers.has(savingHeader) ? null : response),
 }
+// Workbox keeps a 200 or an opaque answer only while no plugin decides what is kept: with the one
+// above, that rule comes as Workbox's own plugin.
+const okOrOpaque = new CacheableResponsePlugin({ statuses: [0, 200] })
 registerRoute(
   ({ url }) =>
     url.origin === self.location.origin &&
@@ -126,7 +129,11 @@ registerRoute(
       url.pathname === '/businesses/search-index.json' ||
       url.pathname === '/businesses/directory.js' ||
       url.pathname === '/businesses/save-offline.js'),
-  new NetworkFirst({ cacheName: searchCache, networkTimeoutSeconds, plugins: [keptUnlessSaving, precacheFallback] }),
+  new NetworkFirst({
+    cacheName: searchCache,
+    networkTimeoutSeconds,
+    plugins: [notWhenSaving, okOrOpaque, precacheFallback],
+  }),
 )
 
 // Bundles and stylesheets (their names change with their content): the precache or the saved copy,
