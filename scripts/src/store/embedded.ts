@@ -51,7 +51,7 @@ export type { MigrationStatus } from './embedded/migrations.ts'
 // The lock table is sized by the connections too: one transaction can still lock some 3,400
 // relations (it failed at the 1,718th new table with its key; at 100 connections, the 5,416th), where
 // the schema has about 100 and a restore or a migration locks each once.
-const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=4MB', '-c', 'max_connections=5']
+export const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=4MB', '-c', 'max_connections=5']
 
 /** Options for the embedded store. */
 export interface EmbeddedOptions {

@@ -4,9 +4,10 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+// PGlite's settings as the embedded store starts it.
+import { startParams } from '../embedded.ts'
 import { clusterFile, emptyCluster, openFromEmptyCluster } from './empty-cluster.ts'
 
-const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB']
 let root: string
 
 beforeAll(async () => {
