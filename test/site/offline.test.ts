@@ -205,7 +205,9 @@ describe('a site of 210 businesses: "Save for offline", and a new deploy', () =>
     await page.goto(url('/businesses'))
     // The first visit's worker has precached the search's manifest of this build.
     let lastBuilds = ''
-    await expect.poll(async () => (lastBuilds = await precachedIndex(page))).not.toBe('')
+    // Given as long as the other waits here: on a machine busy with the whole suite, the default
+    // second ran out once (2026-12-05) before the copy showed.
+    await expect.poll(async () => (lastBuilds = await precachedIndex(page)), { timeout: 60_000 }).not.toBe('')
     const newDescription = 'Canoes for rent at the north landing, by the hour or the day.'
     await describeBusiness(dataDir, 'lakeshore-outfitter-07', newDescription)
     await addBusinesses(dataDir, numberedBusinesses('Harbor Kiosk', 1))
