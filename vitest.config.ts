@@ -1,8 +1,10 @@
 import { mkdtempSync, readdirSync, rmSync, statfsSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
+import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { isProcessAlive } from './scripts/src/lock-file.ts'
+import { cpuLogVariable } from './test/support/cpu-reporter.ts'
 
 // The run's temporary files (stores, data folders, built sites, browser profiles) go to a RAM disk
 // when the machine has a roomy one (Linux's /dev/shm), unless TMPDIR says where. A run creates
@@ -37,6 +39,11 @@ if (!process.env.TMPDIR) {
 // builds a run starts after the first reuse it: a CLI-heavy test file runs about a sixth faster.
 process.env.NODE_COMPILE_CACHE ??= fileURLToPath(new URL('node_modules/.cache/node-compile-cache', import.meta.url))
 
+// `ROLAND_TEST_CPU=1 pnpm test`: after the run, the test files that took the most CPU time, their
+// processes' included (test/support/cpu-reporter.ts): the workers write each file's to this log.
+const cpuReport = process.env.ROLAND_TEST_CPU === '1'
+if (cpuReport) process.env[cpuLogVariable] = path.join(tmpdir(), `roland-test-cpu-${process.pid}.jsonl`)
+
 const siteEndToEnd = 'test/site/**/*.test.ts'
 // Finds (or installs, once) the Chromium the browser tests drive, before any worker starts.
 const browserSetup = 'test/support/browser-global-setup.ts'
@@ -50,6 +57,7 @@ export default defineConfig({
     // 2-core machine, on 2026-12-04, 3 files at a time ran the suite in 674 s and 1,054 CPU-s (a
     // fifth of the two cores' time idle), 4 in 565 s and 985 CPU-s (`vmstat`: 0–1% idle).
     maxWorkers: availableParallelism() + 2,
+    ...(cpuReport ? { reporters: ['default', './test/support/cpu-reporter.ts'] } : {}),
     // A worker runs file after file with the modules it loaded kept: PGlite's WebAssembly, sharp,
     // Playwright and the rest load once a worker instead of once a file (a quarter of the unit
     // tests' CPU time, an eighth of the site tests'). The files share no state: each opens its own
