@@ -54,7 +54,7 @@ export function cpuReport(files: readonly FileCpu[], runCpuSeconds: number | nul
   ]
   if (runCpuSeconds !== null) {
     lines.push(
-      `${runCpuSeconds.toFixed(1).padStart(8)}           the whole run (Vitest, its workers and their processes; the rest is set-up: sites built, stores made, Chromium found)`,
+      `${runCpuSeconds.toFixed(1).padStart(8)}           the whole run as Vitest's process counts it (set-up included; a Chromium that outlives its worker leaves the count)`,
     )
   }
   return `${lines.join('\n')}\n`
