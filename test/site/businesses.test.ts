@@ -10,8 +10,11 @@ const cardNames = (page: Page) => page.locator('main article h2').allInnerTexts(
 const searchBox = (page: Page) => page.getByPlaceholder('Search businesses...')
 const categorySelect = (page: Page) => page.getByLabel('Category')
 const query = (page: Page) => new URL(page.url()).search
-/** The address follows the filters once typing pauses (the island waits 300 ms): waits for it to say this. */
-const addressSays = (page: Page, search: string) => expect.poll(() => query(page)).toBe(search)
+/**
+ * The address follows the filters once typing pauses (the island waits 300 ms): waits for it to say
+ * this, as long as the other waits on the page (Vitest's default second leaves a busy machine 0.7 s).
+ */
+const addressSays = (page: Page, search: string) => expect.poll(() => query(page), { timeout: 15_000 }).toBe(search)
 
 /** Opens /businesses, starts a search (the island waits for one) and waits for the search index. */
 async function openDirectory(path = '/businesses') {

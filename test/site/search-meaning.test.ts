@@ -98,7 +98,7 @@ describe('the businesses search on the test catalog', () => {
     await suggestion.click()
     await page.locator('[data-directory] [role="status"]').getByText('1 business', { exact: true }).waitFor()
     await expect(cardNames(page)).resolves.toEqual(['Roland Coffee House'])
-    await expect.poll(() => new URL(page.url()).search).toBe('?q=biscuits')
+    await expect.poll(() => new URL(page.url()).search, { timeout: 15_000 }).toBe('?q=biscuits')
   })
 
   test('keeps the category filter: a match of another category is not shown', async () => {
