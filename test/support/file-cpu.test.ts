@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { expect, test } from 'vitest'
 import { cpuReport, readCpuLog } from './cpu-reporter.ts'
-import { parseProcessStat, readProcessTimes, treeCpuSeconds } from './file-cpu.ts'
+import { processTimes, readProcessTimes, treeCpuSeconds } from './file-cpu.ts'
+import { parseProcStat } from './processes.ts'
 
 /** A child that works until it has used `ms` of CPU time, then waits to be told to end (stdin closed). */
 function busyChild(ms: number) {
@@ -24,8 +25,10 @@ function busyChild(ms: number) {
 test('reads a process line of /proc, a command name with spaces and parentheses included', () => {
   // pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt cmajflt utime stime cutime cstime …
   const line = '4242 (node (worker) 1) S 17 4242 4242 0 -1 4194560 900 0 0 0 250 50 1200 300 20 0 11 0 123 0 0'
-  expect(parseProcessStat(line)).toEqual({ pid: 4242, ppid: 17, own: 3, children: 15 })
-  expect(parseProcessStat('garbage')).toBeNull()
+  const stat = parseProcStat(line)
+  expect(stat.name).toBe('node (worker) 1')
+  expect(processTimes(4242, stat.fields)).toEqual({ pid: 4242, ppid: 17, own: 3, children: 15 })
+  expect(processTimes(1, parseProcStat('garbage').fields)).toBeNull()
   expect(readProcessTimes(2 ** 30)).toBeNull()
 })
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { processIds, readProcStat } from './processes.ts'
 
 // `ROLAND_TEST_CPU=1 pnpm test`: the machine's time each test file took, its own and its processes'
 // (CLI commands, site builds, consoles, Chromium), printed at the end of the run (cpu-reporter.ts).
@@ -19,52 +19,28 @@ const ticksPerSecond = 100
 export interface ProcessTimes {
   pid: number
   ppid: number
-  /** Its own CPU time and that of the children it has waited for, in seconds. */
+  /** Its own CPU time, in seconds. */
   own: number
+  /** The CPU time of the children it has waited for, in seconds. */
   children: number
 }
 
-/** Reads /proc/<pid>/stat; null once the process is gone (or off Linux). */
-export function readProcessTimes(pid: number | 'self'): ProcessTimes | null {
-  let text: string
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'utf8')
-  } catch {
-    return null
-  }
-  return parseProcessStat(text)
-}
-
 /**
- * Parses a /proc/<pid>/stat line. The command's name, in parentheses, may hold spaces and
- * parentheses itself: the fields are counted from the last ")".
+ * A process's times from the fields of its /proc/<pid>/stat line after its name (processes.ts, where
+ * field 3 of proc(5), the state, is the first): ppid is field 4, utime, stime, cutime and cstime 14
+ * to 17. Null when they are not numbers.
  */
-export function parseProcessStat(text: string): ProcessTimes | null {
-  const open = text.indexOf('(')
-  const close = text.lastIndexOf(')')
-  if (open < 0 || close < open) return null
-  // After the name: state (field 3), ppid (4), …, utime (14), stime (15), cutime (16), cstime (17).
-  const fields = text.slice(close + 2).split(' ')
+export function processTimes(pid: number, fields: readonly string[]): ProcessTimes | null {
   const field = (n: number) => Number(fields[n - 3])
-  const times = [field(14), field(15), field(16), field(17)]
-  if (times.some((t) => !Number.isFinite(t))) return null
-  return {
-    pid: Number(text.slice(0, open).trim()),
-    ppid: field(4),
-    own: (times[0]! + times[1]!) / ticksPerSecond,
-    children: (times[2]! + times[3]!) / ticksPerSecond,
-  }
+  const [utime, stime, cutime, cstime] = [field(14), field(15), field(16), field(17)]
+  if (![utime, stime, cutime, cstime].every(Number.isFinite)) return null
+  return { pid, ppid: field(4), own: (utime + stime) / ticksPerSecond, children: (cutime + cstime) / ticksPerSecond }
 }
 
-/** Every process on the machine, by pid (those readable while the list is read). */
-function allProcesses(): ProcessTimes[] {
-  let names: string[]
-  try {
-    names = readdirSync('/proc')
-  } catch {
-    return []
-  }
-  return names.flatMap((name) => (/^\d+$/.test(name) ? (readProcessTimes(Number(name)) ?? []) : []))
+/** Reads a process's times from /proc; null once the process is gone (or off Linux). */
+export function readProcessTimes(pid: number): ProcessTimes | null {
+  const stat = readProcStat(pid)
+  return stat && processTimes(pid, stat.fields)
 }
 
 /**
@@ -75,7 +51,7 @@ export function treeCpuSeconds(root: number = process.pid): number | null {
   const self = readProcessTimes(root)
   if (!self) return null
   const byParent = new Map<number, ProcessTimes[]>()
-  for (const times of allProcesses()) {
+  for (const times of processIds().flatMap((pid) => readProcessTimes(Number(pid)) ?? [])) {
     const siblings = byParent.get(times.ppid)
     if (siblings) siblings.push(times)
     else byParent.set(times.ppid, [times])
