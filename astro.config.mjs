@@ -11,6 +11,7 @@ import { publishSite } from './site/integrations/publish-site.ts'
 import { submissions } from './site/integrations/submissions.ts'
 import { buildStarted } from './site/integrations/build-standby.ts'
 import { serviceWorker } from './site/integrations/service-worker.ts'
+import { siteCacheDir } from './site/integrations/search-index-kept.ts'
 import { markBuildStart } from './site/lib/build-profile.ts'
 
 // A build's process started ahead of time waits here, with Astro and the site's code loaded but
@@ -31,7 +32,7 @@ export default {
   // Tests build into a temporary folder; everyone else gets dist/.
   outDir: process.env.ROLAND_OUT_DIR || './dist',
   // The content store cache lives beside the output so parallel builds never share one.
-  cacheDir: process.env.ROLAND_OUT_DIR ? `${process.env.ROLAND_OUT_DIR}.cache` : './node_modules/.astro',
+  cacheDir: siteCacheDir(),
   site: process.env.SITE_URL || 'http://127.0.0.1:4321',
   trailingSlash: 'ignore',
   // Eight pages at a time: the build's second thread (site/integrations/build-thread.ts) renders

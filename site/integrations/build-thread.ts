@@ -63,7 +63,12 @@ export type ToThread = SetupRequest | RenderRequest
 export type CatalogMessage =
   | { type: 'catalog'; catalog: Catalog }
   | { type: 'catalog-failed'; error: ThreadError }
-  | { type: 'search-index'; index: SearchIndexFiles | null }
+  | {
+      type: 'search-index'
+      index: SearchIndexFiles | null
+      /** Made from the last build's index: how many businesses changed, how many of its files were written again. */
+      updated?: { changed: number; rewritten: number } | null
+    }
   | { type: 'search-index-failed'; error: ThreadError }
   /** A reader started on standby: the modules it loaded (file URLs), which must not change before the build starts. */
   | { type: 'loaded'; urls: string[] }
@@ -265,7 +270,12 @@ function readCatalogOnThread(): CatalogRead {
           catalog.reject(revive(message.error))
           return searchIndex.resolve(null)
         case 'search-index':
-          recordPhase('search index (reader thread)', performance.now() - catalogAt)
+          recordPhase(
+            message.updated
+              ? `search index (reader thread; the last one's, ${message.updated.rewritten} files written again)`
+              : 'search index (reader thread)',
+            performance.now() - catalogAt,
+          )
           return searchIndex.resolve(message.index)
         case 'search-index-failed':
           return searchIndex.reject(revive(message.error))

@@ -13,7 +13,9 @@ import { WordKeys } from '@roland/scripts/search/text'
 import { readCatalogFile } from '@roland/scripts/rebuild/build-process'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
+import { updateSearchIndex } from '../lib/search-index-update.ts'
 import type { CatalogMessage, ReaderData, ReaderHandover } from './build-thread.ts'
+import { keepIndex, keptIndexFile, readKeptIndex } from './search-index-kept.ts'
 import { threadError } from './thread-error.ts'
 
 // The largest budget (baseline-wasm.ts). Reading the catalog alone (site/lib/catalog-source.ts, then
@@ -44,7 +46,7 @@ if (ahead) {
   )
   if (catalog) {
     if (!handedOver) send({ type: 'catalog', catalog })
-    send(searchIndexOf(catalog))
+    sendSearchIndex(searchIndexOf(catalog))
   }
 }
 
@@ -72,7 +74,7 @@ async function searchIndexAhead(file: string): Promise<void> {
     return { warnings: warnings.join('\n'), catalog }
   }
   const guess = await madeWith().then(
-    ({ warnings, catalog }) => ({ warnings, index: searchIndexOf(catalog) }),
+    ({ warnings, catalog }) => ({ warnings, made: searchIndexOf(catalog) }),
     () => null,
   )
   const [message] = await handover!
@@ -82,7 +84,19 @@ async function searchIndexAhead(file: string): Promise<void> {
     send({ type: 'catalog-failed', error: threadError(error) })
     return null
   })
-  if (made) send(guess?.warnings === made.warnings ? guess.index : searchIndexOf(made.catalog))
+  if (made) sendSearchIndex(guess?.warnings === made.warnings ? guess.made : searchIndexOf(made.catalog))
+}
+
+/** An index made (searchIndexOf), and how to keep it for the next build. */
+interface MadeIndex {
+  message: CatalogMessage
+  keep?: () => void
+}
+
+/** Sends the index to the build, then keeps it for the next (search-index-kept.ts). */
+function sendSearchIndex(made: MadeIndex): void {
+  send(made.message)
+  made.keep?.()
 }
 
 /**
@@ -91,16 +105,26 @@ async function searchIndexAhead(file: string): Promise<void> {
  * enough for the index to hold its cards gets it there instead: the cards are drawn with React,
  * which only the site's bundle has (site/lib/search-build.ts).
  */
-function searchIndexOf(catalog: Catalog): CatalogMessage {
+function searchIndexOf(catalog: Catalog): MadeIndex {
   try {
     const wordKeys = new WordKeys()
     const entries = allBusinesses(catalog).map((business) => toSearchIndexEntry(business, wordKeys))
-    if (manifestHoldsCards(entries.length)) return { type: 'search-index', index: null }
+    if (manifestHoldsCards(entries.length)) return { message: { type: 'search-index', index: null } }
+    // Updated from the index the last build kept, when it can be (search-index-update.ts).
+    const file = keptIndexFile()
+    const entriesJson = entries.map((entry) => JSON.stringify(entry))
+    const last = readKeptIndex(file)
+    const updated = last && updateSearchIndex(last, entries, entriesJson)
     const noCards = () => {
       throw new Error('The catalog reader draws no cards: a small index is made with the pages.')
     }
-    return { type: 'search-index', index: buildSearchIndex(entries, noCards) }
+    const index = updated ? updated.index : buildSearchIndex(entries, noCards)
+    const how = updated ? { changed: updated.changed, rewritten: updated.rewritten } : null
+    return {
+      message: { type: 'search-index', index, updated: how },
+      keep: () => keepIndex(file, entriesJson, index),
+    }
   } catch (error) {
-    return { type: 'search-index-failed', error: threadError(error) }
+    return { message: { type: 'search-index-failed', error: threadError(error) } }
   }
 }

@@ -109,6 +109,74 @@ export interface SearchIndexFiles {
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
+/** The texts of a business that the filter reads (x/, and a manifest's docs): its name, short and full description. */
+export const entryTexts = (entry: SearchIndexEntry): InlineDoc['t'] => [
+  entry.name,
+  entry.short_description ?? null,
+  entry.full_description ?? null,
+]
+
+/** The categories of the listed businesses, sorted: c/{n}.json is the n-th. */
+export const indexCategories = (entries: readonly SearchIndexEntry[]): string[] =>
+  [...new Set(entries.map((entry) => entry.category))].sort((a, b) => a.localeCompare(b, 'en'))
+
+/** The manifest's numbering (SearchManifest.v): which business each number is, which category, how many a file holds. */
+export const indexVersion = (
+  entries: readonly SearchIndexEntry[],
+  categories: readonly string[],
+  options: SearchIndexOptions,
+): string =>
+  pageCacheKey(
+    entries.map((entry) => entry.slug),
+    categories,
+    options,
+  ).slice(0, 12)
+
+/** The p/ file of a pair of words: the three characters around its space. */
+export function pairKey(pair: string): string {
+  const space = pair.indexOf(' ')
+  return pair.slice(space - 1, space + 2)
+}
+
+/**
+ * What n/{char}.json says, from the strings found that begin with that character: the second
+ * characters of its two-character strings, the third of its three-character ones (by the second),
+ * and the characters after it and a space in pairs of words. Each in code-unit order.
+ */
+export function nextCharsOf(
+  seconds: Iterable<string>,
+  thirdsAfter: (second: string) => Iterable<string>,
+  afterSpace: Iterable<string>,
+): NextChars {
+  const sorted = [...seconds].sort()
+  return {
+    g: sorted.join(''),
+    t: Object.fromEntries(
+      sorted.flatMap((second) => {
+        const third = [...thirdsAfter(second)].sort().join('')
+        return third === '' ? [] : [[second, third]]
+      }),
+    ),
+    p: [...afterSpace].sort().join(''),
+  }
+}
+
+/** The card files of the index (d/): the businesses of each, drawn as the files are written. */
+export function cardFilesOf(
+  entries: readonly SearchIndexEntry[],
+  options: SearchIndexOptions,
+): Map<string, SearchIndexEntry[]> {
+  return new Map(chunks(entries, options.cardsPerFile).map((chunk, index) => [`d/${index}.json`, chunk]))
+}
+
+/** An entry of a w/ file: a key, with the word it stands for when that differs. */
+export const wordListEntry = (key: string, surface: string): WordList[number] =>
+  surface === key ? key : [key, surface]
+
+/** The featured businesses of the manifest. */
+export const featuredOf = (entries: readonly SearchIndexEntry[]) =>
+  encodeSet(entries.flatMap((entry, id) => (entry.is_featured ? [id] : [])))
+
 /**
  * Adds a business (numbered in ascending order) to the set of a key. Returns how many businesses
  * the key now has (1: it was first met), or 0 when the business was there already.
@@ -128,8 +196,6 @@ function addMember(sets: Map<string, Set<string>>, key: string, member: string):
   else sets.set(key, new Set([member]))
 }
 
-const charsOf = (set: Set<string> | undefined) => [...(set ?? [])].sort().join('')
-
 /**
  * Makes the index of the listed businesses (in list order, numbered from 0): the manifest the page
  * fetches, and the files it fetches as searches need them. `renderCard` draws a card as HTML; it is
@@ -140,13 +206,9 @@ export function buildSearchIndex(
   renderCard: (entry: SearchIndexEntry) => string,
   options: SearchIndexOptions = searchIndexDefaults,
 ): SearchIndexFiles {
-  const categories = [...new Set(entries.map((entry) => entry.category))].sort((a, b) => a.localeCompare(b, 'en'))
+  const categories = indexCategories(entries)
   const categoryOf = new Map(categories.map((category, index) => [category, index]))
-  const texts = entries.map((entry): InlineDoc['t'] => [
-    entry.name,
-    entry.short_description ?? null,
-    entry.full_description ?? null,
-  ])
+  const texts = entries.map(entryTexts)
   const words = new Map<string, number[]>()
   const pairs = new Map<string, number[]>()
   const wordsOfTrigram = new Map<string, Set<string>>()
@@ -202,8 +264,7 @@ export function buildSearchIndex(
       for (const pair of split.pairs) {
         // What the p/ and n/ files learn of a pair, the first time it is met.
         if (addTo(pairs, pair, id) !== 1) continue
-        const space = pair.indexOf(' ')
-        const key = pair.slice(space - 1, space + 2)
+        const key = pairKey(pair)
         addMember(pairsOfKey, key, pair)
         addMember(afterSpace, key[0]!, key[2]!)
       }
@@ -211,22 +272,16 @@ export function buildSearchIndex(
   }
   const chars = gramNames.filter((gram) => gram.length === 1).sort()
   const manifest: SearchManifest = {
-    // What the files' numbers mean: which business each number is, which category, how many a file holds.
-    v: pageCacheKey(
-      entries.map((entry) => entry.slug),
-      categories,
-      options,
-    ).slice(0, 12),
+    v: indexVersion(entries, categories, options),
     count: entries.length,
     categories,
     cardsPerFile: options.cardsPerFile,
     textsPerFile: options.textsPerFile,
     chars: chars.join(''),
-    featured: encodeSet(entries.flatMap((entry, id) => (entry.is_featured ? [id] : []))),
+    featured: featuredOf(entries),
   }
   const files = new Map<string, string>()
   const write = (name: string, data: unknown) => files.set(name, JSON.stringify(data))
-  const cardFiles = new Map<string, SearchIndexEntry[]>()
   if (manifestHoldsCards(entries.length, options)) {
     manifest.docs = entries.map((entry, id) => ({
       c: categoryOf.get(entry.category)!,
@@ -235,23 +290,19 @@ export function buildSearchIndex(
       ...(entry.what ? { w: entry.what } : {}),
       ...(entry.services ? { s: entry.services } : {}),
     }))
-    return { manifest, files, cardFiles }
+    return { manifest, files, cardFiles: new Map() }
   }
   manifest.keyChars = writeWordFiles(entries, write)
   const byCategory = categories.map(() => [] as number[])
   entries.forEach((entry, id) => byCategory[categoryOf.get(entry.category)!]!.push(id))
   byCategory.forEach((ids, index) => write(`c/${index}.json`, encodeSet(ids)))
+  const none = new Set<string>()
   for (const char of chars) {
-    const nextChars: NextChars = {
-      g: charsOf(next.get(char)),
-      t: Object.fromEntries(
-        [...(next.get(char) ?? [])].flatMap((second) => {
-          const third = charsOf(thirds.get(char + second))
-          return third === '' ? [] : [[second, third]]
-        }),
-      ),
-      p: charsOf(afterSpace.get(char)),
-    }
+    const nextChars = nextCharsOf(
+      next.get(char) ?? none,
+      (second) => thirds.get(char + second) ?? none,
+      afterSpace.get(char) ?? none,
+    )
     write(`n/${fileKey(char)}.json`, nextChars)
   }
   gramNames.forEach((gram, number) => write(`g/${fileKey(gram)}.json`, encodeSet(gramIds[number]!)))
@@ -260,8 +311,7 @@ export function buildSearchIndex(
   for (const [trigram, set] of wordsOfTrigram) write(`t/${fileKey(trigram)}.json`, postings(set, words))
   for (const [key, set] of pairsOfKey) write(`p/${fileKey(key)}.json`, postings(set, pairs))
   chunks(texts, options.textsPerFile).forEach((chunk, index) => write(`x/${index}.json`, chunk))
-  chunks(entries, options.cardsPerFile).forEach((chunk, index) => cardFiles.set(`d/${index}.json`, chunk))
-  return { manifest, files, cardFiles }
+  return { manifest, files, cardFiles: cardFilesOf(entries, options) }
 }
 
 /**
@@ -277,7 +327,7 @@ function writeWordFiles(entries: readonly SearchIndexEntry[], write: (name: stri
   for (const key of [...index.postings.keys()].sort()) {
     const surface = index.surface(key)
     const list = byChar.get(key[0]!) ?? []
-    list.push(surface === key ? key : [key, surface])
+    list.push(wordListEntry(key, surface))
     byChar.set(key[0]!, list)
     const posting = index.postings.get(key)!
     const shard = byShard.get(keyShard(key)) ?? []

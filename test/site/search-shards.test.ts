@@ -3,13 +3,18 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { compareBusinesses } from '@roland/scripts/catalog/queries'
+import { allBusinesses, compareBusinesses } from '@roland/scripts/catalog/queries'
+import { loadPublicCatalog } from '@roland/scripts/catalog/load'
+import { WordKeys } from '@roland/scripts/search/text'
+import { openEmbeddedStore } from '@roland/scripts/store/embedded'
 import type { Business } from '@roland/scripts/catalog/types'
 import { filterBusinesses, type BusinessFilters } from '../../site/lib/business-filter.ts'
+import { readSiteCatalog } from '../../site/lib/catalog-source.ts'
+import { buildSearchIndex, toSearchIndexEntry } from '../../site/lib/search-index.ts'
 import { parseSearchManifest, shardedSearch } from '../../site/lib/search-shards.ts'
 import { launchBrowser } from '../support/browser.ts'
 import { buildSite } from '../support/build-site.ts'
-import { addBusinesses, numberedBusinesses } from '../support/catalog-changes.ts'
+import { addBusinesses, describeBusiness, numberedBusinesses } from '../support/catalog-changes.ts'
 import { activeFixtureBusinesses } from '../support/fixture-catalog.ts'
 import { copyFixtureDataDir } from '../support/fixture-data-dir.ts'
 import { serveStatic, type StaticServer } from '../support/static-server.ts'
@@ -53,6 +58,29 @@ afterAll(async () => {
   await server?.close()
   await rm(root, { recursive: true, force: true })
 })
+
+/** The search index of the catalog in dataDir as a build reads it, made anew (never from a kept one). */
+async function indexMadeAnew() {
+  const store = await openEmbeddedStore({ dir: dataDir })
+  // The build leaves out a photo whose file is not in the data folder's storage.
+  const dataDirBefore = process.env.ROLAND_DATA_DIR
+  process.env.ROLAND_DATA_DIR = dataDir
+  try {
+    const read = await readSiteCatalog(
+      () => {},
+      () => loadPublicCatalog({ store }),
+    )
+    const wordKeys = new WordKeys()
+    const entries = allBusinesses(read).map((business) => toSearchIndexEntry(business, wordKeys))
+    return buildSearchIndex(entries, () => {
+      throw new Error('The index of this catalog is split into files.')
+    })
+  } finally {
+    if (dataDirBefore === undefined) delete process.env.ROLAND_DATA_DIR
+    else process.env.ROLAND_DATA_DIR = dataDirBefore
+    await store.close()
+  }
+}
 
 /** What the search module finds in the built index (read from outDir, as the page fetches it), by number. */
 async function searchBuilt(filters: BusinessFilters): Promise<number[]> {
@@ -159,6 +187,31 @@ describe('the businesses search of a catalog searched in files', () => {
       await page.close()
     }
   })
+
+  test('a rebuild after one business changed updates the index the last build kept: the files a build from nothing makes', async () => {
+    const stall = catalog.find((business) => business.slug === 'market-stall-07')!
+    stall.short_description = 'Figs and honey on Fridays, by the bait shop.'
+    await describeBusiness(dataDir, stall.slug, stall.short_description)
+    const rebuilt = await buildSite({ outDir, dataDir, siteUrl: server.url, env: { ROLAND_BUILD_PROFILE: '1' } })
+    expect(rebuilt.code, rebuilt.output.slice(-3000)).toBe(0)
+    expect(rebuilt.output).toMatch(/search index \(reader thread; the last one's, [1-9]\d* files written again\)/)
+
+    // The index of the catalog as the build read it, made anew here.
+    const made = await indexMadeAnew()
+    const searchDir = path.join(outDir, 'businesses', 'search', made.manifest.v)
+    expect(await readFile(path.join(outDir, 'businesses', 'search-index.json'), 'utf8')).toBe(
+      JSON.stringify(made.manifest),
+    )
+    const built = (await readdir(searchDir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.relative(searchDir, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    expect(built.sort()).toEqual([...made.files.keys(), ...made.cardFiles.keys()].sort())
+    const differ = []
+    for (const [name, json] of made.files)
+      if ((await readFile(path.join(searchDir, name), 'utf8')) !== json) differ.push(name)
+    expect(differ).toEqual([])
+    expect((await expected({ q: 'figs', category: '' }))[0]).toBe('Market Stall 07')
+  }, 300_000)
 
   // Last: it changes the catalog and rebuilds the site.
   test('a page left open across a rebuild that numbers the businesses anew searches the new index', async () => {

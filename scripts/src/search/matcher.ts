@@ -96,6 +96,18 @@ export function docKeys(doc: SearchDoc, keyOf: (word: string) => string = wordKe
   return found
 }
 
+/**
+ * The word of a business that stands for `key` as buildWordIndex would show it (surface): the first
+ * of its words with that key, in the order the index reads them; undefined when none has it.
+ */
+export function docSurface(doc: SearchDoc, key: string, keyOf: (word: string) => string = wordKey): string | undefined {
+  let surface: string | undefined
+  eachKeyedWord(doc, keyOf, (word, keyOfWord) => {
+    if (surface === undefined && keyOfWord === key) surface = word
+  })
+  return surface
+}
+
 /** Indexes businesses (numbered in the order given) in memory: the console, and a small catalog on the site. */
 export function buildWordIndex(docs: readonly SearchDoc[]): WordIndex {
   const postings = new Map<string, Posting>()
