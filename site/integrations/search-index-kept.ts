@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import path from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { deserialize, serialize } from 'node:v8'
@@ -20,13 +20,6 @@ export function siteCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The file the index is kept in, for this build's site. */
 export function keptIndexFile(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(path.resolve(repoRoot, siteCacheDir(env)), 'roland-search-index.v8')
-}
-
-interface Kept {
-  code: string
-  entries: string[]
-  manifest: SearchIndexFiles['manifest']
-  files: SearchIndexFiles['files']
 }
 
 // The code that turns the businesses' entries into the index's files: a kept index made by other
@@ -55,27 +48,80 @@ function indexCodeKey(): string {
   return codeKey
 }
 
+// The file: records, each its length (4 bytes) and its value as V8 writes it (node:v8's serialize):
+// a header (the code's key, the manifest, how many entries and files follow), then the entries'
+// JSON and the files' names and JSON, a few thousand a record. At 100,000 businesses the index is
+// 200 MB of text, which the build's thread holds already: written whole, it was held twice.
+
+interface Header {
+  code: string
+  manifest: SearchIndexFiles['manifest']
+  entries: number
+  files: number
+}
+
+const perRecord = 2048
+
 /** The index kept by the last build, or null (none, or one not to be trusted: see above). */
 export function readKeptIndex(file: string): LastSearchIndex | null {
   try {
-    const kept = deserialize(readFileSync(file)) as Partial<Kept>
-    if (kept.code !== indexCodeKey() || !Array.isArray(kept.entries) || !(kept.files instanceof Map) || !kept.manifest)
-      return null
-    return { entries: kept.entries, index: { manifest: kept.manifest, files: kept.files, cardFiles: new Map() } }
+    const bytes = readFileSync(file)
+    let at = 0
+    const next = (): unknown => {
+      const length = bytes.readUInt32LE(at)
+      const value: unknown = deserialize(bytes.subarray(at + 4, at + 4 + length))
+      at += 4 + length
+      return value
+    }
+    const header = next() as Partial<Header>
+    if (header.code !== indexCodeKey() || !header.manifest) return null
+    const entries: string[] = []
+    while (entries.length < header.entries!) entries.push(...(next() as string[]))
+    const files = new Map<string, string>()
+    while (files.size < header.files!)
+      for (const [name, json] of next() as Array<[string, string]>) files.set(name, json)
+    // Longer than it says, or another file's counts: not the file it says it is.
+    if (at !== bytes.length || entries.length !== header.entries || files.size !== header.files) return null
+    return { entries, index: { manifest: header.manifest, files, cardFiles: new Map() } }
   } catch {
+    // Missing, cut short (a build ended while it wrote it), or unreadable.
     return null
   }
 }
 
 /** Keeps an index and its entries (as JSON) for the next build; a failure to keep it loses nothing. */
-export function keepIndex(file: string, entries: string[], index: SearchIndexFiles): void {
+export function keepIndex(file: string, entries: readonly string[], index: SearchIndexFiles): void {
   const temporary = `${file}.${process.pid}-${threadId}.tmp`
+  let fd: number | null = null
   try {
     mkdirSync(path.dirname(file), { recursive: true })
-    const kept: Kept = { code: indexCodeKey(), entries, manifest: index.manifest, files: index.files }
-    writeFileSync(temporary, serialize(kept))
+    fd = openSync(temporary, 'w')
+    const write = (value: unknown) => {
+      const record = serialize(value)
+      const length = Buffer.alloc(4)
+      length.writeUInt32LE(record.length)
+      writeSync(fd!, length)
+      writeSync(fd!, record)
+    }
+    const header: Header = {
+      code: indexCodeKey(),
+      manifest: index.manifest,
+      entries: entries.length,
+      files: index.files.size,
+    }
+    write(header)
+    for (let from = 0; from < entries.length; from += perRecord) write(entries.slice(from, from + perRecord))
+    const files = [...index.files]
+    for (let from = 0; from < files.length; from += perRecord) write(files.slice(from, from + perRecord))
+    closeSync(fd)
+    fd = null
     renameSync(temporary, file)
   } catch {
-    rmSync(temporary, { force: true })
+    try {
+      if (fd !== null) closeSync(fd)
+      rmSync(temporary, { force: true })
+    } catch {
+      // Nothing was written there, or it cannot be removed either.
+    }
   }
 }
