@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { serialize } from 'node:v8'
@@ -72,6 +72,18 @@ describe('the kept search index', () => {
     expect(() => keepIndex(file, entries, { ...index, files: unkeepable })).not.toThrow()
     expect([...readKeptIndex(file)!.index.files]).toEqual([...index.files])
     expect(readdirSync(path.dirname(file))).toEqual(['index.v8'])
+  })
+
+  test('takes away what a build that ended while keeping one left, once not written to for ten minutes', () => {
+    const file = path.join(root, 'left-over', 'index.v8')
+    keepIndex(file, entries, index)
+    const [old, recent] = [`${file}.111-1.tmp`, `${file}.222-1.tmp`]
+    writeFileSync(old, 'half')
+    writeFileSync(recent, 'half')
+    const elevenMinutesAgo = new Date(Date.now() - 11 * 60_000)
+    utimesSync(old, elevenMinutesAgo, elevenMinutesAgo)
+    keepIndex(file, entries, index)
+    expect(readdirSync(path.dirname(file)).sort()).toEqual(['index.v8', 'index.v8.222-1.tmp'])
   })
 
   test("is kept in Astro's cache folder for the site", () => {
