@@ -1,4 +1,4 @@
-import { docKeys, docSurface } from '@roland/scripts/search/matcher'
+import { docKeys, docSurface, lowerBound } from '@roland/scripts/search/matcher'
 import { WordKeys } from '@roland/scripts/search/text'
 import {
   cardFilesOf,
@@ -76,16 +76,6 @@ function patchIds(ids: number[], changes: ReadonlyMap<number, boolean>): number[
     if (!present && there) ids.splice(at, 1)
   }
   return ids
-}
-
-function lowerBound(ids: readonly number[], id: number): number {
-  let [low, high] = [0, ids.length]
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (ids[middle]! < id) low = middle + 1
-    else high = middle
-  }
-  return low
 }
 
 /** The words and pairs of words of a business's texts, as g/, t/ and p/ index them. */

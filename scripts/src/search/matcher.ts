@@ -176,12 +176,12 @@ export interface KeyMatch {
   typo: boolean
 }
 
-/** The first index of a sorted list at which `prefix` could be, by binary search. */
-function lowerBound(list: readonly string[], prefix: string): number {
+/** The first index of a sorted list (of words, or of numbers) at which `value` could be, by binary search. */
+export function lowerBound<T extends string | number>(list: readonly T[], value: T): number {
   let [low, high] = [0, list.length]
   while (low < high) {
     const middle = (low + high) >>> 1
-    if (list[middle]! < prefix) low = middle + 1
+    if (list[middle]! < value) low = middle + 1
     else high = middle
   }
   return low
