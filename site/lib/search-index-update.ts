@@ -1,6 +1,7 @@
 import { docKeys, docSurface, lowerBound } from '@roland/scripts/search/matcher'
 import { WordKeys } from '@roland/scripts/search/text'
 import {
+  addMember,
   cardFilesOf,
   entryTexts,
   featuredOf,
@@ -20,6 +21,7 @@ import {
   decodeSet,
   encodeSet,
   fileKey,
+  fromFileKey,
   keyShard,
   lower,
   wordsAndPairs,
@@ -109,22 +111,19 @@ function trigramsOf(word: string): string[] {
   return found
 }
 
-/** Reads a file name's string back (fileKey writes each UTF-16 unit as four hex digits). */
-function fromFileKey(key: string): string {
-  let text = ''
-  for (let i = 0; i < key.length; i += 4) text += String.fromCharCode(Number.parseInt(key.slice(i, i + 4), 16))
-  return text
-}
+/** Orders [string, …] entries as the full build's sort() orders their strings: by UTF-16 code units. */
+const byString = ([a]: readonly [string, ...unknown[]], [b]: readonly [string, ...unknown[]]) =>
+  a < b ? -1 : a > b ? 1 : 0
 
 /** Sorted [string, ids] lists (t/, p/) with some strings' businesses changed; empty strings leave. */
 function patchPostings(list: WordPostings, changes: Changes, strings: Iterable<string>): WordPostings {
-  const byString = new Map(list)
+  const postings = new Map(list)
   for (const string of strings) {
-    const ids = patchIds(decodeSet(byString.get(string) ?? []), changes.get(string)!)
-    if (ids.length === 0) byString.delete(string)
-    else byString.set(string, encodeSet(ids))
+    const ids = patchIds(decodeSet(postings.get(string) ?? []), changes.get(string)!)
+    if (ids.length === 0) postings.delete(string)
+    else postings.set(string, encodeSet(ids))
   }
-  return [...byString].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return [...postings].sort(byString)
 }
 
 /**
@@ -232,11 +231,6 @@ export function updateSearchIndex(
     const seconds = new Map<string, Set<string>>()
     const thirds = new Map<string, Set<string>>()
     const afterSpace = new Map<string, Set<string>>()
-    const add = (sets: Map<string, Set<string>>, key: string, member: string) => {
-      const set = sets.get(key)
-      if (set) set.add(member)
-      else sets.set(key, new Set([member]))
-    }
     const singles: string[] = []
     for (const name of files.keys()) {
       const folder = name[0]
@@ -244,9 +238,9 @@ export function updateSearchIndex(
       const string = fromFileKey(name.slice(2, -'.json'.length))
       if (folder === 'g' && string.length === 1) singles.push(string)
       if (!nextChanged.has(string[0]!)) continue
-      if (folder === 'g' && string.length === 2) add(seconds, string[0]!, string[1]!)
-      if (folder === 't') add(thirds, string.slice(0, 2), string[2]!)
-      if (folder === 'p') add(afterSpace, string[0]!, string[2]!)
+      if (folder === 'g' && string.length === 2) addMember(seconds, string[0]!, string[1]!)
+      if (folder === 't') addMember(thirds, string.slice(0, 2), string[2]!)
+      if (folder === 'p') addMember(afterSpace, string[0]!, string[2]!)
     }
     chars = singles.sort().join('')
     const none = new Set<string>()
@@ -299,7 +293,7 @@ export function updateSearchIndex(
   for (const shard of shardsChanged) {
     const name = `k/${fileKey(shard)}.json`
     const list: KeyPostings = [...shards.get(shard)!]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(byString)
       .map(([key, { ids, ranks }]) => [key, encodeSet(ids), ranks.join('')])
     if (list.length > 0) put(name, list)
     else remove(name)
@@ -311,8 +305,8 @@ export function updateSearchIndex(
     const char = key[0]!
     let list = lists.get(char)
     if (!list) {
-      const entries = read<WordList>(`w/${fileKey(char)}.json`) ?? []
-      list = new Map(entries.map((entry) => (typeof entry === 'string' ? [entry, entry] : entry)))
+      const words = read<WordList>(`w/${fileKey(char)}.json`) ?? []
+      list = new Map(words.map((word) => (typeof word === 'string' ? [word, word] : word)))
       lists.set(char, list)
     }
     const first = shardOf(key).get(key)?.ids[0]
@@ -327,7 +321,7 @@ export function updateSearchIndex(
     else
       put(
         name,
-        [...list].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, surface]) => wordListEntry(key, surface)),
+        [...list].sort(byString).map(([key, surface]) => wordListEntry(key, surface)),
       )
     if (existed !== list.size > 0) keyChars = undefined
   }

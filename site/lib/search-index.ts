@@ -190,7 +190,8 @@ function addTo(sets: Map<string, number[]>, key: string, id: number): number {
   return ids.at(-1) === id ? 0 : ids.push(id)
 }
 
-function addMember(sets: Map<string, Set<string>>, key: string, member: string): void {
+/** Adds a member to the set of a key, making the set the first time. */
+export function addMember(sets: Map<string, Set<string>>, key: string, member: string): void {
   const set = sets.get(key)
   if (set) set.add(member)
   else sets.set(key, new Set([member]))

@@ -115,6 +115,13 @@ export function fileKey(text: string): string {
   return key
 }
 
+/** Reads a file name's string back (fileKey's inverse). */
+export function fromFileKey(key: string): string {
+  let text = ''
+  for (let i = 0; i < key.length; i += 4) text += String.fromCharCode(Number.parseInt(key.slice(i, i + 4), 16))
+  return text
+}
+
 /** Encodes ascending business numbers as gaps. */
 export function encodeSet(ids: readonly number[]): EncodedSet {
   return ids.map((id, i) => (i === 0 ? id : id - ids[i - 1]!))
