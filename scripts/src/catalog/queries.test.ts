@@ -1,3 +1,4 @@
+import { fc, test as property } from '@fast-check/vitest'
 import { describe, expect, test } from 'vitest'
 import { fixtureCatalog, makeBusiness } from '../../test/fixtures/catalog.ts'
 import {
@@ -121,5 +122,41 @@ describe('distinctCategories', () => {
       'Business',
       'Shopping & Convenience',
     ])
+  })
+})
+
+describe('the lists of some businesses', () => {
+  // Each is filtered, then sorted (only the businesses it keeps): the same list, in the same order,
+  // as the whole list sorted, then filtered. Names repeat (in case and accents too); slugs do not.
+  const business = fc.record({
+    name: fc.constantFrom('Cafe', 'café', 'CAFE', 'Bait Shop', 'bait shop', 'Zed', 'Ábaco', 'abaco'),
+    category: fc.constantFrom('Dining', 'Shopping', 'Recreation'),
+    is_active: fc.boolean(),
+    is_featured: fc.boolean(),
+    full_description: fc.option(fc.constantFrom('fresh bait', 'coffee and pie', 'Bait and tackle'), { nil: null }),
+  })
+  const businesses = fc.array(business, { maxLength: 40 }).chain((list) =>
+    fc
+      .shuffledSubarray(
+        list.map((_, index) => `b-${index}`),
+        { minLength: list.length, maxLength: list.length },
+      )
+      .map((slugs) => list.map((fields, index) => makeBusiness({ ...fields, slug: slugs[index] }))),
+  )
+
+  property.prop([businesses])('are the whole list, filtered', (list) => {
+    const catalog = { businesses: list }
+    const all = allBusinesses(catalog)
+    for (const category of ['Dining', 'Shopping', 'Recreation', 'Elsewhere']) {
+      expect(businessesByCategory(catalog, category)).toEqual(all.filter((b) => b.category === category))
+    }
+    expect(featuredBusinesses(catalog, 3)).toEqual(all.filter((b) => b.is_featured).slice(0, 3))
+    for (const query of ['bait', 'CAFE', 'pie', '']) {
+      expect(searchBusinesses(catalog, query).map((b) => b.slug)).toEqual(
+        all
+          .filter((b) => [b.name, b.full_description].some((text) => text?.toLowerCase().includes(query.toLowerCase())))
+          .map((b) => b.slug),
+      )
+    }
   })
 })

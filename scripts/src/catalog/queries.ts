@@ -20,7 +20,17 @@ export const compareBusinesses = (a: Business, b: Business) => compareNames(a, b
 
 /** Lists every active business, ordered by name. */
 export function allBusinesses(catalog: Pick<Catalog, 'businesses'>): Business[] {
-  return catalog.businesses.filter((b) => b.is_active).sort(compareBusinesses)
+  return activeBusinesses(catalog, () => true)
+}
+
+/**
+ * The active businesses that `keep` keeps, ordered by name: filtered first, then sorted, which
+ * gives the same list as filtering the whole sorted list (the order is total: the slugs differ),
+ * and sorts only the few kept. A build asks for each category's businesses twice (its pages, the
+ * sitemap): sorting all of them each time took 0.4 s of a rebuild at 100,000 businesses.
+ */
+function activeBusinesses(catalog: Pick<Catalog, 'businesses'>, keep: (business: Business) => boolean): Business[] {
+  return catalog.businesses.filter((b) => b.is_active && keep(b)).sort(compareBusinesses)
 }
 
 /** Finds the active business with this slug, or null. */
@@ -30,14 +40,12 @@ export function businessBySlug(catalog: Pick<Catalog, 'businesses'>, slug: strin
 
 /** Lists the active businesses of one category (its name, e.g. 'Dining & Refreshments'), by name. */
 export function businessesByCategory(catalog: Pick<Catalog, 'businesses'>, category: string): Business[] {
-  return allBusinesses(catalog).filter((b) => b.category === category)
+  return activeBusinesses(catalog, (b) => b.category === category)
 }
 
 /** Lists up to six featured businesses, by name. */
 export function featuredBusinesses(catalog: Pick<Catalog, 'businesses'>, limit = featuredLimit): Business[] {
-  return allBusinesses(catalog)
-    .filter((b) => b.is_featured)
-    .slice(0, limit)
+  return activeBusinesses(catalog, (b) => b.is_featured).slice(0, limit)
 }
 
 /** Lists the businesses the home page shows: the featured ones, else the first six of all (SPEC §4). */
@@ -57,7 +65,7 @@ export function matchesSearch(business: Business, query: string): boolean {
 
 /** Lists the active businesses whose name or descriptions contain the query, by name. */
 export function searchBusinesses(catalog: Pick<Catalog, 'businesses'>, query: string): Business[] {
-  return allBusinesses(catalog).filter((b) => matchesSearch(b, query))
+  return activeBusinesses(catalog, (b) => matchesSearch(b, query))
 }
 
 /** Lists the location categories, ordered by sort_order then name. */
