@@ -65,7 +65,7 @@ describe('the build thread, started late', () => {
     render: async () => ({ response: new Response('here') }),
     app: {
       getOptions: () => ({ allPages: {}, settings: { scripts: [] } }),
-      routeCache: { get: () => ({ staticPaths: { keyed: paths } }) },
+      routeCache: { get: () => ({ staticPaths: { keyed: paths } }), clearAll: vi.fn() },
     },
   }
   const bodyOf = (result: PrerenderResult | Response) => ('response' in result ? result.response : result).text()
@@ -89,9 +89,12 @@ describe('the build thread, started late', () => {
       })
       expect(await bodyOf(response)).toBe('here')
     }
+    expect(base.app.routeCache.clearAll).not.toHaveBeenCalled()
     await prerenderer.teardown?.()
     expect(log.warn).not.toHaveBeenCalled()
     expect(log.info).not.toHaveBeenCalled()
+    // The routes' paths (their props: the catalog) are let go once the pages are done.
+    expect(base.app.routeCache.clearAll).toHaveBeenCalledOnce()
   })
 
   test('says so when it cannot load the bundle, and the pages render here', async () => {

@@ -457,7 +457,36 @@ interface BuildApp {
     settings: { scripts: unknown[] }
   }
   /** Each route's getStaticPaths() result, keyed by its pathname (core/render/route-cache.js). */
-  routeCache: { get(route: RouteData): { staticPaths?: { keyed: Map<string, RenderRequest['path']> } } | undefined }
+  routeCache: {
+    get(route: RouteData): { staticPaths?: { keyed: Map<string, RenderRequest['path']> } } | undefined
+    clearAll(): void
+  }
+}
+
+type BasePrerenderer = AstroPrerenderer & { app?: BuildApp }
+
+/**
+ * Lets go, once the build is done, of the paths the routes gave (getStaticPaths(), their props: the
+ * whole catalog). Astro keeps them in a route cache for the prerender bundle's manifest, which that
+ * bundle's module holds for as long as the process runs: a process that builds again
+ * (build-server.ts) kept every earlier build's paths, 50 MB a build at 10,000 businesses.
+ */
+function forgetPaths(base: BasePrerenderer): void {
+  base.app?.routeCache.clearAll()
+}
+
+/** Astro's default prerenderer as it is, but for the paths it keeps once done (forgetPaths): for a build on one thread. */
+export function defaultPrerenderer(base: BasePrerenderer): AstroPrerenderer {
+  return {
+    name: 'roland:default',
+    setup: async () => base.setup?.(),
+    getStaticPaths: () => base.getStaticPaths(),
+    render: (request, options) => base.render(request, options),
+    async teardown() {
+      await base.teardown?.()
+      forgetPaths(base)
+    },
+  }
 }
 
 /**
@@ -483,7 +512,7 @@ function staticPathOf(app: BuildApp, request: Request, route: RouteData): Render
  * the calendars) and pages without a cacheKey always render here.
  */
 export function sharedPrerenderer(
-  base: AstroPrerenderer & { app?: BuildApp },
+  base: BasePrerenderer,
   startThread: () => BuildThread,
   entry: () => string | null,
   catalog: Promise<Catalog>,
@@ -540,6 +569,7 @@ export function sharedPrerenderer(
     },
     async teardown() {
       await base.teardown?.()
+      forgetPaths(base)
       closing = true
       await thread?.close()
       if (onThread > 0) log.info(`rendered ${onThread} of ${onThread + here} pages on the second thread`)

@@ -305,6 +305,54 @@ describe('a local build', () => {
 })
 
 describe('a process kept for reuse', () => {
+  test('lets go of each build’s catalog once the next build is done: no business of it is held after', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'roland-kept-catalogs-'))
+    try {
+      const dataDir = path.join(root, 'data')
+      expect(await sampleStoreIn(dataDir)).toBe(true)
+      // Loaded into the build's process: as each build starts, it holds weakly the last build's
+      // catalog and one of its businesses (a route's paths hold them), and says how many of those
+      // of the builds before the last are still held once all garbage is collected.
+      const watch = path.join(root, 'watch-catalogs.mjs')
+      await writeFile(
+        watch,
+        `const held = []
+process.on('message', (message) => {
+  if (message?.type !== 'build') return
+  const earlier = held.slice()
+  setTimeout(() => {
+    globalThis.gc()
+    const alive = earlier.filter((refs) => refs.some((ref) => ref.deref() !== undefined)).length
+    console.log('[kept-catalogs] ' + alive + ' of ' + earlier.length)
+  }, 0)
+  const read = globalThis[Symbol.for('roland.site.catalog-read')]
+  void read?.catalog.then((catalog) => held.push([new WeakRef(catalog), new WeakRef(catalog.businesses[0])]))
+})
+`,
+      )
+      const build = async () => {
+        const lines: string[] = []
+        const code = await runAstroBuild({
+          env: { SUPABASE_URL: '', ROLAND_DATA_DIR: dataDir, ROLAND_OUT_DIR: path.join(root, 'site') },
+          onLine: (line) => lines.push(line),
+          execArgv: ['--expose-gc', '--import', watch],
+          reuse: true,
+        })
+        expect(code, lines.join('\n')).toBe(0)
+        return lines.join('\n')
+      }
+      await build()
+      expect(await build()).toContain('[kept-catalogs] 0 of 0')
+      // The first build's catalog: gone, now that the second's replaced it.
+      const third = await build()
+      expect(third).toMatch(/build 3 of this process/)
+      expect(third).toContain('[kept-catalogs] 0 of 1')
+    } finally {
+      await closeBuildStandby()
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 240_000)
+
   test('that ends with the process that kept it leaves the folder of its last build to the build that claimed it since', async () => {
     const root = await mkdtemp(path.join(tmpdir(), 'roland-kept-ends-'))
     const claimed: string[] = []
