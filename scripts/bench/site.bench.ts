@@ -14,7 +14,7 @@ import {
   runAstroBuild,
   type AstroBuildOptions,
 } from '../src/rebuild/astro-build.ts'
-import { profileLinePrefix, profileVariable } from '../src/rebuild/build-process.ts'
+import { peakMemoryPrefix, profileLinePrefix, profileVariable } from '../src/rebuild/build-process.ts'
 import { openEmbeddedStore, type EmbeddedStore } from '../src/store/embedded.ts'
 import { openLeasedStore, type LeasedStore } from '../src/store/leased.ts'
 import type { Store } from '../src/store/types.ts'
@@ -109,12 +109,14 @@ const benchSiteUrl = 'http://127.0.0.1:4321'
 
 /**
  * Runs `astro build` in a child process, as a deploy would, and reads its peak memory from the
- * child itself: a preloaded module writes process.resourceUsage().maxRSS when the build exits. The
- * same module notes any module of sharp the build resolves: photos are processed at ingest, and a
- * build that never loads sharp cannot have decoded one.
+ * child itself: a preloaded module writes process.resourceUsage().maxRSS when the build exits, and
+ * a process that outlives its build says it (peakMemoryPrefix; its peak so far, its earlier builds
+ * included). The same module notes any module of sharp the build resolves: photos are processed at
+ * ingest, and a build that never loads sharp cannot have decoded one.
  *
  * Given the console's store, it builds as the console rebuilds: the catalog read from that store
- * and handed over, and the next build's process started ahead, on standby (build-process.ts).
+ * and handed over, in the process of the last rebuild put back on standby once its build was done,
+ * or one started ahead, on standby (build-process.ts).
  */
 export async function build(
   dataDir: string,
@@ -132,8 +134,11 @@ export async function build(
   const seconds = (performance.now() - start) / 1000
   const output = lines.join('\n')
   if (code !== 0) throw new Error(`astro build failed (exit ${code}):\n${output.slice(-3000)}`)
-  const maxRssKb = Number(await readFile(rssFile, 'utf8'))
-  return { seconds, peakRssMb: maxRssKb / 1024, output, loadedSharp: existsSync(sharpFile) }
+  const said = lines.findLast((line) => line.startsWith(peakMemoryPrefix))
+  const peakRssMb = said
+    ? Number(said.slice(peakMemoryPrefix.length).replace(/MB$/, ''))
+    : Number(await readFile(rssFile, 'utf8')) / 1024
+  return { seconds, peakRssMb, output, loadedSharp: existsSync(sharpFile) }
 }
 
 /**
@@ -483,8 +488,9 @@ export async function benchSite(n: number) {
 
     const full = await build(dataDir, outDir, work)
     // The rebuilds below run as the console's do, from a console started after the full build: the
-    // catalog read from its store (open, leased) and handed over, each build's process started on
-    // standby, and both readied while it waits to rebuild after a change.
+    // catalog read from its store (open, leased) and handed over, the first in a process started on
+    // standby and the next in that one, put back on standby once each build was done, and both
+    // readied while it waits to rebuild after a change.
     const consoleStore = await openLeasedStore(() => openEmbeddedStore({ dir: dataDir }))
     const files = await filesUnder(outDir)
     const pages = files.filter((file) => file.endsWith('.html')).length

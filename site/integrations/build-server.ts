@@ -13,15 +13,24 @@
 // ends the process, as `astro build` does (exit 1): only a process whose builds all succeeded is
 // handed another.
 //
+// Started on standby (the console's rebuilds, build-standby.ts), it waits for its first build as any
+// process on standby does; once that build is done, each `stand-by` message puts it back on standby
+// for the next, which its `start` message hands the environment and working folder as `build` does.
+// When started again it checks the modules it loaded on its first standby, as then: those it loaded
+// later (Astro's own, as it builds) are taken to be as when loaded, for its few builds
+// (buildsPerProcess in astro-build.ts).
+//
 // What an integration keeps between builds it sets afresh as each build starts (bundle-cache.ts,
 // generated-files.ts, publish-site.ts); what a build keeps for the whole process is forgotten here,
 // before the next starts (the catalog's read, the profile).
 import { loadDotEnv } from '@roland/scripts/env'
-import { buildServedLine, type ToBuild } from '@roland/scripts/rebuild/build-process'
+import { buildServedLine, peakMemoryPrefix, type ToBuild } from '@roland/scripts/rebuild/build-process'
 import { rmSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { markBuildStart } from '../lib/build-profile.ts'
+import { setCatalogSource } from '../lib/catalog-slot.ts'
 import { catalogRead, forgetCatalogRead } from './build-thread.ts'
+import { standByAgain, startedOnStandby } from './build-standby.ts'
 
 const [astroBin, ...astroArgs] = process.argv.slice(2)
 if (!astroBin || process.send === undefined) {
@@ -36,10 +45,16 @@ async function build(): Promise<void> {
   // On an error, Astro's command line prints it and ends the process (exit 1).
   await cli([process.execPath, astroBin!, ...astroArgs])
   // The folder it built in is its rebuild's to remove from now on, and then another build's to
-  // claim: this process, ended later, must not remove it from under that build.
+  // claim: this process, ended later, must not remove it from under that build. It waits in its
+  // own: a thread started in a folder removed fails (uv_cwd), as a catalog's reader did, handed
+  // the next build's catalog ahead.
   folder = startFolder
+  process.chdir(startFolder)
+  console.log(`${peakMemoryPrefix} ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`)
   process.stdout.write(`${buildServedLine}\n`)
   process.stderr.write(`${buildServedLine}\n`)
+  // A build started on standby lets the channel go (build-standby.ts): this process waits on it now.
+  process.channel?.ref()
 }
 
 /**
@@ -55,11 +70,22 @@ let folder = startFolder
 let builds = 1
 
 process.on('message', (message: ToBuild) => {
-  if (message.type !== 'build') return
-  for (const name of Object.keys(process.env)) if (!(name in message.env)) delete process.env[name]
-  Object.assign(process.env, message.env)
-  process.chdir(message.cwd)
-  folder = message.cwd
+  if (message.type === 'build') buildNext(message)
+  else if (message.type === 'stand-by' && startedOnStandby()) {
+    // The last build's catalog and search index go before the next build's catalog is read ahead:
+    // at 100,000 businesses each catalog is about a quarter of the heap a build is given.
+    forgetCatalogRead()
+    setCatalogSource(undefined)
+    void standByAgain(builds).then(buildNext)
+  }
+})
+
+/** Runs the next build, with this environment in place of the process's and in this working folder. */
+function buildNext(next: { env: Record<string, string | undefined>; cwd: string }): void {
+  for (const name of Object.keys(process.env)) if (!(name in next.env)) delete process.env[name]
+  Object.assign(process.env, next.env)
+  process.chdir(next.cwd)
+  folder = next.cwd
   forgetCatalogRead()
   markBuildStart()
   // As read-catalog-early.ts does for the first build: .env first, as astro.config.mjs reads it.
@@ -67,7 +93,7 @@ process.on('message', (message: ToBuild) => {
   void catalogRead()
   console.log(`[roland:build-server] build ${++builds} of this process, which has Astro and the site's modules loaded`)
   void build()
-})
+}
 
 // Its rebuild's process is gone: nothing will hand it another build, nor remove its folder.
 process.once('disconnect', () => {

@@ -58,6 +58,8 @@ export const reactModules = ['react', 'react/jsx-runtime', 'react-dom/server']
 const onStandby = isMainThread && process.env[standbyVariable] === '1' && process.send !== undefined
 /** The modules this process loaded on standby (as file URLs): none may have changed when it starts. */
 const loaded = new Set<string>()
+/** Since when a module loaded on standby counts as changed: the process's start (see clockSlackMs). */
+const since = performance.timeOrigin - clockSlackMs
 /** Told of each catalog the rebuild reads ahead while this process waits (catalogAhead). */
 let aheadListener: ((file: string) => void) | null = null
 /** The last catalog read ahead before anyone listened. */
@@ -69,15 +71,35 @@ export function buildStarted(): Promise<void> {
   return started
 }
 
+/** Whether this process started on standby (then, once it has built, it may be put back on standby: standByAgain). */
+export function startedOnStandby(): boolean {
+  return onStandby
+}
+
 /**
  * Calls `listener` with the file of each catalog the rebuild reads ahead while this process waits
  * on standby (build-process.ts, `catalog-ahead`), the last one before this call first; never called
- * in a process that did not start on standby, nor once started.
+ * in a process that did not start on standby, nor while it builds.
  */
 export function onCatalogAhead(listener: (file: string) => void): void {
   aheadListener = listener
   if (aheadFile !== null) listener(aheadFile)
   aheadFile = null
+}
+
+/**
+ * Puts a process that started on standby back on standby once it has built (build-server.ts,
+ * `stand-by`): it waits for its next build as it waited for its first, handed the catalogs read
+ * ahead meanwhile, and resolves with that build's environment and working folder once started;
+ * unless a module it loaded on standby has changed since it started, when it says which and ends.
+ */
+export async function standByAgain(builds: number): Promise<{ env: Record<string, string | undefined>; cwd: string }> {
+  const { next } = await waitToStart()
+  if (!next) throw new Error('A build process put back on standby was started without the next build’s settings.')
+  console.log(
+    `[roland:standby] started again, with Astro and the site's modules loaded: build ${builds + 1} of this process`,
+  )
+  return next
 }
 
 /**
@@ -88,8 +110,7 @@ export function loadedOnStandby(urls: Iterable<string>): void {
   for (const url of urls) if (url.startsWith('file:')) loaded.add(url)
 }
 
-function standBy(): Promise<void> {
-  const since = performance.timeOrigin - clockSlackMs
+async function standBy(): Promise<void> {
   // This module and its one import of ours were loaded before the hook.
   loadedOnStandby([import.meta.url, import.meta.resolve('@roland/scripts/rebuild/build-process')])
   const hooks = registerHooks({
@@ -99,7 +120,6 @@ function standBy(): Promise<void> {
       return resolved
     },
   })
-  const send = (message: FromBuild) => process.send!(message)
   // The rebuild that started this process is gone: nothing will start it, nor remove the working
   // folder it made for it (.astro/builds/build-…).
   const orphaned = () => {
@@ -108,7 +128,26 @@ function standBy(): Promise<void> {
     process.exit(0)
   }
   process.once('disconnect', orphaned)
-  const { promise, resolve } = Promise.withResolvers<void>()
+  const ahead = process.env.NODE_ENV ? [...loadedAfterBundling, ...reactModules] : loadedAfterBundling
+  const starting = waitToStart()
+  void Promise.allSettled(ahead.map((specifier) => import(specifier)))
+  await starting
+  process.off('disconnect', orphaned)
+  hooks.deregister()
+  const waited = (performance.now() / 1000).toFixed(1)
+  console.log(`[roland:standby] started, with Astro loaded: this build's process waited ${waited} s for it`)
+  // The channel must not keep the build's process alive once it is done.
+  process.channel?.unref()
+}
+
+/**
+ * Waits on standby for `start`: says it listens, hands each catalog read ahead meanwhile to its
+ * listener (onCatalogAhead), and once started, answers `started`, unless a module loaded on
+ * standby has changed since the process started: it then says which, and ends.
+ */
+function waitToStart(): Promise<Extract<ToBuild, { type: 'start' }>> {
+  const { promise, resolve } = Promise.withResolvers<Extract<ToBuild, { type: 'start' }>>()
+  const send = (message: FromBuild, then: () => void = () => {}) => process.send!(message, then)
   const onMessage = (message: ToBuild) => {
     if (message.type === 'catalog-ahead') {
       if (aheadListener) aheadListener(message.file)
@@ -116,25 +155,16 @@ function standBy(): Promise<void> {
     }
     if (message.type !== 'start') return
     process.off('message', onMessage)
-    process.off('disconnect', orphaned)
-    hooks.deregister()
-    aheadListener = null
     const changed = [...loaded].find((url) => changedSince(url, since))
     if (changed) {
-      process.send!({ type: 'stale', file: fileURLToPath(changed) } satisfies FromBuild, () => process.exit(0))
+      send({ type: 'stale', file: fileURLToPath(changed) }, () => process.exit(0))
       return
     }
     send({ type: 'started' })
-    const waited = (performance.now() / 1000).toFixed(1)
-    console.log(`[roland:standby] started, with Astro loaded: this build's process waited ${waited} s for it`)
-    // The channel must not keep the build's process alive once it is done.
-    process.channel?.unref()
-    resolve()
+    resolve(message)
   }
   process.on('message', onMessage)
   send({ type: 'standing-by' })
-  const ahead = process.env.NODE_ENV ? [...loadedAfterBundling, ...reactModules] : loadedAfterBundling
-  void Promise.allSettled(ahead.map((specifier) => import(specifier)))
   return promise
 }
 

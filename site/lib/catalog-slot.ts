@@ -11,7 +11,7 @@ function processSlot<T>(key: string) {
   const symbol = Symbol.for(key)
   const holder = globalThis as { [symbol]?: T }
   return {
-    set: (value: T): void => {
+    set: (value: T | undefined): void => {
       holder[symbol] = value
     },
     get: (): T | undefined => holder[symbol],
@@ -23,7 +23,7 @@ export type CatalogSource = () => Promise<Catalog>
 
 const catalogSlot = processSlot<CatalogSource>('roland.site.catalog')
 
-/** Puts the catalog's source where the pages look for it. */
+/** Puts the catalog's source where the pages look for it (undefined: takes it away, between two builds). */
 export const setCatalogSource = catalogSlot.set
 
 /** The catalog's source, if the integration has set it. */

@@ -42,6 +42,16 @@ export interface BuildProcess {
   taken: boolean
   /** The catalog it was last handed ahead, on standby, and its file. */
   ahead: { catalog: Catalog; file: string } | null
+  /** Whether it started on standby: only such a process may be put back on standby once it has built. */
+  startedOnStandby: boolean
+  /** How many builds it has run (a process put back on standby runs more than one). */
+  builds: number
+  /** The working folder of its build, its own (`cwd`) for its first; another for each after (build-server.ts). */
+  folder: string
+  /** Every working folder it has built in: it is never handed one of them again (build-server.ts). */
+  folders: Set<string>
+  /** Hears its messages afresh (`said`): a process put back on standby says again what it said for its last build. */
+  anew(): void
 }
 
 export async function startBuildProcess(launch: BuildLaunch, standby: boolean): Promise<BuildProcess> {
@@ -124,6 +134,11 @@ export async function startBuildProcess(launch: BuildLaunch, standby: boolean): 
     exited,
     taken: !standby,
     ahead: null,
+    startedOnStandby: standby,
+    builds: 0,
+    folder: cwd,
+    folders: new Set([cwd]),
+    anew: () => heard.clear(),
     said: (type) => hear(type).promise,
     heard: (matches) =>
       ended

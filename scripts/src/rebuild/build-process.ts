@@ -17,6 +17,10 @@
 // - The reuse. A process that builds many sites in turn (the tests) keeps a build's process once
 //   its build is done, and hands it the next build's environment and working folder: Node, Astro,
 //   Vite and the site's modules stay loaded. The build's side is site/integrations/build-server.ts.
+// - The standby kept. The console's build's process, once its build is done, is put back on
+//   standby for the next (`stand-by`), as one started ahead waits for its first: handed catalogs
+//   ahead, then started with the next build's environment and working folder (`start`). Its
+//   Astro and modules stay loaded and warm, and no process ends and starts between two rebuilds.
 //
 // Each side speaks only once the other has said it is listening: a message sent before the other
 // side's listener exists would be lost.
@@ -56,6 +60,13 @@ export type FromBuild =
  */
 export const buildServedLine = '[roland:build-server] done; waiting for the next build'
 
+/**
+ * How a build's process that outlives its build (build-server.ts) says, once each build is done,
+ * the most memory it has held (its peak resident set, in MB): it does not exit, where another is
+ * measured.
+ */
+export const peakMemoryPrefix = "[roland:build-server] this process's peak memory so far:"
+
 /** What a rebuild tells its build's process. */
 export type ToBuild =
   /**
@@ -63,7 +74,14 @@ export type ToBuild =
    * place of its own) in this working folder, a folder it has not built in before.
    */
   | { type: 'build'; env: Record<string, string | undefined>; cwd: string }
-  | { type: 'start' }
+  /**
+   * To a process on standby: start the build it waits for. A process that has built before (put
+   * back on standby, `stand-by`) is handed the next build's environment and working folder with
+   * it, a folder it has not built in before, as a reused one is (`build`).
+   */
+  | { type: 'start'; next?: { env: Record<string, string | undefined>; cwd: string } }
+  /** To a process started on standby, once its build is done: wait on standby again for the next build. */
+  | { type: 'stand-by' }
   /**
    * On standby: the catalog as it now stands, read ahead while the rebuild waits for its quiet
    * window, in a file (writeCatalogFile). The process reads it, and makes its search index, while

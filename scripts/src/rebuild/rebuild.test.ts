@@ -518,10 +518,24 @@ describe('a local rebuild with the store open (the console’s, the CLI’s)', (
     const later = new Date(Date.now() + 5_000)
     await utimes(preload, later, later)
     expect(await build()).toBe(0)
-    const log = lines.join('\n')
+    let log = lines.join('\n')
     expect(log).toContain(`${preload} changed since the build's process started ahead: starting a fresh one`)
     expect(log).not.toContain('[roland:standby] started')
     await expect(page()).resolves.toContain('Open late on Fridays.')
+
+    // A process put back on standby once its build is done checks the same when started again.
+    const earlier = new Date(Date.now() - 60_000)
+    await utimes(preload, earlier, earlier)
+    expect(await build()).toBe(0)
+    expect(lines.join('\n')).toMatch(/\[roland:standby\] started, with Astro loaded/)
+    await describe('Closed on Sundays.')
+    const later2 = new Date(Date.now() + 10_000)
+    await utimes(preload, later2, later2)
+    expect(await build()).toBe(0)
+    log = lines.join('\n')
+    expect(log).toContain(`${preload} changed since the build's process started ahead: starting a fresh one`)
+    expect(log).not.toContain('[roland:standby] started')
+    await expect(page()).resolves.toContain('Closed on Sundays.')
   }, 180_000)
 })
 
@@ -556,11 +570,23 @@ describe('a rebuild readied while the console waits to run it (prepareRebuild)',
     // Changed after the catalog was handed ahead: the rebuild must still publish it.
     await describe('Open late on Fridays.')
     log = await rebuild()
-    expect(log).toMatch(/\[roland:standby\] started, with Astro loaded/)
+    // In the process of the last rebuild, put back on standby once its build was done.
+    expect(log).toContain(
+      "[roland:standby] started again, with Astro and the site's modules loaded: build 2 of this process",
+    )
     expect(log).toContain('[roland:rebuild] Read the catalog again for the 1 business changed since its last read')
     expect(log).not.toContain('Read the whole catalog')
     expect(log).toMatch(/catalog handover: the file came/)
     await expect(page()).resolves.toContain('Open late on Fridays.')
+
+    // Back on standby a second time, in the folder it started in (the last build's is gone): it
+    // reads the catalog handed ahead, its reader a thread it starts there, and the rebuild finds it read.
+    await describe('Open late on Saturdays.')
+    await prepareRebuild(options)
+    log = await rebuild()
+    expect(log).toContain('build 3 of this process')
+    expect(log).toMatch(/catalog handover: as read ahead/)
+    await expect(page()).resolves.toContain('Open late on Saturdays.')
 
     // With a deploy hook, no process starts here, and nothing is read.
     await closeBuildStandby()
