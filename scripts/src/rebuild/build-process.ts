@@ -1,5 +1,5 @@
 // What a rebuild (runAstroBuild, astro-build.ts) and the site build's process it starts tell each other
-// over Node's IPC channel. Two things, each to take work off the build's critical path on a
+// over Node's IPC channel, each part to take work off the build's critical path on a
 // 2-core machine:
 //
 // - The catalog's handover. A rebuild that has the store open (the console's, the CLI's) reads the
