@@ -100,7 +100,10 @@ async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promi
   // The catalog is read from now on, whichever process builds.
   const catalog = options.catalog && readForHandover(options.catalog)
   let build = await startStandby(launch, options.onLine)
-  build ??= await startBuildProcess(launch, false)
+  if (!build) {
+    build = await startBuildProcess(launch, false)
+    await nextFolder(build)
+  }
   const handing = catalog && handOver(build, catalog)
   let served = false
   try {
@@ -111,12 +114,10 @@ async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promi
     // The catalog's read and handover end before its folder goes (and before the caller closes the store).
     await handing
     build.listen(null)
-    build.builds++
     const standby = options.standby && !options.signal?.aborted
-    // A build after the process's first had a folder of its own; the process keeps its first while it runs.
-    if (build.folder !== build.cwd) await rm(build.folder, { recursive: true, force: true })
+    await removeBuildFolder(build)
     // Only one started on standby checks, each time it starts, that its code is still the code on disk.
-    if (standby && served && build.startedOnStandby && build.builds < buildsPerProcess) keepOnStandby(build)
+    if (standby && served && build.startedOnStandby && build.folders.size < buildsPerProcess) keepOnStandby(build)
     else {
       // One that was served waits for another build: it ends, and its folder goes with it.
       if (served) await build.end()
@@ -137,9 +138,7 @@ function keepOnStandby(build: BuildProcess): void {
   build.ahead = null
   build.release()
   build.child.send({ type: 'stand-by' } satisfies ToBuild, () => {})
-  const previous = standingBy
-  standingBy = Promise.resolve(build)
-  void previous?.then((standby) => standby?.end())
+  replaceStandby(Promise.resolve(build))
 }
 
 /**
@@ -208,8 +207,13 @@ export function sameCatalog(a: Catalog, b: Catalog): boolean {
 }
 
 function standBy(launch: BuildLaunch): void {
+  replaceStandby(startBuildProcess(launch, true).catch(() => null))
+}
+
+/** Makes `next` the build's process on standby; the one it replaces, if any, ends. */
+function replaceStandby(next: Promise<BuildProcess | null>): void {
   const previous = standingBy
-  standingBy = startBuildProcess(launch, true).catch(() => null)
+  standingBy = next
   void previous?.then((standby) => standby?.end())
 }
 
@@ -219,18 +223,11 @@ export async function closeBuildStandby(): Promise<void> {
   standingBy = null
   const reused = keptForReuse
   keptForReuse = null
-  await Promise.all([standby?.end(), reused?.build.end()])
-}
-
-/** A build's process that builds again (runAstroBuild's `reuse`). */
-interface Reused {
-  build: BuildProcess
-  /** The working folders it has built in: it is never handed one of them again (build-server.ts). */
-  folders: Set<string>
+  await Promise.all([standby?.end(), reused?.end()])
 }
 
 /** The build's process kept for the next build, waiting (runAstroBuild's `reuse`). */
-let keptForReuse: Reused | null = null
+let keptForReuse: BuildProcess | null = null
 
 /**
  * How many builds a process kept for reuse or put back on standby runs at most, each leaving its
@@ -241,36 +238,48 @@ const buildsPerProcess = 10
 
 /** Runs a build in the process kept from an earlier one when it has the same settings, else in a fresh one. */
 async function buildReusing(launch: BuildLaunch, options: AstroBuildOptions): Promise<number | null> {
-  let reused = takeKept(launch.key)
-  let folder: string
-  if (reused) {
-    folder = await claimUnusedFolder(reused.folders)
-    reused.build.hold()
-    reused.build.child.send({ type: 'build', env: launch.env, cwd: folder } satisfies ToBuild, () => {})
+  let build = takeKept(launch.key)
+  if (build) {
+    await nextFolder(build)
+    build.hold()
+    build.child.send({ type: 'build', env: launch.env, cwd: build.folder } satisfies ToBuild, () => {})
   } else {
-    const build = await startBuildProcess(launch, false)
-    folder = build.cwd
-    reused = { build, folders: new Set() }
+    build = await startBuildProcess(launch, false)
+    await nextFolder(build)
   }
-  reused.folders.add(folder)
-  const { build } = reused
   let keep = false
   try {
     const ended = await followBuild(build, options)
     if (!ended.served) return ended.code
-    keep = reused.folders.size < buildsPerProcess
+    keep = build.folders.size < buildsPerProcess
     return 0
   } finally {
     build.listen(null)
-    // The folder it started in stays while it runs: a process it started (esbuild's) works there.
-    if (folder !== build.cwd) await rm(folder, { recursive: true, force: true })
+    await removeBuildFolder(build)
     if (keep) {
       build.release()
       const before = keptForReuse
-      keptForReuse = reused
-      void before?.build.end()
+      keptForReuse = build
+      void before?.end()
     } else await build.end()
   }
+}
+
+/**
+ * Gives a build's process the working folder of its next build (`folder`): the one it started in
+ * for its first, else one it has not built in (build-server.ts).
+ */
+async function nextFolder(build: BuildProcess): Promise<void> {
+  build.folder = build.folders.size === 0 ? build.cwd : await claimUnusedFolder(build.folders)
+  build.folders.add(build.folder)
+}
+
+/**
+ * Removes the working folder of a build done, unless it is the one the process started in, which
+ * stays while the process runs: a process it started (esbuild's) works there.
+ */
+async function removeBuildFolder(build: BuildProcess): Promise<void> {
+  if (build.folder !== build.cwd) await rm(build.folder, { recursive: true, force: true })
 }
 
 /**
@@ -314,13 +323,13 @@ async function followBuild(
 }
 
 /** The process kept for reuse when it has these settings and still runs; it is no longer kept either way. */
-function takeKept(key: string): Reused | null {
+function takeKept(key: string): BuildProcess | null {
   const reused = keptForReuse
   keptForReuse = null
   if (!reused) return null
-  const { child } = reused.build
-  if (reused.build.key === key && child.exitCode === null && child.signalCode === null && child.connected) return reused
-  void reused.build.end()
+  const { child } = reused
+  if (reused.key === key && child.exitCode === null && child.signalCode === null && child.connected) return reused
+  void reused.end()
   return null
 }
 
@@ -441,18 +450,15 @@ async function startStandby(launch: BuildLaunch, onLine: (line: string) => void)
     await standby.end()
     return null
   }
-  // One that has built before builds in a folder it has not built in (build-server.ts).
-  if (standby.builds > 0) {
-    standby.folder = await claimUnusedFolder(standby.folders)
-    standby.folders.add(standby.folder)
-  }
-  const next = standby.builds > 0 ? { env: launch.env, cwd: standby.folder } : undefined
-  standby.child.send({ type: 'start', ...(next ? { next } : {}) } satisfies ToBuild, () => {})
+  await nextFolder(standby)
+  // One that has built before is handed the next build's settings and folder (build-server.ts).
+  const next = standby.folder === standby.cwd ? {} : { next: { env: launch.env, cwd: standby.folder } }
+  standby.child.send({ type: 'start', ...next } satisfies ToBuild, () => {})
   const answer = await Promise.race([standby.said('started'), standby.said('stale')])
   if (answer?.type === 'started') return standby
   if (answer?.type === 'stale')
     onLine(`[roland:rebuild] ${answer.file} changed since the build's process started ahead: starting a fresh one`)
-  if (standby.folder !== standby.cwd) await rm(standby.folder, { recursive: true, force: true })
+  await removeBuildFolder(standby)
   await standby.end()
   return null
 }

@@ -44,11 +44,12 @@ export interface BuildProcess {
   ahead: { catalog: Catalog; file: string } | null
   /** Whether it started on standby: only such a process may be put back on standby once it has built. */
   startedOnStandby: boolean
-  /** How many builds it has run (a process put back on standby runs more than one). */
-  builds: number
   /** The working folder of its build, its own (`cwd`) for its first; another for each after (build-server.ts). */
   folder: string
-  /** Every working folder it has built in: it is never handed one of them again (build-server.ts). */
+  /**
+   * The working folders of its builds so far, one a build: it is never handed one of them again
+   * (build-server.ts). A process that builds again runs one build after another.
+   */
   folders: Set<string>
   /** Hears its messages afresh (`said`): a process put back on standby says again what it said for its last build. */
   anew(): void
@@ -135,9 +136,8 @@ export async function startBuildProcess(launch: BuildLaunch, standby: boolean): 
     taken: !standby,
     ahead: null,
     startedOnStandby: standby,
-    builds: 0,
     folder: cwd,
-    folders: new Set([cwd]),
+    folders: new Set(),
     anew: () => heard.clear(),
     said: (type) => hear(type).promise,
     heard: (matches) =>
