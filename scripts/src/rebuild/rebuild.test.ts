@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
 import { isProcessAlive } from '../lock-file.ts'
 import { repoRoot } from '../paths.ts'
-import { type EmbeddedStore } from '../store/embedded.ts'
+import { openEmbeddedStore, type EmbeddedStore } from '../store/embedded.ts'
 import { freshStore, freshStoreIn, sampleStoreIn } from '../../test/support/fresh-store.ts'
 import { childProcesses } from '../../../test/support/processes.ts'
 import {
@@ -347,6 +347,52 @@ process.on('message', (message) => {
       const third = await build()
       expect(third).toMatch(/build 3 of this process/)
       expect(third).toContain('[kept-catalogs] 0 of 1')
+    } finally {
+      await closeBuildStandby()
+      await rm(root, { recursive: true, force: true })
+    }
+  }, 240_000)
+
+  test('builds again from the record of the pages it wrote last, unless another build has written one since', async () => {
+    const root = await mkdtemp(path.join(tmpdir(), 'roland-kept-record-'))
+    try {
+      const dataDir = path.join(root, 'data')
+      expect(await sampleStoreIn(dataDir)).toBe(true)
+      const env = { SUPABASE_URL: '', ROLAND_DATA_DIR: dataDir, ROLAND_OUT_DIR: path.join(root, 'site') }
+      const build = async (reuse: boolean) => {
+        const lines: string[] = []
+        const code = await runAstroBuild({ env, onLine: (line) => lines.push(line), reuse })
+        expect(code, lines.join('\n')).toBe(0)
+        return lines.join('\n')
+      }
+      const describeCoffee = async (text: string | null) => {
+        const store = await openEmbeddedStore({ dir: dataDir })
+        try {
+          const { rows } = await store.db.query<{ before: string }>(
+            `update businesses b set short_description = coalesce($1, s.before)
+             from (select short_description as before from businesses where slug = 'big-rock-coffee') s
+             where b.slug = 'big-rock-coffee' returning s.before`,
+            [text],
+          )
+          return rows[0]!.before
+        } finally {
+          await store.close()
+        }
+      }
+      const page = () => readFile(path.join(root, 'site', 'business', 'big-rock-coffee', 'index.html'), 'utf8')
+
+      // Kept once built: Astro's record of the pages it rendered and their keys stays in its memory.
+      await build(true)
+      // Another process builds the same site meanwhile, with the page changed, and writes its own record.
+      const original = await describeCoffee('Changed by another build.')
+      await build(false)
+      expect(await page()).toContain('Changed by another build.')
+      // Back as it was: the page's key is again the one the kept process recorded, but the page
+      // published is the other build's. The kept process reads the record on disk, and renders it.
+      await describeCoffee(original)
+      expect(await build(true)).toMatch(/build 2 of this process/)
+      expect(await page()).not.toContain('Changed by another build.')
+      expect(await page()).toContain(original.replaceAll('&', '&amp;').replaceAll("'", '&#39;'))
     } finally {
       await closeBuildStandby()
       await rm(root, { recursive: true, force: true })
