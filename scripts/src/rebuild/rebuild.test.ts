@@ -365,11 +365,12 @@ process.on('message', (message) => {
         expect(code, lines.join('\n')).toBe(0)
         return lines.join('\n')
       }
-      const describeCoffee = async (text: string | null) => {
+      /** Gives Big Rock Coffee this short description; resolves to the one it had. */
+      const describeCoffee = async (text: string) => {
         const store = await openEmbeddedStore({ dir: dataDir })
         try {
           const { rows } = await store.db.query<{ before: string }>(
-            `update businesses b set short_description = coalesce($1, s.before)
+            `update businesses b set short_description = $1
              from (select short_description as before from businesses where slug = 'big-rock-coffee') s
              where b.slug = 'big-rock-coffee' returning s.before`,
             [text],
