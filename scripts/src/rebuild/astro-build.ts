@@ -231,10 +231,12 @@ let keptForReuse: BuildProcess | null = null
 
 /**
  * How many builds a process kept for reuse or put back on standby runs at most, each leaving its
- * bundle's modules and some of Astro's state of it loaded (a few MB for a test's site; about 11 MB
- * of heap at 10,000 businesses).
+ * bundle's modules and some of Astro's state of it loaded: once its garbage is collected, a few MB
+ * more a build for a test's site, 12 MB at 10,000 businesses, 60 MB at 100,000 (182, 252, 312, 373,
+ * 433, 493 and 552 MB after builds 1 to 7, of a heap of 1,216 MB with ROLAND_BUILD_HEAP_MB unset),
+ * where its eighth build ran out of heap. After five, the next build there starts from 373 MB.
  */
-const buildsPerProcess = 10
+const buildsPerProcess = 5
 
 /** Runs a build in the process kept from an earlier one when it has the same settings, else in a fresh one. */
 async function buildReusing(launch: BuildLaunch, options: AstroBuildOptions): Promise<number | null> {
