@@ -53,7 +53,13 @@ export function catalogPageCacheKey(data: unknown, catalog: SharedData): string 
 }
 
 // A business's own data is hashed once per catalog read: its page's cacheKey and its list page's take it.
-const businessKeys = new WeakMap<Business, string>()
+// One map for the process, whichever build's bundle asks: a process that builds again
+// (site/integrations/build-server.ts) loads this module anew for each build, and a map's table keeps
+// the size it grew to once its businesses are gone (4 MB a build at 100,000 businesses).
+const businessKeysSlot = Symbol.for('roland.site.business-keys')
+const businessKeys: WeakMap<Business, string> = ((globalThis as { [businessKeysSlot]?: WeakMap<Business, string> })[
+  businessKeysSlot
+] ??= new WeakMap())
 
 /**
  * A short hash of everything a business row holds (its images, hours and services among them),
