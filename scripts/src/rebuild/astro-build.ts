@@ -231,12 +231,13 @@ let keptForReuse: BuildProcess | null = null
 
 /**
  * How many builds a process kept for reuse or put back on standby runs at most, each leaving its
- * bundle's modules and some of Astro's state of it loaded: once its garbage is collected, a few MB
- * more a build for a test's site, 12 MB at 10,000 businesses, 60 MB at 100,000 (182, 252, 312, 373,
- * 433, 493 and 552 MB after builds 1 to 7, of a heap of 1,216 MB with ROLAND_BUILD_HEAP_MB unset),
- * where its eighth build ran out of heap. After five, the next build there starts from 373 MB.
+ * bundle's modules loaded: once its garbage is collected, about 6 MB more a build at 10,000
+ * businesses as at 100,000 (136, 142, 148, …, 177 MB after builds 1 to 8 there, of a heap of 1,216 MB
+ * with ROLAND_BUILD_HEAP_MB unset). What a build leaves must not follow the catalog: when each kept
+ * its pages' URLs and names (60 MB a build at 100,000), the eighth ran out of heap (publish-site.ts
+ * and the Astro patch let them go).
  */
-const buildsPerProcess = 5
+const buildsPerProcess = 10
 
 /** Runs a build in the process kept from an earlier one when it has the same settings, else in a fresh one. */
 async function buildReusing(launch: BuildLaunch, options: AstroBuildOptions): Promise<number | null> {
