@@ -16,7 +16,7 @@ import {
 } from '@roland/scripts/rebuild/build-process'
 import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
-import type { SearchIndexFiles } from '../lib/search-index.ts'
+import type { PackedSearchIndex } from '../lib/search-index.ts'
 import { revive, type ThreadError } from './thread-error.ts'
 
 // A build's threads. Astro renders pages one after another on one thread: at 100,000 businesses
@@ -65,7 +65,7 @@ export type CatalogMessage =
   | { type: 'catalog-failed'; error: ThreadError }
   | {
       type: 'search-index'
-      index: SearchIndexFiles | null
+      index: PackedSearchIndex | null
       /** Made from the last build's index: how many businesses changed, how many of its files were written again. */
       updated?: { changed: number; rewritten: number } | null
     }
@@ -126,7 +126,7 @@ export type ReaderHandover = Extract<ToBuild, { type: 'catalog-file' | 'catalog-
 interface CatalogRead {
   catalog: Promise<Catalog>
   /** The businesses page's search index, when the reader made it (a catalog too big to inline its cards). */
-  searchIndex: Promise<SearchIndexFiles | null>
+  searchIndex: Promise<PackedSearchIndex | null>
   /** Keeps the process alive while the reader works on what `awaited` waits for (see readCatalogOnThread). */
   hold<T>(awaited: Promise<T>): Promise<T>
 }
@@ -147,7 +147,7 @@ export function catalogRead(): Promise<Catalog> {
  * bundling: null when the catalog is small enough for the index to hold its cards, which only this
  * thread can draw (search-build.ts makes that index itself).
  */
-export function searchIndexRead(): Promise<SearchIndexFiles | null> {
+export function searchIndexRead(): Promise<PackedSearchIndex | null> {
   const read = startedRead()
   return read.hold(read.searchIndex)
 }
@@ -226,7 +226,7 @@ function readCatalogOnThread(): CatalogRead {
     return result
   }
   const catalog = unsettled<Catalog>()
-  const searchIndex = unsettled<SearchIndexFiles | null>()
+  const searchIndex = unsettled<PackedSearchIndex | null>()
   const readStarted = performance.now()
   let catalogAt = readStarted
   const gotCatalog = (read: Catalog) => {

@@ -14,7 +14,7 @@ import type { Catalog } from '@roland/scripts/catalog/types'
 import { WordKeys } from '@roland/scripts/search/text'
 import { readCatalogFile } from '@roland/scripts/rebuild/build-process'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
-import { buildSearchIndex, manifestHoldsCards, toSearchIndexEntry } from '../lib/search-index.ts'
+import { buildSearchIndex, manifestHoldsCards, packSearchIndex, toSearchIndexEntry } from '../lib/search-index.ts'
 import { updateSearchIndex } from '../lib/search-index-update.ts'
 import type { CatalogMessage, ReaderData, ReaderHandover } from './build-thread.ts'
 import { keepIndex, keptIndexFile, readKeptIndex } from './search-index-kept.ts'
@@ -26,7 +26,7 @@ import { threadError } from './thread-error.ts'
 // 100,000 in 10.5 s, 13.7 CPU-s and 767 MB, now 10.8-11.0 s, 12.4 CPU-s and 630 MB. A fixture
 // site's build took 3.4 CPU-s, now 1.8. The busiest functions of a large read still reach it.
 keepWasmInBaseline(largestTieringBudget)
-const send = (message: CatalogMessage) => parentPort!.postMessage(message)
+const send = (message: CatalogMessage, moved: ArrayBuffer[] = []) => parentPort!.postMessage(message, moved)
 
 const { handedOver, ahead } = workerData as ReaderData
 // Listened for from the start: the handover may come while this thread works on a catalog ahead.
@@ -139,7 +139,9 @@ function searchIndexOf(catalog: Catalog): MadeIndex {
     const how = updated ? { changed: updated.changed, rewritten: updated.rewritten } : null
     // What is kept: not the cards' entries (their JSON is kept), which go once the index is sent.
     const kept = { manifest: index.manifest, files: index.files, cardFiles: new Map() }
-    let message: CatalogMessage | null = { type: 'search-index', index, updated: how }
+    // Sent packed: its text moved to the build's thread, not copied (PackedSearchIndex).
+    const packed = packSearchIndex(index, catalog.town)
+    let message: CatalogMessage | null = { type: 'search-index', index: packed, updated: how }
     const keep = () => {
       collectGarbage()
       keepIndex(file, entriesJson, kept)
@@ -151,7 +153,7 @@ function searchIndexOf(catalog: Catalog): MadeIndex {
       // waits for it, and what this thread holds then is small.
       send: () => {
         if (!updated) keep()
-        send(message!)
+        send(message!, [packed.text.buffer])
         message = null
         if (updated) keep()
       },

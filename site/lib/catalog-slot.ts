@@ -1,5 +1,5 @@
 import type { Catalog } from '@roland/scripts/catalog/types'
-import type { SearchIndexFiles } from './search-index.ts'
+import type { PackedSearchIndex } from './search-index.ts'
 
 // Where the pages find the catalog. The roland:catalog integration (integrations/site-catalog.ts)
 // reads it outside the pages' bundle, where the store's code (PGlite, supabase-js) runs as it is,
@@ -30,7 +30,7 @@ export const setCatalogSource = catalogSlot.set
 export const catalogSource = catalogSlot.get
 
 /** Gives the search index made beside the catalog's read, or null where the pages make it. */
-export type SearchIndexSource = () => Promise<SearchIndexFiles | null>
+export type SearchIndexSource = () => Promise<PackedSearchIndex | null>
 
 const searchIndexSlot = processSlot<SearchIndexSource>('roland.site.search-index')
 

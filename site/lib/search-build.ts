@@ -10,6 +10,7 @@ import {
   buildSearchIndex,
   searchIndexCard,
   toSearchIndexEntry,
+  type PackedSearchIndex,
   type SearchIndexEntry,
   type SearchIndexFiles,
 } from './search-index.ts'
@@ -21,13 +22,13 @@ export function renderSearchCard(entry: SearchIndexEntry, town: Pick<Town, 'name
 
 // The manifest and the files are separate routes of one index: a build makes it once, kept with
 // the catalog it read (the build's lifetime; `astro dev` reads afresh and makes it afresh).
-const indexByCatalog = new WeakMap<Catalog, Promise<SearchIndexFiles>>()
+const indexByCatalog = new WeakMap<Catalog, Promise<SearchIndexFiles | PackedSearchIndex>>()
 
 /**
  * The search index of the catalog the build reads (search-index.ts): the one the build's catalog
- * reader made beside its read (site/integrations/catalog-reader.ts), else made here.
+ * reader made beside its read (site/integrations/catalog-reader.ts), packed, else made here.
  */
-export async function getSearchIndex(): Promise<SearchIndexFiles> {
+export async function getSearchIndex(): Promise<SearchIndexFiles | PackedSearchIndex> {
   const catalog = await getCatalog()
   const make = () => {
     const wordKeys = new WordKeys()

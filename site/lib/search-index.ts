@@ -106,6 +106,60 @@ export interface SearchIndexFiles {
   cardFiles: Map<string, SearchIndexEntry[]>
 }
 
+/**
+ * The files of an index as the build's catalog reader sends them (site/integrations/catalog-reader.ts):
+ * their text in one buffer, handed to the build's thread rather than copied, and each file's cacheKey
+ * worked out beside it. A rebuild writes a few dozen of the files; the build's thread reads the text
+ * of those only (packedFileText). At 100,000 businesses a copy of the index's files took 1.3 s of
+ * the reader's time and the build's; packed, 0.3 s, and their keys 0.15 s, on the reader's thread.
+ */
+export interface PackedSearchIndex {
+  manifest: SearchManifest
+  names: string[]
+  /** Each file's cacheKey: pageCacheKey of its JSON, or of a card file's businesses and the town. */
+  keys: string[]
+  /** The files from this one on are card files: their text is their businesses' entries, drawn by the pages. */
+  firstCardFile: number
+  /** Where each file's text ends in `text`, in bytes. */
+  ends: Uint32Array
+  /** The files' text, one after another, as UTF-8. */
+  text: Uint8Array<ArrayBuffer>
+}
+
+/** Packs an index for the build's thread (PackedSearchIndex); a card file's key covers the town its cards name. */
+export function packSearchIndex(index: SearchIndexFiles, town: Town): PackedSearchIndex {
+  const names: string[] = []
+  const keys: string[] = []
+  const texts: string[] = []
+  for (const [name, json] of index.files) {
+    names.push(name)
+    keys.push(pageCacheKey(json))
+    texts.push(json)
+  }
+  const firstCardFile = names.length
+  for (const [name, cards] of index.cardFiles) {
+    names.push(name)
+    keys.push(pageCacheKey(cards, town))
+    texts.push(JSON.stringify(cards))
+  }
+  let bytes = 0
+  for (const json of texts) bytes += Buffer.byteLength(json)
+  const text = Buffer.allocUnsafeSlow(bytes)
+  const ends = new Uint32Array(texts.length)
+  let at = 0
+  texts.forEach((json, n) => {
+    at += text.write(json, at)
+    ends[n] = at
+  })
+  return { manifest: index.manifest, names, keys, firstCardFile, ends, text }
+}
+
+/** The text of the `n`-th file of a packed index. */
+export function packedFileText(index: PackedSearchIndex, n: number): string {
+  const { text, ends } = index
+  return Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8', n === 0 ? 0 : ends[n - 1], ends[n])
+}
+
 const chunks = <T>(items: readonly T[], size: number): T[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 

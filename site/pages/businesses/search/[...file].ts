@@ -4,7 +4,7 @@ import { profiled } from '../../../lib/build-profile.ts'
 import { getCatalog } from '../../../lib/catalog.ts'
 import { workOutCatalogPaths } from '../../../lib/catalog-paths.ts'
 import { renderSearchCard, getSearchIndex } from '../../../lib/search-build.ts'
-import type { SearchIndexEntry } from '../../../lib/search-index.ts'
+import { packedFileText, type SearchIndexEntry } from '../../../lib/search-index.ts'
 
 // The search index's files (search-shards.ts), /businesses/search/{v}/{kind}/{key}.json, where v is
 // the manifest's numbering. Each is written again only when its data changed (its cacheKey): a change
@@ -23,21 +23,47 @@ export const getStaticPaths = (async () => {
       // Reported by the route whose paths failed: it works them out again, and throws then.
     }
   }
-  const { manifest, files, cardFiles } = await profiled('search index (pages)', () => index)
+  const made = await profiled('search index (pages)', () => index)
+  const { v } = made.manifest
+  const paths: Array<{ params: { file: string }; props: FileProps; cacheKey: string }> = []
+  if ('names' in made) {
+    // Packed by the catalog reader, each file's cacheKey with it: a file's text is read only when
+    // the file is written.
+    made.names.forEach((name, n) => {
+      const text = () => packedFileText(made, n)
+      const props: FileProps =
+        n < made.firstCardFile ? { text } : { cards: () => JSON.parse(text()) as SearchIndexEntry[] }
+      paths.push({ params: { file: `${v}/${name}` }, props, cacheKey: made.keys[n]! })
+    })
+    return paths
+  }
   // A card without a description says the town's name: its files are written again when that changes.
   const { town } = catalog
-  const paths = []
-  for (const [name, json] of files)
-    paths.push({ params: { file: `${manifest.v}/${name}` }, props: { json }, cacheKey: pageCacheKey(json) })
-  for (const [name, cards] of cardFiles)
-    paths.push({ params: { file: `${manifest.v}/${name}` }, props: { cards }, cacheKey: pageCacheKey(cards, town) })
+  for (const [name, json] of made.files)
+    paths.push({ params: { file: `${v}/${name}` }, props: { json }, cacheKey: pageCacheKey(json) })
+  for (const [name, cards] of made.cardFiles)
+    paths.push({ params: { file: `${v}/${name}` }, props: { cards }, cacheKey: pageCacheKey(cards, town) })
   return paths
 }) satisfies GetStaticPaths
 
-/** Writes one file of the search index. */
-export const GET: APIRoute<{ json?: string; cards?: SearchIndexEntry[] }> = async ({ props }) => {
-  const { town } = await getCatalog()
-  return new Response(props.json ?? JSON.stringify(props.cards!.map((entry) => renderSearchCard(entry, town))), {
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-  })
+/**
+ * A file's JSON (made here), or how to read it (packed), or the businesses whose cards it holds (or
+ * how to read them).
+ */
+type FileProps = {
+  json?: string
+  text?: () => string
+  cards?: SearchIndexEntry[] | (() => SearchIndexEntry[])
 }
+
+/** Writes one file of the search index. */
+export const GET: APIRoute<FileProps> = async ({ props }) => {
+  if (props.json !== undefined) return jsonResponse(props.json)
+  if (props.text) return jsonResponse(props.text())
+  const { town } = await getCatalog()
+  const cards = typeof props.cards === 'function' ? props.cards() : props.cards!
+  return jsonResponse(JSON.stringify(cards.map((entry) => renderSearchCard(entry, town))))
+}
+
+const jsonResponse = (body: string) =>
+  new Response(body, { headers: { 'content-type': 'application/json; charset=utf-8' } })
