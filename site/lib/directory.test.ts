@@ -98,6 +98,28 @@ describe('directoryPages', () => {
     expect(pages.flatMap((p) => p.section.entries.map((e) => e.slug))).toEqual(sections[0]!.entries.map((e) => e.slug))
   })
 
+  test("a later catalog's directory is cut as if weighed afresh, though it was weighed before with one business different", () => {
+    const shopsAndDiners = (renamed: string) => [
+      ...shops.map((shop, index) => (index === 700 ? { ...shop, name: renamed } : shop)),
+      ...shops.slice(0, 300).map((shop) => ({ ...shop, slug: `diner-${shop.slug}`, category: 'Dining' })),
+    ]
+    const cut = (businesses: ReturnType<typeof shopsAndDiners>) => {
+      const sections = directorySections({ businesses })
+      return {
+        split: directoryIsSplit(sections),
+        pages: directoryPages(sections).map((p) => [p.path, p.section.entries]),
+      }
+    }
+    // This process's builds so far weighed the catalog before the change (what a rebuild's process
+    // remembers), then the catalog after it; then it forgets them all and weighs that catalog anew.
+    cut(shopsAndDiners('Shop 700 of Ash Street'))
+    const after = shopsAndDiners(`Shop 700, renamed: ${'a long name '.repeat(40)}`)
+    const remembered = cut(after)
+    delete (globalThis as Record<symbol, unknown>)[Symbol.for('roland.site.directory-weighed')]
+    expect(remembered).toEqual(cut(after))
+    expect(remembered.pages.length).toBeGreaterThan(6)
+  })
+
   test('gives the path of each part: the category, then its number from the second on', () => {
     expect([1, 2, 3].map((part) => directoryPartPath('shopping', part))).toEqual([
       '/directory/shopping',

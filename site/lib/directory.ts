@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto'
 import { deflateRawSync } from 'node:zlib'
 import { SlugClaims, slugify } from '@roland/scripts/migrate/slug'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
@@ -132,10 +133,41 @@ function weightOfWords(words: readonly string[]): number {
 export function directoryIsSplit(sections: readonly DirectorySection[], budget = directoryPageBudget): boolean {
   let weight = weightBySections.get(sections)
   if (weight === undefined) {
-    weight = weightOf(sections.flatMap((section) => section.entries))
+    const words = sections.flatMap((section) => section.entries.map(entryWords))
+    const key = weighedKey('whole', 0, words)
+    const known = weighed().get(key)
+    weight = typeof known === 'number' ? known : weightOfWords(words)
+    remember(key, weight)
     weightBySections.set(sections, weight)
   }
   return weight > budget
+}
+
+/**
+ * What the directory's compressions found, by what they weighed (weighedKey): the weight of the
+ * whole directory, and how a category's entries were cut into parts. A rebuild's directory is the
+ * last build's but for the few businesses that changed: at 100,000 businesses, weighing it all
+ * again took 1 s of each rebuild. One map for the process, whichever build's bundle asks: a process
+ * that builds again (site/integrations/build-server.ts) loads this module anew for each build. A
+ * build adds a few keys (the categories that changed); past `weighedKept` it starts again.
+ */
+const weighedSlot = Symbol.for('roland.site.directory-weighed')
+const weighedKept = 10_000
+
+function weighed(): Map<string, number | number[]> {
+  const holder = globalThis as { [weighedSlot]?: Map<string, number | number[]> }
+  return (holder[weighedSlot] ??= new Map<string, number | number[]>())
+}
+
+function remember(key: string, found: number | number[]): void {
+  const map = weighed()
+  if (map.size >= weighedKept) map.clear()
+  map.set(key, found)
+}
+
+/** A key for what was weighed: the words, the budget, and which weighing. */
+function weighedKey(kind: 'whole' | 'parts', budget: number, words: readonly string[]): string {
+  return `${kind}:${budget}:${hash('sha256', JSON.stringify(words), 'base64url')}`
 }
 
 /** A page of a split directory: part of one category's businesses. */
@@ -162,6 +194,26 @@ const firstGuess = 16
 function partsOf(entries: readonly DirectoryEntry[], budget: number): DirectoryEntry[][] {
   // Each entry's words are worked out once; a part is weighed several times.
   const words = entries.map(entryWords)
+  const key = weighedKey('parts', budget, words)
+  const sizes = weighed().get(key)
+  if (Array.isArray(sizes)) {
+    let start = 0
+    return sizes.map((size) => entries.slice(start, (start += size)))
+  }
+  const parts = cutIntoParts(entries, words, budget)
+  remember(
+    key,
+    parts.map((part) => part.length),
+  )
+  return parts
+}
+
+/** partsOf's cut, from the entries' words. */
+function cutIntoParts(
+  entries: readonly DirectoryEntry[],
+  words: readonly string[],
+  budget: number,
+): DirectoryEntry[][] {
   const parts: DirectoryEntry[][] = []
   let start = 0
   let guess = firstGuess
