@@ -133,10 +133,11 @@ function weightOfWords(words: readonly string[]): number {
 export function directoryIsSplit(sections: readonly DirectorySection[], budget = directoryPageBudget): boolean {
   let weight = weightBySections.get(sections)
   if (weight === undefined) {
-    const words = sections.flatMap((section) => section.entries.map(entryWords))
-    const key = weighedKey('whole', 0, words)
+    // Known by its sections' words (each hashed once: their parts are found by the same hash).
+    const key = `whole:${hash('sha256', sections.map((section) => wordsOf(section.entries).hash).join(), 'base64url')}`
     const known = weighed().get(key)
-    weight = typeof known === 'number' ? known : weightOfWords(words)
+    weight =
+      typeof known === 'number' ? known : weightOfWords(sections.flatMap((section) => wordsOf(section.entries).words))
     remember(key, weight)
     weightBySections.set(sections, weight)
   }
@@ -144,10 +145,10 @@ export function directoryIsSplit(sections: readonly DirectorySection[], budget =
 }
 
 /**
- * What the directory's compressions found, by what they weighed (weighedKey): the weight of the
+ * What the directory's compressions found, by a hash of the words they weighed: the weight of the
  * whole directory, and how a category's entries were cut into parts. A rebuild's directory is the
  * last build's but for the few businesses that changed: at 100,000 businesses, weighing it all
- * again took 1 s of each rebuild. One map for the process, whichever build's bundle asks: a process
+ * again took 0.9-1.0 s of each rebuild, hashing the words 0.25 s. One map for the process, whichever build's bundle asks: a process
  * that builds again (site/integrations/build-server.ts) loads this module anew for each build. A
  * build adds a few keys (the categories that changed); past `weighedKept` it starts again.
  */
@@ -165,9 +166,16 @@ function remember(key: string, found: number | number[]): void {
   map.set(key, found)
 }
 
-/** A key for what was weighed: the words, the budget, and which weighing. */
-function weighedKey(kind: 'whole' | 'parts', budget: number, words: readonly string[]): string {
-  return `${kind}:${budget}:${hash('sha256', JSON.stringify(words), 'base64url')}`
+// A section's entries, their words (entryWords) and the hash of those, worked out once.
+const wordsByEntries = new WeakMap<readonly DirectoryEntry[], { words: string[]; hash: string }>()
+
+function wordsOf(entries: readonly DirectoryEntry[]): { words: string[]; hash: string } {
+  let found = wordsByEntries.get(entries)
+  if (!found) {
+    const words = entries.map(entryWords)
+    wordsByEntries.set(entries, (found = { words, hash: hash('sha256', JSON.stringify(words), 'base64url') }))
+  }
+  return found
 }
 
 /** A page of a split directory: part of one category's businesses. */
@@ -193,8 +201,8 @@ const firstGuess = 16
  */
 function partsOf(entries: readonly DirectoryEntry[], budget: number): DirectoryEntry[][] {
   // Each entry's words are worked out once; a part is weighed several times.
-  const words = entries.map(entryWords)
-  const key = weighedKey('parts', budget, words)
+  const { words, hash } = wordsOf(entries)
+  const key = `parts:${budget}:${hash}`
   const sizes = weighed().get(key)
   if (Array.isArray(sizes)) {
     let start = 0
