@@ -9,10 +9,10 @@ import { searchIndexSource } from './catalog-slot.ts'
 import {
   buildSearchIndex,
   searchIndexCard,
+  packSearchIndex,
   toSearchIndexEntry,
   type PackedSearchIndex,
   type SearchIndexEntry,
-  type SearchIndexFiles,
 } from './search-index.ts'
 
 /** Draws the card of a search result as HTML: the same card the static list shows. */
@@ -22,18 +22,22 @@ export function renderSearchCard(entry: SearchIndexEntry, town: Pick<Town, 'name
 
 // The manifest and the files are separate routes of one index: a build makes it once, kept with
 // the catalog it read (the build's lifetime; `astro dev` reads afresh and makes it afresh).
-const indexByCatalog = new WeakMap<Catalog, Promise<SearchIndexFiles | PackedSearchIndex>>()
+const indexByCatalog = new WeakMap<Catalog, Promise<PackedSearchIndex>>()
 
 /**
- * The search index of the catalog the build reads (search-index.ts): the one the build's catalog
- * reader made beside its read (site/integrations/catalog-reader.ts), packed, else made here.
+ * The search index of the catalog the build reads (search-index.ts), packed as its routes take it:
+ * the one the build's catalog reader made beside its read (site/integrations/catalog-reader.ts),
+ * else made here.
  */
-export async function getSearchIndex(): Promise<SearchIndexFiles | PackedSearchIndex> {
+export async function getSearchIndex(): Promise<PackedSearchIndex> {
   const catalog = await getCatalog()
   const make = () => {
     const wordKeys = new WordKeys()
     const entries = allBusinesses(catalog).map((business) => toSearchIndexEntry(business, wordKeys))
-    return buildSearchIndex(entries, (entry) => renderSearchCard(entry, catalog.town))
+    return packSearchIndex(
+      buildSearchIndex(entries, (entry) => renderSearchCard(entry, catalog.town)),
+      catalog.town,
+    )
   }
   if (import.meta.env.DEV) return make()
   let built = indexByCatalog.get(catalog)

@@ -1,5 +1,4 @@
 import type { APIRoute, GetStaticPaths } from 'astro'
-import { pageCacheKey } from '../../../lib/build-cache.ts'
 import { profiled } from '../../../lib/build-profile.ts'
 import { getCatalog } from '../../../lib/catalog.ts'
 import { workOutCatalogPaths } from '../../../lib/catalog-paths.ts'
@@ -24,45 +23,27 @@ export const getStaticPaths = (async () => {
     }
   }
   const made = await profiled('search index (pages)', () => index)
-  const { v } = made.manifest
-  const paths: Array<{ params: { file: string }; props: FileProps; cacheKey: string }> = []
-  if ('names' in made) {
-    // Packed by the catalog reader, each file's cacheKey with it: a file's text is read only when
-    // the file is written.
-    made.names.forEach((name, n) => {
-      const text = () => packedFileText(made, n)
-      const props: FileProps =
-        n < made.firstCardFile ? { text } : { cards: () => JSON.parse(text()) as SearchIndexEntry[] }
-      paths.push({ params: { file: `${v}/${name}` }, props, cacheKey: made.keys[n]! })
-    })
-    return paths
-  }
-  // A card without a description says the town's name: its files are written again when that changes.
-  const { town } = catalog
-  for (const [name, json] of made.files)
-    paths.push({ params: { file: `${v}/${name}` }, props: { json }, cacheKey: pageCacheKey(json) })
-  for (const [name, cards] of made.cardFiles)
-    paths.push({ params: { file: `${v}/${name}` }, props: { cards }, cacheKey: pageCacheKey(cards, town) })
-  return paths
+  // Each file's cacheKey comes with it (search-index.ts, packSearchIndex): a file's text is read only
+  // when the file is written.
+  return made.names.map((name, n) => {
+    const text = () => packedFileText(made, n)
+    const props: FileProps =
+      n < made.firstCardFile ? { text } : { cards: () => JSON.parse(text()) as SearchIndexEntry[] }
+    return { params: { file: `${made.manifest.v}/${name}` }, props, cacheKey: made.keys[n]! }
+  })
 }) satisfies GetStaticPaths
 
 /**
- * A file's JSON (made here), or how to read it (packed), or the businesses whose cards it holds (or
- * how to read them).
+ * A file's text, or the businesses whose cards it holds. A card without a description says the
+ * town's name: a card file's cacheKey covers the town.
  */
-type FileProps = {
-  json?: string
-  text?: () => string
-  cards?: SearchIndexEntry[] | (() => SearchIndexEntry[])
-}
+type FileProps = { text: () => string; cards?: never } | { text?: never; cards: () => SearchIndexEntry[] }
 
 /** Writes one file of the search index. */
 export const GET: APIRoute<FileProps> = async ({ props }) => {
-  if (props.json !== undefined) return jsonResponse(props.json)
   if (props.text) return jsonResponse(props.text())
   const { town } = await getCatalog()
-  const cards = typeof props.cards === 'function' ? props.cards() : props.cards!
-  return jsonResponse(JSON.stringify(cards.map((entry) => renderSearchCard(entry, town))))
+  return jsonResponse(JSON.stringify(props.cards().map((entry) => renderSearchCard(entry, town))))
 }
 
 const jsonResponse = (body: string) =>
