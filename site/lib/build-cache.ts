@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { bannerCacheData } from './alerts.ts'
+import { processSlot } from './process-slot.ts'
 
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
 // a getStaticPaths() route only when its cacheKey or its code changed since the last build, and
@@ -56,10 +57,7 @@ export function catalogPageCacheKey(data: unknown, catalog: SharedData): string 
 // One map for the process, whichever build's bundle asks: a process that builds again
 // (site/integrations/build-server.ts) loads this module anew for each build, and a map's table keeps
 // the size it grew to once its businesses are gone (4 MB a build at 100,000 businesses).
-const businessKeysSlot = Symbol.for('roland.site.business-keys')
-const businessKeys: WeakMap<Business, string> = ((globalThis as { [businessKeysSlot]?: WeakMap<Business, string> })[
-  businessKeysSlot
-] ??= new WeakMap())
+const businessKeys = processSlot<WeakMap<Business, string>>('roland.site.business-keys').kept(() => new WeakMap())
 
 /**
  * A short hash of everything a business row holds (its images, hours and services among them),

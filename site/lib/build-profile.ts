@@ -8,6 +8,7 @@
 // "page rendering" as a whole, not by phase.
 
 import { profileLinePrefix, profileVariable } from '@roland/scripts/rebuild/build-process'
+import { processSlot } from './process-slot.ts'
 
 /** One phase: its time in all, how often it ran, and the process's memory as it last ended. */
 interface Phase {
@@ -19,7 +20,7 @@ interface Phase {
   endedMs: number
 }
 
-const slot = Symbol.for('roland.site.build-profile')
+const slot = processSlot<Profile>('roland.site.build-profile')
 
 /** Whether this build profiles its phases (ROLAND_BUILD_PROFILE=1). */
 export function buildProfileOn(): boolean {
@@ -33,8 +34,7 @@ interface Profile {
 }
 
 function profile(): Profile {
-  const holder = globalThis as { [slot]?: Profile }
-  return (holder[slot] ??= { phases: new Map(), startedMs: 0 })
+  return slot.kept(() => ({ phases: new Map(), startedMs: 0 }))
 }
 
 const phases = () => profile().phases
@@ -44,7 +44,7 @@ const phases = () => profile().phases
  * its profile starts empty.
  */
 export function markBuildStart(): void {
-  ;(globalThis as { [slot]?: Profile })[slot] = { phases: new Map(), startedMs: performance.now() }
+  slot.set({ phases: new Map(), startedMs: performance.now() })
 }
 
 /** Adds `ms` to a phase of the profile, with the process's memory now (nothing when not profiling). */

@@ -1,22 +1,11 @@
 import type { Catalog } from '@roland/scripts/catalog/types'
+import { processSlot } from './process-slot.ts'
 import type { PackedSearchIndex } from './search-index.ts'
 
 // Where the pages find the catalog. The roland:catalog integration (integrations/site-catalog.ts)
 // reads it outside the pages' bundle, where the store's code (PGlite, supabase-js) runs as it is,
 // and leaves here how to get it: a process-wide slot, since Astro loads the config and the pages as
 // separate module instances.
-
-/** A value kept for the whole process under a registered symbol, whichever module instance asks. */
-function processSlot<T>(key: string) {
-  const symbol = Symbol.for(key)
-  const holder = globalThis as { [symbol]?: T }
-  return {
-    set: (value: T | undefined): void => {
-      holder[symbol] = value
-    },
-    get: (): T | undefined => holder[symbol],
-  }
-}
 
 /** Gives the catalog, in list order: in a build the same read every time, in `astro dev` a fresh one. */
 export type CatalogSource = () => Promise<Catalog>

@@ -4,6 +4,7 @@ import { SlugClaims, slugify } from '@roland/scripts/migrate/slug'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { profiled } from './build-profile.ts'
+import { processSlot } from './process-slot.ts'
 import { hoursRows, unknownHoursText } from './hours.ts'
 
 // The printable directory (/directory): every active business grouped by category, each with its
@@ -152,13 +153,10 @@ export function directoryIsSplit(sections: readonly DirectorySection[], budget =
  * that builds again (site/integrations/build-server.ts) loads this module anew for each build. A
  * build adds a few keys (the categories that changed); past `weighedKept` it starts again.
  */
-const weighedSlot = Symbol.for('roland.site.directory-weighed')
+const weighedSlot = processSlot<Map<string, number | number[]>>('roland.site.directory-weighed')
 const weighedKept = 10_000
 
-function weighed(): Map<string, number | number[]> {
-  const holder = globalThis as { [weighedSlot]?: Map<string, number | number[]> }
-  return (holder[weighedSlot] ??= new Map<string, number | number[]>())
-}
+const weighed = () => weighedSlot.kept(() => new Map())
 
 function remember(key: string, found: number | number[]): void {
   const map = weighed()

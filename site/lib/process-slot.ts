@@ -1,0 +1,17 @@
+/**
+ * A value kept for the whole process under a registered symbol (Symbol.for), whichever module
+ * instance asks: Astro loads the config and the pages as separate module instances, and a process
+ * that builds again (site/integrations/build-server.ts) loads the pages' modules anew for each build.
+ */
+export function processSlot<T>(key: string) {
+  const symbol = Symbol.for(key)
+  const holder = globalThis as { [symbol]?: T }
+  return {
+    set: (value: T | undefined): void => {
+      holder[symbol] = value
+    },
+    get: (): T | undefined => holder[symbol],
+    /** The value, made by `make` if the slot is empty. */
+    kept: (make: () => T): T => (holder[symbol] ??= make()),
+  }
+}
