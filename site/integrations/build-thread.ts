@@ -16,6 +16,7 @@ import {
 } from '@roland/scripts/rebuild/build-process'
 import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
+import { processSlot } from '../lib/process-slot.ts'
 import type { PackedSearchIndex } from '../lib/search-index.ts'
 import { revive, type ThreadError } from './thread-error.ts'
 
@@ -107,7 +108,7 @@ const sharedAtOnce = 6
  */
 export const threadAfterPages = 150
 
-const catalogReadSlot = Symbol.for('roland.site.catalog-read')
+const catalogReadSlot = processSlot<CatalogRead>('roland.site.catalog-read')
 
 /** What the catalog reader starts with. */
 export interface ReaderData {
@@ -157,13 +158,11 @@ export function searchIndexRead(): Promise<PackedSearchIndex | null> {
  * catalogRead() starts a new one.
  */
 export function forgetCatalogRead(): void {
-  const slot = globalThis as { [catalogReadSlot]?: CatalogRead }
-  delete slot[catalogReadSlot]
+  catalogReadSlot.set(undefined)
 }
 
 function startedRead(): CatalogRead {
-  const slot = globalThis as { [catalogReadSlot]?: CatalogRead }
-  return (slot[catalogReadSlot] ??= readCatalogOnThread())
+  return catalogReadSlot.kept(readCatalogOnThread)
 }
 
 /** Starts a catalog reader (catalog-reader.ts; catalog-reader-ahead.ts for a catalog handed ahead). */
@@ -184,8 +183,7 @@ interface CatalogAhead {
   exited: boolean
 }
 
-const catalogAheadSlot = Symbol.for('roland.site.catalog-ahead')
-const aheadSlot = globalThis as { [catalogAheadSlot]?: CatalogAhead | null }
+const aheadSlot = processSlot<CatalogAhead | null>('roland.site.catalog-ahead')
 
 /**
  * Begins the work on a catalog handed ahead to this process on standby: its read here, and its
@@ -193,7 +191,8 @@ const aheadSlot = globalThis as { [catalogAheadSlot]?: CatalogAhead | null }
  * build uses it when its rebuild hands over the same file (readCatalogOnThread).
  */
 export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
-  aheadSlot[catalogAheadSlot]?.reader.terminate().catch(() => {})
+  const earlier = aheadSlot.get()
+  earlier?.reader.terminate().catch(() => {})
   const reader = startReader({ handedOver: true, ahead: file })
   reader.unref()
   const ahead: CatalogAhead = { file, catalog: readCatalogFile(file), reader, checked: false, exited: false }
@@ -212,7 +211,7 @@ export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => 
     ahead.checked = true
     ready()
   })
-  aheadSlot[catalogAheadSlot] = ahead
+  aheadSlot.set(ahead)
 }
 
 function readCatalogOnThread(): CatalogRead {
@@ -291,8 +290,8 @@ function readCatalogOnThread(): CatalogRead {
   // sent from the reader took 3.5 s of both threads' time (a structured clone is written out and
   // read back), after the reader's own read. A file handed ahead, on standby, was read then: the
   // reads, and the search index, are done or under way.
-  const ahead = aheadSlot[catalogAheadSlot]
-  aheadSlot[catalogAheadSlot] = null
+  const ahead = aheadSlot.get()
+  aheadSlot.set(null)
   const onMessage = (message: ToBuild) => {
     if (message.type !== 'catalog-file' && message.type !== 'catalog-unread') return
     process.off('message', onMessage)

@@ -26,9 +26,10 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { escapeRegExp } from '@roland/scripts/text/index'
 import { recordPhase } from '../lib/build-profile.ts'
+import { processSlot } from '../lib/process-slot.ts'
 
 /** The slot Astro's patched build reads (static-build.js). */
-const slot = Symbol.for('astro.build.bundle-cache')
+const slot = processSlot<{ restore: typeof restore; save: typeof save }>('astro.build.bundle-cache')
 
 /** What Astro's patched build hands the cache. */
 interface BundleCacheCall {
@@ -145,13 +146,12 @@ export function bundleCache(): AstroIntegration {
         restoredEntry = null
         keyBeforeBundling = null
         viteProduction = null
-        const holder = globalThis as { [slot]?: unknown }
         if (command !== 'build' || process.env.ROLAND_BUNDLE_CACHE === '0') {
-          delete holder[slot]
+          slot.set(undefined)
           return
         }
         log = logger
-        holder[slot] = { restore, save }
+        slot.set({ restore, save })
         updateConfig({
           vite: {
             plugins: [

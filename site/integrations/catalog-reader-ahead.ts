@@ -12,6 +12,7 @@ registerHooks({
     return resolved
   },
 })
-// Read by catalog-reader.ts, under the same key.
-;(globalThis as Record<symbol, unknown>)[Symbol.for('roland.site.reader-modules')] = loaded
+// Read by catalog-reader.ts, under the same key. Imported once the hook is in place, as every module after it.
+const { processSlot } = await import('../lib/process-slot.ts')
+processSlot<Set<string>>('roland.site.reader-modules').set(loaded)
 await import('./catalog-reader.ts')

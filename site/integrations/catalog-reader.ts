@@ -14,6 +14,7 @@ import type { Catalog } from '@roland/scripts/catalog/types'
 import { WordKeys } from '@roland/scripts/search/text'
 import { readCatalogFile } from '@roland/scripts/rebuild/build-process'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
+import { processSlot } from '../lib/process-slot.ts'
 import { buildSearchIndex, manifestHoldsCards, packSearchIndex, toSearchIndexEntry } from '../lib/search-index.ts'
 import { updateSearchIndex } from '../lib/search-index-update.ts'
 import type { CatalogMessage, ReaderData, ReaderHandover } from './build-thread.ts'
@@ -34,7 +35,7 @@ const handover = handedOver ? (once(parentPort!, 'message') as Promise<[ReaderHa
 
 if (ahead) {
   // Noted by catalog-reader-ahead.ts, under the same key.
-  const loaded = (globalThis as Record<symbol, Set<string> | undefined>)[Symbol.for('roland.site.reader-modules')]
+  const loaded = processSlot<Set<string>>('roland.site.reader-modules').get()
   send({ type: 'loaded', urls: [...(loaded ?? [])] })
   await searchIndexAhead(ahead)
 } else {

@@ -17,6 +17,7 @@ import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
 import { dataDir } from '@roland/scripts/paths'
 import { forgetGeneratedFiles, generatedFiles } from './generated-files.ts'
 import { buildProfileOn, profileLines, recordPhase } from '../lib/build-profile.ts'
+import { processSlot } from '../lib/process-slot.ts'
 import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
 /**
@@ -24,8 +25,7 @@ import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/sto
  * whose cacheKey is unchanged is then kept without a look at the disk. Astro otherwise asks the
  * file system of every page (at 100,000 businesses, 108,000 lookups: 1.5 s of a rebuild's 16 s).
  */
-const filesInPlaceSlot = Symbol.for('astro.build.files-in-place')
-const filesInPlace = globalThis as { [filesInPlaceSlot]?: ReadonlySet<string> }
+const filesInPlace = processSlot<ReadonlySet<string>>('astro.build.files-in-place')
 
 const imageTypes: Record<string, string> = {
   '.png': 'image/png',
@@ -152,7 +152,7 @@ export function publishSite(): AstroIntegration {
         }
         // A process may build again (build-server.ts): the files integrations make are this build's.
         forgetGeneratedFiles()
-        delete filesInPlace[filesInPlaceSlot]
+        filesInPlace.set(undefined)
         // Astro keeps a copy of every page it renders in its cache folder (experimental.incrementalBuild).
         cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
         // Not awaited here: preparing the staging folder overlaps Astro's content sync, and
@@ -176,7 +176,7 @@ export function publishSite(): AstroIntegration {
         // pages: every page Astro may keep is among them, since Astro keeps only a page whose
         // cacheKey the last build recorded, and the last build, rendering it, cached its copy. (At
         // 100,000 businesses, asking the disk of each page instead took 0.8 s of the first rebuild.)
-        if (synced.record?.files) filesInPlace[filesInPlaceSlot] = new Set(synced.record.files)
+        if (synced.record?.files) filesInPlace.set(new Set(synced.record.files))
         // Taken once the copies are made: a file with a later time was written by this build.
         startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
       },
@@ -226,8 +226,8 @@ export function publishSite(): AstroIntegration {
         // A page Astro kept on the word of the last site's record (filesInPlace) that the staging
         // folder lacks after all (removed by hand) is put back: unchanged since the last build, it is
         // the published site's copy (else Astro's cache's, as Astro itself would have taken).
-        const vouched = filesInPlace[filesInPlaceSlot]
-        delete filesInPlace[filesInPlaceSlot]
+        const vouched = filesInPlace.get()
+        filesInPlace.set(undefined)
         if (vouched) {
           const found = new Set(files.map((f) => f.file))
           const lost = [...built].filter((file) => vouched.has(file) && !found.has(file))

@@ -11,6 +11,7 @@
 import { stripVTControlCharacters } from 'node:util'
 import type { AstroLoggerDestination, AstroLoggerMessage } from 'astro'
 import astroLog from 'astro/logger/node'
+import { processSlot } from '../lib/process-slot.ts'
 
 const batchBytes = 64 * 1024
 const batchMs = 100
@@ -68,18 +69,18 @@ export function siteLog({ terminal, out }: { terminal: AstroLoggerDestination; o
  * the process, which may build again (build-server.ts), and whose prerender bundle has a copy of
  * this module of its own.
  */
-const logsSlot = Symbol.for('roland.site.logs')
+const logsSlot = processSlot<Set<{ flush: () => void }>>('roland.site.logs')
 
 /** Astro's entry point (logger.entrypoint): the site's log on the process's terminal. */
 export default function siteLogger(config: Parameters<typeof astroLog>[0]) {
   const log = siteLog({ terminal: astroLog(config), out: (text) => process.stdout.write(text) })
-  const slot = globalThis as { [logsSlot]?: Set<{ flush: () => void }> }
-  if (!slot[logsSlot]) {
-    const logs = (slot[logsSlot] = new Set())
+  const logs = logsSlot.kept(() => {
+    const made = new Set<{ flush: () => void }>()
     process.once('exit', () => {
-      for (const each of logs) each.flush()
+      for (const each of made) each.flush()
     })
-  }
-  slot[logsSlot].add(log)
+    return made
+  })
+  logs.add(log)
   return log
 }
