@@ -5,7 +5,14 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { PrerenderResult } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { renameBusiness } from '../../test/support/catalog-changes.ts'
-import { BuildThread, catalogRead, RenderedResponse, sharedPrerenderer, threadAfterPages } from './build-thread.ts'
+import {
+  BuildThread,
+  catalogRead,
+  forgetCatalogRead,
+  RenderedResponse,
+  sharedPrerenderer,
+  threadAfterPages,
+} from './build-thread.ts'
 
 // A build's catalog, read on the catalog reader's thread (catalog-reader.ts) once per process.
 describe('the catalog a build reads', () => {
@@ -19,7 +26,7 @@ describe('the catalog a build reads', () => {
     vi.stubEnv('ROLAND_DATA_DIR', dir)
   })
   afterEach(async () => {
-    delete (globalThis as Record<symbol, unknown>)[Symbol.for('roland.site.catalog-read')]
+    forgetCatalogRead()
     vi.unstubAllEnvs()
     await rm(dir, { recursive: true, force: true })
   })
@@ -34,7 +41,7 @@ describe('the catalog a build reads', () => {
   test('comes in list order, and a read that failed fails the page that asks, with its message', async () => {
     const names = (await catalogRead()).businesses.map((b) => b.name)
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')))
-    delete (globalThis as Record<symbol, unknown>)[Symbol.for('roland.site.catalog-read')]
+    forgetCatalogRead()
     // A data folder that is a file: the embedded database cannot open there.
     const file = path.join(dir, 'not-a-folder')
     await writeFile(file, '')
