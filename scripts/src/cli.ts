@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { readdirSync } from 'node:fs'
 import { enableCompileCache } from 'node:module'
 import { loadDotEnv } from './env.ts'
-import { keepWasmInBaseline, largestTieringBudget } from './store/baseline-wasm.ts'
+import { keepWasmInBaselineOnly } from './store/baseline-wasm.ts'
 
 // `pnpm roland …`: the operator toolkit. Each command is a thin shell over a job in scripts/src,
 // the same functions the console calls. Exit 0 on success; otherwise non-zero with one line on stderr.
@@ -15,9 +15,9 @@ enableCompileCache()
 
 loadDotEnv()
 
-// A command runs for seconds: the embedded Postgres stays in V8's baseline code (an import, which
-// runs many statements, sets its own budget: commands/migrate.ts).
-keepWasmInBaseline(largestTieringBudget)
+// A command runs for seconds: the embedded Postgres stays in V8's baseline code (a large import,
+// which runs many statements, lets V8 optimize its busiest functions: commands/migrate.ts).
+keepWasmInBaselineOnly()
 
 const program = new Command()
   .name('roland')

@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8'
 
 /**
  * V8's largest tiering budget (a signed 32-bit count): for a process that opens the database a few
- * times and runs short queries (most CLI commands, a build's catalog reader). PGlite's SQL parser
+ * times and runs short queries, and may read a large catalog (a build's catalog reader). PGlite's SQL parser
  * (raw_parser, 105 KB of WebAssembly) used up the default budget below within two opens and a
  * few queries, and V8 then compiled it again, optimized, on a thread of its own: 1.5 to 2 s of CPU
  * time and 600 MB of the compiler's memory, which the command waited for as it exited. At this
@@ -12,8 +12,7 @@ import { setFlagsFromString } from 'node:v8'
 export const largestTieringBudget = 2 ** 31 - 1
 
 /**
- * The default budget: for a process that runs many statements (an import, the console, the test
- * workers). It keeps PGlite in baseline code unless a function runs about 77 times longer than V8's
+ * The default budget: for a process that runs many statements (a large import, the test workers). It keeps PGlite in baseline code unless a function runs about 77 times longer than V8's
  * default budget (13,000,000). By default V8 also compiled PGlite's busiest functions again,
  * optimized, on other threads: seconds of CPU time that a CLI command did not live long enough to
  * use and waited for as it exited (an `alerts list` took 5.3 s of CPU time instead of 2). An import
@@ -23,10 +22,29 @@ export const largestTieringBudget = 2 ** 31 - 1
 export const manyStatementsBudget = 1_000_000_000
 
 /**
- * Keeps the embedded Postgres (PGlite, WebAssembly) in V8's baseline code up to `budget`. Call it
- * before the first store opens (PGlite compiles its WebAssembly then): a process's start, or a
- * command's, before it opens the store.
+ * Keeps the embedded Postgres (PGlite, WebAssembly) in V8's baseline code up to `budget`, then lets
+ * V8 optimize its busiest functions (undoing keepWasmInBaselineOnly). Call it before the first store
+ * opens (PGlite compiles its WebAssembly then): a process's start, or a command's, before it opens
+ * the store.
  */
 export function keepWasmInBaseline(budget = manyStatementsBudget): void {
+  for (const flag of ['--no-liftoff-only', '--wasm-dynamic-tiering', '--wasm-tier-up']) setFlagsFromString(flag)
   setFlagsFromString(`--wasm-tiering-budget=${budget}`)
+}
+
+/**
+ * Keeps the embedded Postgres in V8's baseline code, whatever it runs: for a command that runs for
+ * seconds (the CLI's), and the console. No budget does that for PGlite's SQL parser (raw_parser,
+ * 105 KB of WebAssembly): parsing the seed, a migration or an import's statements used up even the
+ * largest budget within seconds, and V8 compiled it again, optimized, on a thread of its own: 1.7 s
+ * of CPU time and 600 MB of the compiler's memory (`--trace-wasm-compilation-times`), which the
+ * command waited for as it exited. In baseline code alone, on a 2-core machine: `roland db init`
+ * 2.8-3.3 CPU-s and 320 MB instead of 4.6-4.8 CPU-s and 745 MB; `roland migrate` of 40 businesses
+ * 1.3-1.8 CPU-s and 210 MB instead of 3.4-3.8 CPU-s and 720 MB, of 1,000 in 2.6 s (3.0 CPU-s,
+ * 260 MB) instead of 3.1 s (5.2 CPU-s, 850 MB). Commands that parse little (`roland alerts list`,
+ * `db backup`) are unchanged. Call it before the first store opens, as keepWasmInBaseline.
+ */
+export function keepWasmInBaselineOnly(): void {
+  // What --liftoff-only implies on the command line, which setting it later does not: both tiers off.
+  for (const flag of ['--liftoff-only', '--no-wasm-dynamic-tiering', '--no-wasm-tier-up']) setFlagsFromString(flag)
 }
