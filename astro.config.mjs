@@ -3,6 +3,7 @@
 import react from '@astrojs/react'
 import tailwindcss from '@tailwindcss/vite'
 import { loadDotEnv } from '@roland/scripts/env'
+import { keepWasmInBaselineOnly } from '@roland/scripts/store/baseline-wasm'
 import { siteCatalog } from './site/integrations/site-catalog.ts'
 import { bundleCache } from './site/integrations/bundle-cache.ts'
 import { clientDirectives } from './site/integrations/client-directives.ts'
@@ -13,6 +14,11 @@ import { buildStarted } from './site/integrations/build-standby.ts'
 import { serviceWorker } from './site/integrations/service-worker.ts'
 import { siteCacheDir } from './site/integrations/search-index-kept.ts'
 import { markBuildStart } from './site/lib/build-profile.ts'
+
+// PGlite (the catalog's reader) in V8's baseline code, with the flags every process of the project
+// has (scripts/src/store/baseline-wasm.ts), before the build loads the rest of its modules. A build
+// the console or the CLI starts has them from its command line (scripts/src/rebuild/astro-build.ts).
+keepWasmInBaselineOnly()
 
 // A build's process started ahead of time waits here, with Astro and the site's code loaded but
 // nothing read yet, until its rebuild starts it (site/integrations/build-standby.ts).

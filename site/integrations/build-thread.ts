@@ -355,6 +355,25 @@ const threadHeapMinMb = 256
  */
 const threadYoungGenerationMb = 32
 
+/** What the build thread starts with (build-thread-start.ts). */
+export interface BuildThreadData {
+  /** The process's --max-old-space-size as it started (0: V8's own limit), to set it back to. */
+  heapFlagMb: number
+}
+
+/**
+ * The --max-old-space-size this process started with, from its command line or NODE_OPTIONS (the
+ * last one given counts, as for Node), or 0 when none was given: the flag's value then.
+ */
+export function startingHeapFlagMb(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): number {
+  let mb = 0
+  for (const arg of [...nodeOptions.split(/\s+/), ...execArgv]) {
+    const given = /^--max[-_]old[-_]space[-_]size=(\d+)$/.exec(arg)
+    if (given) mb = Number(given[1])
+  }
+  return mb
+}
+
 /** The build thread, as the main thread drives it. */
 export class BuildThread {
   #worker: Worker
@@ -369,14 +388,15 @@ export class BuildThread {
     // thread the main one's (--max-old-space-size, ROLAND_BUILD_HEAP_MB), whatever a worker's
     // resourceLimits say. Grown alike, the two heaps took the 100,000-business build past 2 GB. A
     // thread's limit is read when it starts, so this one starts under its own.
+    // The thread sets the flag back as it starts (build-thread-start.ts).
     const mainHeapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20)
     setFlagsFromString(`--max-old-space-size=${Math.max(threadHeapMinMb, Math.round(mainHeapMb * threadHeapShare))}`)
     // No preloads (read-catalog-early.ts, a bench's): they are the build process's, not this thread's.
-    this.#worker = new Worker(new URL('./build-thread-worker.ts', import.meta.url), {
+    this.#worker = new Worker(new URL('./build-thread-start.ts', import.meta.url), {
       execArgv: [],
       resourceLimits: { maxYoungGenerationSizeMb: threadYoungGenerationMb },
+      workerData: { heapFlagMb: startingHeapFlagMb() } satisfies BuildThreadData,
     })
-    this.#worker.once('online', () => setFlagsFromString(`--max-old-space-size=${mainHeapMb}`))
     // A failed build ends the process without waiting for it.
     this.#worker.unref()
     this.#worker.on('message', (message: FromThread) => {

@@ -8,7 +8,7 @@ import { once } from 'node:events'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
-import { keepWasmInBaseline, largestTieringBudget } from '@roland/scripts/store/baseline-wasm'
+import { keepWasmInBaselineOnly } from '@roland/scripts/store/baseline-wasm'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
 import { WordKeys } from '@roland/scripts/search/text'
@@ -21,12 +21,13 @@ import type { CatalogMessage, ReaderData, ReaderHandover } from './build-thread.
 import { keepIndex, keptIndexFile, readKeptIndex } from './search-index-kept.ts'
 import { threadError } from './thread-error.ts'
 
-// The largest budget (baseline-wasm.ts). Reading the catalog alone (site/lib/catalog-source.ts, then
-// waiting for V8's background compiles as a build does), at a budget of 130,000,000 and at this one:
-// 10,000 businesses in 2.1-2.2 s, 4.4 CPU-s and 800 MB at most, now 1.8-1.9 s, 2.6 CPU-s and 280 MB;
-// 100,000 in 10.5 s, 13.7 CPU-s and 767 MB, now 10.8-11.0 s, 12.4 CPU-s and 630 MB. A fixture
-// site's build took 3.4 CPU-s, now 1.8. The busiest functions of a large read still reach it.
-keepWasmInBaseline(largestTieringBudget)
+// PGlite in baseline code alone, as in every process of the project (baseline-wasm.ts; the build's
+// process has the flags already, from its command line or astro.config.mjs: set again, they are the
+// same). Reading the catalog alone (site/lib/catalog-source.ts, then waiting for V8's background
+// compiles as a build does), at a budget of 130,000,000 and at the largest budget: 10,000 businesses
+// in 2.1-2.2 s, 4.4 CPU-s and 800 MB at most, then 1.8-1.9 s, 2.6 CPU-s and 280 MB; 100,000 in
+// 10.5 s, 13.7 CPU-s and 767 MB, then 10.8-11.0 s, 12.4 CPU-s and 630 MB.
+keepWasmInBaselineOnly()
 const send = (message: CatalogMessage, moved: ArrayBuffer[] = []) => parentPort!.postMessage(message, moved)
 
 const { handedOver, ahead } = workerData as ReaderData

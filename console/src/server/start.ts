@@ -1,6 +1,5 @@
 import { loadDotEnv } from '@roland/scripts/env'
 import { operatorDirectory } from '@roland/scripts/operators/directory'
-import { keepWasmInBaselineOnly } from '@roland/scripts/store/baseline-wasm'
 import { ensureAppBuilt } from './build-app.ts'
 import { readConsoleConfig } from './config.ts'
 import { startConsoleServer } from './server.ts'
@@ -8,15 +7,6 @@ import { startConsoleServer } from './server.ts'
 // `pnpm console` (main.ts): builds the app when it is missing or stale, then serves the console on
 // 127.0.0.1 (PORT, default 4322). With no operator yet, it says how to create the first admin.
 // Errors end the process with one line saying what to fix.
-
-// The console opens the embedded database for each request (a leased store) and runs short queries:
-// PGlite stays in V8's baseline code (baseline-wasm.ts). With the default budget V8 optimized its
-// SQL parser after five calls of /api/businesses on the sample store: 1.7 s of CPU time and a 600 MB
-// spike of the compiler's memory (a console started, five calls, 3 s idle: 3.6-4.1 CPU-s and 750 MB
-// at most; now 2.1-2.4 CPU-s and 220-240 MB). Its reads cost no more in baseline code: the catalog
-// of 10,000 businesses in 1.9-2.0 s and 255 MB against 2.0-2.2 s and 400-420 MB; of 100,000 in
-// 13.8-16.4 s and 770 MB against 12.4-15.0 s and 1,300 MB.
-keepWasmInBaselineOnly()
 
 try {
   loadDotEnv()

@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
 import type { Catalog } from '../catalog/types.ts'
 import { repoRoot } from '../paths.ts'
+import { baselineOnlyFlags } from '../store/baseline-wasm.ts'
 import { claimBuildFolder, startBuildProcess, type BuildLaunch, type BuildProcess } from './build-child.ts'
 import {
   buildServedLine,
@@ -379,6 +380,8 @@ export function buildLaunch(options: AstroBuildOptions, reuse = false): BuildLau
   const heapMb = buildHeapMb({ ...process.env, ...env })
   const args = [
     `--max-old-space-size=${heapMb}`,
+    // PGlite in V8's baseline code from the start, before a module loads (baseline-wasm.ts).
+    ...baselineOnlyFlags,
     // First, to see every module loaded after it (a process on standby checks them when started).
     '--import',
     pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'build-standby.ts')).href,

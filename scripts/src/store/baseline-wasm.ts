@@ -1,19 +1,9 @@
 import { setFlagsFromString } from 'node:v8'
 
 /**
- * V8's largest tiering budget (a signed 32-bit count): for a process that opens the database a few
- * times and runs short queries, and may read a large catalog (a build's catalog reader). PGlite's SQL parser
- * (raw_parser, 105 KB of WebAssembly) used up the default budget below within two opens and a
- * few queries, and V8 then compiled it again, optimized, on a thread of its own: 1.5 to 2 s of CPU
- * time and 600 MB of the compiler's memory, which the command waited for as it exited. At this
- * budget `roland db status` takes 1.2-1.4 s, 1.5 CPU-s and 190 MB instead of 3.0 s, 3.4 CPU-s and
- * 665 MB; `notify digest --dry-run` and `images optimize --missing` the same.
- */
-export const largestTieringBudget = 2 ** 31 - 1
-
-/**
- * The default budget: for a process that runs many statements (a large import, the test workers). It keeps PGlite in baseline code unless a function runs about 77 times longer than V8's
- * default budget (13,000,000). By default V8 also compiled PGlite's busiest functions again,
+ * The budget for a process that runs many statements (a large import: commands/migrate.ts). It
+ * keeps PGlite in baseline code unless a function runs about 77 times longer than V8's default
+ * budget (13,000,000). By default V8 also compiled PGlite's busiest functions again,
  * optimized, on other threads: seconds of CPU time that a CLI command did not live long enough to
  * use and waited for as it exited (an `alerts list` took 5.3 s of CPU time instead of 2). An import
  * still gets its busiest functions optimized at this budget, and wins that time back: 1,000
@@ -45,6 +35,19 @@ export function keepWasmInBaseline(budget = manyStatementsBudget): void {
  * `db backup`) are unchanged. Call it before the first store opens, as keepWasmInBaseline.
  */
 export function keepWasmInBaselineOnly(): void {
-  // What --liftoff-only implies on the command line, which setting it later does not: both tiers off.
-  for (const flag of ['--liftoff-only', '--no-wasm-dynamic-tiering', '--no-wasm-tier-up']) setFlagsFromString(flag)
+  for (const flag of baselineOnlyFlags) setFlagsFromString(flag)
 }
+
+/**
+ * The flags of keepWasmInBaselineOnly: what --liftoff-only implies on the command line, which
+ * setting it later does not (both tiers off). A process that starts another can give them on its
+ * command line (a site build's: scripts/src/rebuild/astro-build.ts).
+ *
+ * Every process of the project sets the same ones, as early as it can: V8 keeps a module's compiled
+ * code (Node's compile cache, NODE_COMPILE_CACHE) under a hash of its flags, and rejects it in a
+ * process whose flags differ when it loads the module, compiling it again and writing it over. With
+ * the CLI, the console, the test workers and a build's catalog reader each setting their own, the
+ * modules they share (the store, zod, PGlite, libphonenumber) went back and forth between them; a
+ * sample site's build found 225-325 of its 2,089 modules rejected after a build just like it.
+ */
+export const baselineOnlyFlags = ['--liftoff-only', '--no-wasm-dynamic-tiering', '--no-wasm-tier-up']
