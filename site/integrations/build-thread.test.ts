@@ -1,6 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Worker } from 'node:worker_threads'
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
 import type { PrerenderResult } from 'astro'
 import type { Catalog } from '@roland/scripts/catalog/types'
@@ -11,6 +13,7 @@ import {
   forgetCatalogRead,
   RenderedResponse,
   sharedPrerenderer,
+  startingHeapFlagMb,
   threadAfterPages,
 } from './build-thread.ts'
 
@@ -126,6 +129,39 @@ describe('the build thread, started late', () => {
     expect(log.warn).toHaveBeenCalledWith(
       expect.stringMatching(/rendering every page on one thread: the second could not load them/),
     )
+  })
+})
+
+describe("the build thread's heap", () => {
+  test('the process started with the last --max-old-space-size given, on its command line or in NODE_OPTIONS, else none (0)', () => {
+    expect(startingHeapFlagMb([], '')).toBe(0)
+    expect(startingHeapFlagMb(['--max-old-space-size=1216', '--import', 'hook.ts'], '')).toBe(1216)
+    expect(startingHeapFlagMb([], '--trace-warnings --max_old_space_size=512')).toBe(512)
+    expect(startingHeapFlagMb(['--max-old-space-size=900'], '--max-old-space-size=512')).toBe(900)
+  })
+
+  test("leaves the threads started after it the process's own limit, as they had before it", async () => {
+    // The flag is the process's: the build thread starts under its share and sets it back
+    // (build-thread-start.ts), to the value the process started with, which V8's compile cache
+    // hashes with every module's code.
+    const limitOfANewThread = () =>
+      new Promise<number>((resolve, reject) => {
+        const probe = new Worker(
+          "require('node:worker_threads').parentPort.postMessage(require('node:v8').getHeapStatistics().heap_size_limit)",
+          { eval: true },
+        )
+        probe.once('message', (limit: number) => void probe.terminate().then(() => resolve(limit)))
+        probe.once('error', reject)
+      })
+    const before = await limitOfANewThread()
+    const thread = new BuildThread()
+    try {
+      // Set back as the thread starts, which this waits for (the test's timeout bounds it).
+      while ((await limitOfANewThread()) !== before) await sleep(20)
+    } finally {
+      await thread.close()
+    }
+    expect(await limitOfANewThread()).toBe(before)
   })
 })
 
