@@ -18,7 +18,8 @@ export const manyStatementsBudget = 1_000_000_000
  * the store.
  */
 export function keepWasmInBaseline(budget = manyStatementsBudget): void {
-  for (const flag of ['--no-liftoff-only', '--wasm-dynamic-tiering', '--wasm-tier-up']) setFlagsFromString(flag)
+  // Each of baselineOnlyFlags turned the other way (--liftoff-only → --no-liftoff-only, …).
+  for (const flag of baselineOnlyFlags) setFlagsFromString(flag.replace(/^--(no-)?/, (_, no) => (no ? '--' : '--no-')))
   setFlagsFromString(`--wasm-tiering-budget=${budget}`)
 }
 
