@@ -1,6 +1,12 @@
 import { describe, expect, test } from 'vitest'
 import { fixtureCatalog, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
-import { catalogPageCacheKey, globalCatalogParts, layoutCacheData, pageCacheKey } from './build-cache.ts'
+import {
+  businessPageCacheKey,
+  catalogPageCacheKey,
+  globalCatalogParts,
+  layoutCacheData,
+  pageCacheKey,
+} from './build-cache.ts'
 
 describe('pageCacheKey', () => {
   test('is the same for the same data and differs when any of it changes', () => {
@@ -10,19 +16,19 @@ describe('pageCacheKey', () => {
   })
 })
 
-describe('catalogPageCacheKey (a business page)', () => {
+describe('businessPageCacheKey (a business page)', () => {
   const catalog = fixtureCatalog()
   const business = catalog.businesses[0]!
 
   test('changes when the business changes', () => {
-    expect(catalogPageCacheKey({ ...business, phone: '(501) 555-0199' }, catalog)).not.toBe(
-      catalogPageCacheKey(business, catalog),
+    expect(businessPageCacheKey({ ...business, phone: '(501) 555-0199' }, catalog)).not.toBe(
+      businessPageCacheKey(business, catalog),
     )
   })
 
   test('changes when the categories the layout draws change', () => {
     const renamed = { ...catalog, categories: [...catalog.categories, makeCategory({ slug: 'faith', name: 'Faith' })] }
-    expect(catalogPageCacheKey(business, renamed)).not.toBe(catalogPageCacheKey(business, catalog))
+    expect(businessPageCacheKey(business, renamed)).not.toBe(businessPageCacheKey(business, catalog))
   })
 
   test('changes when an event or an attraction changes', () => {
@@ -36,14 +42,14 @@ describe('catalogPageCacheKey (a business page)', () => {
       location: 'Community Center',
       event_type: 'Community',
     }
-    expect(catalogPageCacheKey(business, { ...catalog, events: [event] })).not.toBe(
-      catalogPageCacheKey(business, catalog),
+    expect(businessPageCacheKey(business, { ...catalog, events: [event] })).not.toBe(
+      businessPageCacheKey(business, catalog),
     )
   })
 
   test('stays the same when another business changes', () => {
     const other = { ...catalog, businesses: [...catalog.businesses, makeBusiness({ name: 'New Shop' })] }
-    expect(catalogPageCacheKey(business, other)).toBe(catalogPageCacheKey(business, catalog))
+    expect(businessPageCacheKey(business, other)).toBe(businessPageCacheKey(business, catalog))
   })
 })
 

@@ -45,12 +45,17 @@ const sharedKeys = new WeakMap<SharedData, string>()
  * a page that starts to show another business must add it there.
  */
 export function catalogPageCacheKey(data: unknown, catalog: SharedData): string {
+  return pageCacheKey(data, sharedCacheKey(catalog))
+}
+
+/** The hash of what every page may show but the businesses (catalogPageCacheKey), once a catalog. */
+function sharedCacheKey(catalog: SharedData): string {
   let shared = sharedKeys.get(catalog)
   if (shared === undefined) {
     shared = pageCacheKey(layoutCacheData(catalog), catalog.attractions, catalog.events, catalog.pages)
     sharedKeys.set(catalog, shared)
   }
-  return pageCacheKey(data, shared)
+  return shared
 }
 
 // A business's own data is hashed once per catalog read: its page's cacheKey and its list page's take it.
@@ -71,4 +76,13 @@ export function businessCacheKey(business: Business): string {
     businessKeys.set(business, key)
   }
   return key
+}
+
+/**
+ * The cacheKey of a business's page: its business (businessCacheKey) and what else it may show
+ * (catalogPageCacheKey's), the two keys side by side. Hashing them again into one took a rebuild
+ * at 100,000 businesses a quarter of a second, for a key no less exact.
+ */
+export function businessPageCacheKey(business: Business, catalog: SharedData): string {
+  return `${businessCacheKey(business)}.${sharedCacheKey(catalog)}`
 }

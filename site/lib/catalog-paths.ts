@@ -1,6 +1,12 @@
 import { allBusinesses, businessCategoryList, distinctCategories } from '@roland/scripts/catalog/queries'
 import type { Catalog } from '@roland/scripts/catalog/types'
-import { businessCacheKey, catalogPageCacheKey, layoutCacheData, pageCacheKey } from './build-cache.ts'
+import {
+  businessCacheKey,
+  businessPageCacheKey,
+  catalogPageCacheKey,
+  layoutCacheData,
+  pageCacheKey,
+} from './build-cache.ts'
 import { profiled } from './build-profile.ts'
 import { businessListPage, businessPageCount, pageParam } from './business-pages.ts'
 import { categoryStaticPaths } from './category-page.ts'
@@ -32,7 +38,7 @@ export const businessPaths = oncePerCatalog((catalog) =>
     allBusinesses(catalog).map((business) => ({
       params: { slug: business.slug },
       props: { business },
-      cacheKey: catalogPageCacheKey(businessCacheKey(business), catalog),
+      cacheKey: businessPageCacheKey(business, catalog),
     })),
   ),
 )
