@@ -127,7 +127,7 @@ async function benchPhotos(n: number, photos: Buffer[]) {
     const server = await serveStatic(outDir)
     try {
       const built = await build(dataDir, outDir, work, server.url)
-      const browser = await launchBrowser()
+      const browser = await launchBrowser({ jit: 'full' })
       const weights: Array<[string, PageWeight]> = []
       try {
         for (const [label, pathname] of pages) weights.push([label, await weighPage(browser, server.url + pathname)])

@@ -408,7 +408,7 @@ const resultsShown = (page: Page) =>
  */
 async function searchInBrowser(outDir: string) {
   const server = await serve(outDir)
-  const browser = await launchBrowser()
+  const browser = await launchBrowser({ jit: 'full' })
   try {
     const first: Array<{ search: string; gzip: number; files: number }> = []
     for (const { q, category } of firstSearches) {

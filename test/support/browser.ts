@@ -273,8 +273,16 @@ export function findOrInstall<T>(
   throw new Error(failed(failure ? `failed (${failure})` : 'did not leave one to find'))
 }
 
+/**
+ * How far V8 compiles a page's JavaScript in the browser: 'tests' stops at its baseline compiler
+ * (Sparkplug), 'full' goes on to its optimizing ones (Maglev, TurboFan) as a visitor's browser does.
+ */
+export type BrowserJit = 'tests' | 'full'
+
 /** The Chromium this worker's test files share (a worker runs its files one after another: isolate is off). */
 let shared: Promise<Browser> | undefined
+/** The JIT the shared browser was started with. */
+let sharedJit: BrowserJit = 'tests'
 
 /**
  * Starts the browser the lookup finds, headless, its headless shell first: the same Chromium without
@@ -282,7 +290,7 @@ let shared: Promise<Browser> | undefined
  * a third of the CPU time in it (40 pages opened, rendered and shot: 6.6 CPU-s against 19.7 s in
  * Debian's full Chromium 156). Fails with what to install when there is no browser at all.
  */
-function startChromium(): Promise<Browser> {
+function startChromium(jit: BrowserJit): Promise<Browser> {
   const found = findChromium({ headlessShell: true })
   if (!found) throw new Error(`No Chrome or Chromium for the browser tests was found. ${noChromiumHelp}`)
   return chromium.launch({
@@ -299,25 +307,37 @@ function startChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      // A test's page lives for seconds: V8's optimizing compilers (Maglev, TurboFan) compiled its
+      // scripts (axe's above all, in every new page) on the browser's threads, for code that ran a
+      // few times, and gave their memory back (madvise), which on a virtual machine stops every core
+      // to flush its TLB. Stopping at the baseline compiler (Sparkplug), three site files
+      // (accessibility, pages, businesses) took 63.9-66.3 CPU-s of Chromium against 74.6-85.1 (up to
+      // Maglev, 73.6; TurboFan without Maglev, 69.6; the interpreter alone, 86.5), three console
+      // files 26.3 against 30.1, the offline and search files the same. A page does the same at any
+      // tier; the bench, which times pages, keeps them all (launchBrowser's `jit`).
+      ...(jit === 'tests' ? ['--js-flags=--max-opt=1'] : []),
     ],
   })
 }
 
 /**
- * Gives a test file the browser, headless; fails with what to install when there is none. Chromium
+ * Gives a test file the browser, headless, its JavaScript compiled as `jit` says (a test's, unless
+ * a bench asks for a visitor's); fails with what to install when there is none. Chromium
  * starts once per worker (about a second of the machine's time each, for each of some twenty files)
  * and the files share it: each gets a handle whose contexts and pages are its own, in contexts of
  * their own (no cookie, cache, storage or service worker is shared), and whose `close()` closes
  * them and leaves the browser to the next file. A browser that crashed or was closed starts again.
  */
-export async function launchBrowser(): Promise<Browser> {
-  let browser = await (shared ??= startChromium().catch((error: unknown) => {
+export async function launchBrowser({ jit = 'tests' }: { jit?: BrowserJit } = {}): Promise<Browser> {
+  if (shared && sharedJit !== jit) await closeSharedBrowser()
+  sharedJit = jit
+  let browser = await (shared ??= startChromium(jit).catch((error: unknown) => {
     shared = undefined
     throw error
   }))
   if (!browser.isConnected()) {
     shared = undefined
-    browser = await (shared = startChromium())
+    browser = await (shared = startChromium(jit))
   }
   return fileHandle(browser)
 }
