@@ -279,10 +279,11 @@ export function findOrInstall<T>(
  */
 export type BrowserJit = 'tests' | 'full'
 
-/** The Chromium this worker's test files share (a worker runs its files one after another: isolate is off). */
-let shared: Promise<Browser> | undefined
-/** The JIT the shared browser was started with. */
-let sharedJit: BrowserJit = 'tests'
+/**
+ * The Chromium this worker's test files share (a worker runs its files one after another: isolate
+ * is off), one for each JIT asked for (a test's, a bench's).
+ */
+const shared = new Map<BrowserJit, Promise<Browser>>()
 
 /**
  * Starts the browser the lookup finds, headless, its headless shell first: the same Chromium without
@@ -329,27 +330,31 @@ function startChromium(jit: BrowserJit): Promise<Browser> {
  * them and leaves the browser to the next file. A browser that crashed or was closed starts again.
  */
 export async function launchBrowser({ jit = 'tests' }: { jit?: BrowserJit } = {}): Promise<Browser> {
-  if (shared && sharedJit !== jit) await closeSharedBrowser()
-  sharedJit = jit
-  let browser = await (shared ??= startChromium(jit).catch((error: unknown) => {
-    shared = undefined
-    throw error
-  }))
+  let started = shared.get(jit)
+  if (!started) {
+    started = startChromium(jit).catch((error: unknown) => {
+      shared.delete(jit)
+      throw error
+    })
+    shared.set(jit, started)
+  }
+  let browser = await started
   if (!browser.isConnected()) {
-    shared = undefined
-    browser = await (shared = startChromium(jit))
+    started = startChromium(jit)
+    shared.set(jit, started)
+    browser = await started
   }
   return fileHandle(browser)
 }
 
 /**
- * Closes the shared browser, for a process that ends by itself (a benchmark): a test worker's ends
+ * Closes the shared browsers, for a process that ends by itself (a benchmark): a test worker's end
  * with the worker, but a script's Chromium would keep it waiting.
  */
 export async function closeSharedBrowser(): Promise<void> {
-  const browser = await shared?.catch(() => undefined)
-  shared = undefined
-  await browser?.close()
+  const started = [...shared.values()]
+  shared.clear()
+  await Promise.all(started.map(async (browser) => (await browser.catch(() => undefined))?.close()))
 }
 
 /** One test file's view of the shared browser: what it opens, it closes. */
