@@ -195,7 +195,13 @@ export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => 
   earlier?.reader.terminate().catch(() => {})
   const reader = startReader({ handedOver: true, ahead: file })
   reader.unref()
-  const ahead: CatalogAhead = { file, catalog: readCatalogFile(file), reader, checked: false, exited: false }
+  const ahead: CatalogAhead = {
+    file,
+    catalog: readCatalogFile(file, { reuse: true }),
+    reader,
+    checked: false,
+    exited: false,
+  }
   // Its failure is the build's if the build uses it: it reads the file again then.
   ahead.catalog.catch(() => {})
   // The rebuild that handed it ahead waits until this process is at work on it (or cannot be).
@@ -309,7 +315,9 @@ function readCatalogOnThread(): CatalogRead {
     )
     if (message.type === 'catalog-file')
       readSiteCatalog(undefined, () =>
-        asAhead ? ahead.catalog.catch(() => readCatalogFile(message.file)) : readCatalogFile(message.file),
+        asAhead
+          ? ahead.catalog.catch(() => readCatalogFile(message.file, { reuse: true }))
+          : readCatalogFile(message.file, { reuse: true }),
       ).then(gotCatalog, catalog.reject)
   }
   process.on('message', onMessage)

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -36,6 +36,43 @@ describe('the catalog a rebuild hands over', () => {
     const read = await readCatalogFile(file)
     expect(read).toEqual(catalog)
     expect(read.businesses.map((b) => b.slug)).toEqual(catalog.businesses.map((b) => b.slug))
+  })
+})
+
+describe('a catalog handed over again, one business changed', () => {
+  test('is written as a file written afresh would be, its unchanged parts from the bytes written last', async () => {
+    const catalog = catalogOf(2500)
+    await writeCatalogFile(path.join(dir, 'first.v8'), catalog)
+    const businesses = catalog.businesses.map((b, n) => (n === 1200 ? { ...b, name: 'Business renamed' } : b))
+    const again = path.join(dir, 'again.v8')
+    await writeCatalogFile(again, { ...catalog, businesses })
+    // Another catalog's parts in between: the same catalog is then written afresh, every part serialized.
+    await writeCatalogFile(path.join(dir, 'other.v8'), catalogOf(10))
+    const fresh = path.join(dir, 'fresh.v8')
+    await writeCatalogFile(fresh, { ...catalog, businesses })
+    expect((await readFile(again)).equals(await readFile(fresh))).toBe(true)
+    expect((await readCatalogFile(again)).businesses[1200]!.name).toBe('Business renamed')
+  })
+
+  test('read with reuse, gives the businesses of unchanged parts as the objects read last, and the changed part anew', async () => {
+    const catalog = catalogOf(2500)
+    const first = path.join(dir, 'reuse-first.v8')
+    await writeCatalogFile(first, catalog)
+    const before = await readCatalogFile(first, { reuse: true })
+    const businesses = catalog.businesses.map((b, n) => (n === 1200 ? { ...b, name: 'Business renamed' } : b))
+    const second = path.join(dir, 'reuse-second.v8')
+    await writeCatalogFile(second, { ...catalog, businesses })
+    const after = await readCatalogFile(second, { reuse: true })
+    expect(after).toEqual({ ...catalog, businesses })
+    expect(after.businesses[0]).toBe(before.businesses[0])
+    expect(after.businesses[2400]).toBe(before.businesses[2400])
+    // The part of the changed business (1000-1999) is read anew, all of it.
+    expect(after.businesses[1200]!.name).toBe('Business renamed')
+    expect(after.businesses[1000]).not.toBe(before.businesses[1000])
+    // Without reuse (the catalog reader's thread, which reads once), every business is read anew.
+    const plain = await readCatalogFile(second)
+    expect(plain.businesses[0]).not.toBe(after.businesses[0])
+    expect(plain).toEqual(after)
   })
 })
 
