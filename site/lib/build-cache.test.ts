@@ -6,6 +6,7 @@ import {
   globalCatalogParts,
   layoutCacheData,
   pageCacheKey,
+  textCacheKey,
 } from './build-cache.ts'
 
 describe('pageCacheKey', () => {
@@ -13,6 +14,15 @@ describe('pageCacheKey', () => {
     expect(pageCacheKey({ a: 1 }, [2])).toBe(pageCacheKey({ a: 1 }, [2]))
     expect(pageCacheKey({ a: 1 }, [2])).not.toBe(pageCacheKey({ a: 1 }, [3]))
     expect(pageCacheKey({ a: 1 }, [2])).not.toBe(pageCacheKey({ a: 2 }, [2]))
+  })
+})
+
+describe('textCacheKey (a file written as it is)', () => {
+  test('is the same for the same text and differs when any of it changes, as short as a page key', () => {
+    const json = JSON.stringify({ w: ['tea', 'cafe'] })
+    expect(textCacheKey(json)).toBe(textCacheKey(JSON.stringify({ w: ['tea', 'cafe'] })))
+    expect(textCacheKey(json)).not.toBe(textCacheKey(JSON.stringify({ w: ['tea', 'cafes'] })))
+    expect(textCacheKey(json)).toHaveLength(pageCacheKey(json).length)
   })
 })
 

@@ -1,6 +1,6 @@
 import type { Business, Town } from '@roland/scripts/catalog/types'
 import type { BusinessCardData } from './business-card.ts'
-import { pageCacheKey } from './build-cache.ts'
+import { pageCacheKey, textCacheKey } from './build-cache.ts'
 import { cardImage, type ShownImage } from './business-images.ts'
 import { cardDescription, categoryBadgeLabel } from './business-text.ts'
 import { telUrl } from './links.ts'
@@ -116,7 +116,7 @@ export interface SearchIndexFiles {
 export interface PackedSearchIndex {
   manifest: SearchManifest
   names: string[]
-  /** Each file's cacheKey: pageCacheKey of its JSON, or of a card file's businesses and the town. */
+  /** Each file's cacheKey: textCacheKey of its JSON, or pageCacheKey of a card file's businesses and the town. */
   keys: string[]
   /** The files from this one on are card files: their text is their businesses' entries, drawn by the pages. */
   firstCardFile: number
@@ -133,7 +133,7 @@ export function packSearchIndex(index: SearchIndexFiles, town: Town): PackedSear
   const texts: string[] = []
   for (const [name, json] of index.files) {
     names.push(name)
-    keys.push(pageCacheKey(json))
+    keys.push(textCacheKey(json))
     texts.push(json)
   }
   const firstCardFile = names.length
