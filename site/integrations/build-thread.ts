@@ -16,7 +16,7 @@ import {
 } from '@roland/scripts/rebuild/build-process'
 import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
-import { processSlot } from '../lib/process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 import type { PackedSearchIndex } from '../lib/search-index.ts'
 import { revive, type ThreadError } from './thread-error.ts'
 

@@ -26,7 +26,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { escapeRegExp } from '@roland/scripts/text/index'
 import { recordPhase } from '../lib/build-profile.ts'
-import { processSlot } from '../lib/process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 
 /** The slot Astro's patched build reads (static-build.js). */
 const slot = processSlot<{ restore: typeof restore; save: typeof save }>('astro.build.bundle-cache')

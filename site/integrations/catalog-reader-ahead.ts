@@ -13,6 +13,6 @@ registerHooks({
   },
 })
 // Read by catalog-reader.ts, under the same key. Imported once the hook is in place, as every module after it.
-const { processSlot } = await import('../lib/process-slot.ts')
+const { processSlot } = await import('@roland/scripts/process-slot')
 processSlot<Set<string>>('roland.site.reader-modules').set(loaded)
 await import('./catalog-reader.ts')

@@ -19,7 +19,7 @@ import { dataDir } from '@roland/scripts/paths'
 import type { FileStampsData, FileStampsMessage } from './file-stamps.ts'
 import { forgetGeneratedFiles, generatedFiles } from './generated-files.ts'
 import { buildProfileOn, profileLines, recordPhase } from '../lib/build-profile.ts'
-import { processSlot } from '../lib/process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/storage-files.ts'
 
 /**

@@ -11,7 +11,7 @@
 import { stripVTControlCharacters } from 'node:util'
 import type { AstroLoggerDestination, AstroLoggerMessage } from 'astro'
 import astroLog from 'astro/logger/node'
-import { processSlot } from '../lib/process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 
 const batchBytes = 64 * 1024
 const batchMs = 100

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { bannerCacheData } from './alerts.ts'
-import { processSlot } from './process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
 // a getStaticPaths() route only when its cacheKey or its code changed since the last build, and

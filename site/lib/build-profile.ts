@@ -8,7 +8,7 @@
 // "page rendering" as a whole, not by phase.
 
 import { profileLinePrefix, profileVariable } from '@roland/scripts/rebuild/build-process'
-import { processSlot } from './process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 
 /** One phase: its time in all, how often it ran, and the process's memory as it last ended. */
 interface Phase {

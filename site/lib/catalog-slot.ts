@@ -1,5 +1,5 @@
 import type { Catalog } from '@roland/scripts/catalog/types'
-import { processSlot } from './process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 import type { PackedSearchIndex } from './search-index.ts'
 
 // Where the pages find the catalog. The roland:catalog integration (integrations/site-catalog.ts)

@@ -4,7 +4,7 @@ import { SlugClaims, slugify } from '@roland/scripts/migrate/slug'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { profiled } from './build-profile.ts'
-import { processSlot } from './process-slot.ts'
+import { processSlot } from '@roland/scripts/process-slot'
 import { hoursRows, unknownHoursText } from './hours.ts'
 
 // The printable directory (/directory): every active business grouped by category, each with its

@@ -28,6 +28,7 @@ import { hash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { deserialize, serialize } from 'node:v8'
 import type { Business, Catalog } from '../catalog/types.ts'
+import { processSlot } from '../process-slot.ts'
 
 /** Set in a build's environment when its rebuild hands over the catalog. */
 export const catalogHandoverVariable = 'ROLAND_BUILD_CATALOG_HANDOVER'
@@ -103,26 +104,13 @@ export type ToBuild =
 const businessesPerPart = 1000
 
 /**
- * A value kept for the whole process under a registered symbol: a build's process loads this module
- * anew for each build it runs (site/integrations/build-server.ts).
- */
-function processValue<T>(key: string) {
-  const symbol = Symbol.for(key)
-  const holder = globalThis as { [symbol]?: T }
-  return {
-    get: (): T | undefined => holder[symbol],
-    set: (value: T): void => void (holder[symbol] = value),
-  }
-}
-
-/**
  * The parts of businesses this process wrote last (writeCatalogFile), each with its bytes. A store
  * that reads only what changed keeps each unchanged business as the same object (sameCatalog), so a
  * part of the same objects is written from the bytes it had: after one business changed at 100,000
  * businesses, one part of a hundred is serialized again, where all of them took the console 1.7 s
  * of its 3 s wait before a rebuild.
  */
-const partsWritten = processValue<Array<{ businesses: readonly Business[]; bytes: Buffer }>>(
+const partsWritten = processSlot<Array<{ businesses: readonly Business[]; bytes: Buffer }>>(
   'roland.rebuild.catalog-parts-written',
 )
 
@@ -153,7 +141,7 @@ export async function writeCatalogFile(file: string, catalog: Catalog): Promise<
  * The parts of businesses this process read last with `reuse` (readCatalogFile), by the hash of
  * their bytes, as read.
  */
-const partsRead = processValue<Map<string, unknown>>('roland.rebuild.catalog-parts-read')
+const partsRead = processSlot<Map<string, unknown>>('roland.rebuild.catalog-parts-read')
 
 /**
  * Reads the catalog a rebuild handed over (writeCatalogFile). With `reuse` (the build's main

@@ -1,7 +1,8 @@
 /**
  * A value kept for the whole process under a registered symbol (Symbol.for), whichever module
  * instance asks: Astro loads the config and the pages as separate module instances, and a process
- * that builds again (site/integrations/build-server.ts) loads the pages' modules anew for each build.
+ * that builds again (site/integrations/build-server.ts) loads the pages' modules, and the modules of
+ * this package they use, anew for each build.
  */
 export function processSlot<T>(key: string) {
   const symbol = Symbol.for(key)
