@@ -330,21 +330,19 @@ function startChromium(jit: BrowserJit): Promise<Browser> {
  * them and leaves the browser to the next file. A browser that crashed or was closed starts again.
  */
 export async function launchBrowser({ jit = 'tests' }: { jit?: BrowserJit } = {}): Promise<Browser> {
-  let started = shared.get(jit)
-  if (!started) {
-    started = startChromium(jit).catch((error: unknown) => {
-      shared.delete(jit)
-      throw error
-    })
-    shared.set(jit, started)
-  }
-  let browser = await started
-  if (!browser.isConnected()) {
-    started = startChromium(jit)
-    shared.set(jit, started)
-    browser = await started
-  }
+  let browser = await (shared.get(jit) ?? startShared(jit))
+  if (!browser.isConnected()) browser = await startShared(jit)
   return fileHandle(browser)
+}
+
+/** Starts the shared browser for `jit`; one that fails to start is not kept, and the next file tries again. */
+function startShared(jit: BrowserJit): Promise<Browser> {
+  const started: Promise<Browser> = startChromium(jit).catch((error: unknown) => {
+    if (shared.get(jit) === started) shared.delete(jit)
+    throw error
+  })
+  shared.set(jit, started)
+  return started
 }
 
 /**
