@@ -29,7 +29,7 @@ import { rmSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { markBuildStart } from '../lib/build-profile.ts'
 import { setCatalogSource } from '../lib/catalog-slot.ts'
-import { catalogRead, forgetCatalogRead } from './build-thread.ts'
+import { catalogRead, forgetCatalogRead } from './catalog-read.ts'
 import { standByAgain, startedOnStandby } from './build-standby.ts'
 
 const [astroBin, ...astroArgs] = process.argv.slice(2)

@@ -9,13 +9,12 @@ import type { Catalog } from '@roland/scripts/catalog/types'
 import { renameBusiness } from '../../test/support/catalog-changes.ts'
 import {
   BuildThread,
-  catalogRead,
-  forgetCatalogRead,
   RenderedResponse,
   sharedPrerenderer,
   startingHeapFlagMb,
   threadAfterPages,
 } from './build-thread.ts'
+import { catalogRead, forgetCatalogRead } from './catalog-read.ts'
 
 // A build's catalog, read on the catalog reader's thread (catalog-reader.ts) once per process.
 describe('the catalog a build reads', () => {

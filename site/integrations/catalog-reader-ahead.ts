@@ -1,5 +1,5 @@
 // The catalog reader (catalog-reader.ts) as a build's process on standby starts it, for a catalog
-// handed ahead (build-thread.ts, readCatalogAhead). A process on standby checks, when started, that
+// handed ahead (catalog-read.ts, readCatalogAhead). A process on standby checks, when started, that
 // none of the modules it loaded has changed since (build-standby.ts); this thread's are not seen by
 // that thread's hook, so this one notes them, and the reader reports them once loaded.
 import { registerHooks } from 'node:module'

@@ -1,4 +1,4 @@
-// Reads the site's catalog on a thread of its own (build-thread.ts, readCatalogOnThread), sends it
+// Reads the site's catalog on a thread of its own (catalog-read.ts, readCatalogOnThread), sends it
 // to the main thread and ends: the embedded database's WebAssembly memory (hundreds of megabytes at
 // 100,000 businesses) goes with the thread, which nothing else could free. When the rebuild hands
 // the catalog over (@roland/scripts/rebuild/build-process), the main thread reads that file itself
@@ -17,7 +17,7 @@ import { readSiteCatalog } from '../lib/catalog-source.ts'
 import { processSlot } from '@roland/scripts/process-slot'
 import { buildSearchIndex, manifestHoldsCards, packSearchIndex, toSearchIndexEntry } from '../lib/search-index.ts'
 import { updateSearchIndex } from '../lib/search-index-update.ts'
-import type { CatalogMessage, ReaderData, ReaderHandover } from './build-thread.ts'
+import type { CatalogMessage, ReaderData, ReaderHandover } from './catalog-read.ts'
 import { keepIndex, keptIndexFile, readKeptIndex } from './search-index-kept.ts'
 import { threadError } from './thread-error.ts'
 
@@ -42,7 +42,7 @@ if (ahead) {
   send({ type: 'loaded', urls: [...(loaded ?? [])] })
   await searchIndexAhead(ahead)
 } else {
-  // A catalog handed over is read from its file by the main thread too (build-thread.ts), which
+  // A catalog handed over is read from its file by the main thread too (catalog-read.ts), which
   // warns of what it leaves out: this thread reads it only for the search index.
   const made = await readAndIndex()
   made?.send()
@@ -74,7 +74,7 @@ async function handedOverCatalog(): Promise<Catalog> {
 }
 
 /**
- * For a catalog handed ahead, on standby (build-thread.ts, readCatalogAhead): reads it and makes
+ * For a catalog handed ahead, on standby (catalog-read.ts, readCatalogAhead): reads it and makes
  * its search index, then, handed over the same file once the build starts, sends that index. The
  * build's environment may leave out other images than the one on standby did (its data folder,
  * its storage files): the index is made again if it does.
@@ -94,7 +94,7 @@ async function searchIndexAhead(file: string): Promise<void> {
   )
   const [message] = await handover!
   Object.assign(process.env, message.env)
-  // Only ever handed over the file it was handed ahead (build-thread.ts ends it otherwise).
+  // Only ever handed over the file it was handed ahead (catalog-read.ts ends it otherwise).
   const index = await madeWith().then(
     ({ warnings, catalog }) => (guess?.warnings === warnings ? guess.made : searchIndexOf(catalog)),
     (error: unknown) => {

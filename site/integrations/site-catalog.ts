@@ -4,19 +4,12 @@ import { pathToFileURL } from 'node:url'
 import { recordPhase } from '../lib/build-profile.ts'
 import { restoredPrerenderEntry } from './bundle-cache.ts'
 import { setCatalogSource, setSearchIndexSource } from '../lib/catalog-slot.ts'
-import {
-  BuildThread,
-  defaultPrerenderer,
-  oneThread,
-  catalogRead,
-  searchIndexRead,
-  sharedPrerenderer,
-  threadFromFirstPage,
-} from './build-thread.ts'
+import { BuildThread, defaultPrerenderer, oneThread, sharedPrerenderer, threadFromFirstPage } from './build-thread.ts'
+import { catalogRead, searchIndexRead } from './catalog-read.ts'
 
 /**
  * Gives the pages their catalog (lib/catalog-source.ts). A build reads it on a thread of its own
- * (build-thread.ts), from the process's start (read-catalog-early.ts) or else as soon as Astro has
+ * (catalog-read.ts), from the process's start (read-catalog-early.ts) or else as soon as Astro has
  * its config, so the read (about a second at 10,000 businesses, seven at 100,000) runs beside
  * Astro's bundling instead of before it; so does the search index the reader then makes of a big
  * catalog. It then renders on two threads: a build thread takes a share of a big site's pages, once

@@ -82,7 +82,7 @@ export async function readSiteCatalog(
 
 /**
  * Gives the pages of `astro dev` their catalog (lib/catalog-slot.ts), read afresh for each request;
- * a build reads it once, on a thread of its own (site/integrations/build-thread.ts, catalogRead).
+ * a build reads it once, on a thread of its own (site/integrations/catalog-read.ts, catalogRead).
  *
  * The site reads it here rather than through Astro's content collections: a collection keeps every
  * business in its data store, writes it to disk and bundles it into the build as one module, which

@@ -6,14 +6,14 @@
 //   catalog itself, while the build's process loads Astro, and hands it over in a file. The build
 //   then never opens the embedded database: at 10,000 businesses its own read took about 2 s of
 //   CPU (PGlite's WebAssembly compiled afresh, the read, their garbage) beside Astro's bundling.
-//   The build's side is site/integrations/build-thread.ts.
+//   The build's side is site/integrations/catalog-read.ts.
 // - The standby. The console starts its next build's process as soon as a build ends: it loads
 //   Node, Astro, Vite and the site's config modules, then waits, before it reads .env or a page,
 //   until the next rebuild starts it. The build's side is site/integrations/build-standby.ts.
 // - The catalog ahead. Once data changed, while the console waits for its quiet window to pass, it
 //   reads the catalog and hands it to the process on standby, which reads it and makes the search
 //   index of it meanwhile. When the rebuild starts and the catalog is still the same, the build
-//   finds that work done. The build's side is site/integrations/build-thread.ts.
+//   finds that work done. The build's side is site/integrations/catalog-read.ts.
 // - The reuse. A process that builds many sites in turn (the tests) keeps a build's process once
 //   its build is done, and hands it the next build's environment and working folder: Node, Astro,
 //   Vite and the site's modules stay loaded. The build's side is site/integrations/build-server.ts.
