@@ -1,6 +1,5 @@
-// Stats the files of the staging folder that the last site had (publish-site.ts), on a thread of its
-// own while the build works out its paths and goes over its pages: at 100,000 businesses, 123,000
-// files, about a second of the main thread's time after the pages, where nothing else is left to do.
+// Stamps the last site's files in the staging folder on a thread of its own, as a build starts
+// (file-stamps.ts, stampAhead).
 // Each file's modification time and size come back in two arrays, in the order of the list; a file
 // that is not there (or is not a file) has NaN for its time.
 import { readlinkSync, statSync } from 'node:fs'

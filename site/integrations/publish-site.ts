@@ -1,22 +1,11 @@
 import type { AstroIntegration } from 'astro'
-import {
-  closeSync,
-  createReadStream,
-  existsSync,
-  openSync,
-  readdirSync,
-  readSync,
-  rmSync,
-  statSync,
-  type Dirent,
-} from 'node:fs'
+import { closeSync, createReadStream, existsSync, openSync, readdirSync, readSync, rmSync, type Dirent } from 'node:fs'
 import { copyFile, mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
 import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
 import { dataDir } from '@roland/scripts/paths'
-import type { FileStampsData, FileStampsMessage } from './file-stamps.ts'
+import { stampAhead, stampOf, stampsKept, stampsOf, type FileStamp, type StampsAhead } from './file-stamps.ts'
 import { forgetGeneratedFiles, generatedFiles } from './generated-files.ts'
 import { buildProfileOn, profileLines, recordPhase } from '../lib/build-profile.ts'
 import { processSlot } from '@roland/scripts/process-slot'
@@ -28,20 +17,6 @@ import { storageFilePath, storageReferences, storageUrlPrefix } from '../lib/sto
  * file system of every page (at 100,000 businesses, 108,000 lookups: 1.5 s of a rebuild's 16 s).
  */
 const filesInPlace = processSlot<ReadonlySet<string>>('astro.build.files-in-place')
-
-/**
- * Where Astro's patched build (generate.js) notes each page it kept in the staging folder as it was,
- * not written: its stamp taken as the build started (stampsAhead) is then its stamp when it publishes.
- */
-const filesKept = processSlot<Set<string>>('astro.build.files-kept')
-
-/**
- * From this many files of the last site on, they are stamped on a thread of their own as the build
- * starts (file-stamps.ts); below, a build stamps them when it publishes, in a few milliseconds, where
- * the thread would cost 60 ms of CPU to start. ROLAND_BUILD_STAMPS_AHEAD_FROM sets another number
- * (the rebuild tests: 0).
- */
-const stampsAheadFrom = () => Number(process.env.ROLAND_BUILD_STAMPS_AHEAD_FROM || 5000)
 
 const imageTypes: Record<string, string> = {
   '.png': 'image/png',
@@ -83,12 +58,6 @@ interface PublishRecord {
   references: Record<string, string[]>
 }
 
-interface FileStamp {
-  file: string
-  mtimeMs: number
-  size: number
-}
-
 /**
  * Publishes a build all at once (DESIGN.md: "a build never publishes a broken site").
  *
@@ -115,7 +84,7 @@ export function publishSite(): AstroIntegration {
   let previous: PublishRecord | null = null
   let startedAt = 0
   /** The stamps of the last site's files in the staging folder, taken as the build started (or null: none taken). */
-  let stampsTaken: Promise<Map<string, FileStamp | null> | null> | null = null
+  let stampsTaken: StampsAhead | null = null
   let published = false
   let publishing = false
   /** Once published: lets go of the output folder's lock, and of what watched for the rebuild's death. */
@@ -171,7 +140,6 @@ export function publishSite(): AstroIntegration {
         // A process may build again (build-server.ts): the files integrations make are this build's.
         forgetGeneratedFiles()
         filesInPlace.set(undefined)
-        filesKept.set(undefined)
         stampsTaken = null
         // Astro keeps a copy of every page it renders in its cache folder (experimental.incrementalBuild).
         cachedPagesDir = fileURLToPath(new URL('dist/', config.cacheDir))
@@ -199,10 +167,7 @@ export function publishSite(): AstroIntegration {
         if (synced.record?.files) filesInPlace.set(new Set(synced.record.files))
         // Taken once the copies are made: a file with a later time was written by this build.
         startedAt = await fileClock(path.join(path.dirname(recordFile), 'roland-publish.clock'))
-        if (synced.record?.files && synced.record.files.length >= stampsAheadFrom()) {
-          filesKept.set(new Set())
-          stampsTaken = stampsAhead(stagingDir, synced.record.files)
-        }
+        stampsTaken = stampAhead(stagingDir, synced.record?.files ?? [])
       },
       // `astro dev` serves the storage files straight from the storage folder.
       'astro:server:setup': ({ server }) => {
@@ -245,15 +210,13 @@ export function publishSite(): AstroIntegration {
         const bundleFiles = () => filesUnder(path.join(outDir, assetsDir)).map((file) => path.join(assetsDir, file))
         // A page Astro kept as it was has the stamp taken as the build started; any other file is
         // stamped now.
-        const kept = filesKept.get()
-        filesKept.set(undefined)
-        const taken = await stampsTaken
+        const kept = await stampsKept(stampsTaken)
         stampsTaken = null
-        if (taken && kept) logger.info(`${kept.size} page(s) kept as they were, stamped as the build started`)
+        if (kept) logger.info(`${kept.pages} page(s) kept as they were, stamped as the build started`)
         const files = stampsOf(
           outDir,
           previous?.files ? [...previous.files, ...built, ...bundleFiles()] : filesUnder(outDir),
-          taken && kept ? (file) => (kept.has(file) ? taken.get(file) : undefined) : undefined,
+          kept,
         )
         // A page Astro kept on the word of the last site's record (filesInPlace) that the staging
         // folder lacks after all (removed by hand) is put back: unchanged since the last build, it is
@@ -565,59 +528,6 @@ function filesUnder(dir: string): string[] {
   }
   walk('')
   return files.sort()
-}
-
-/** A file (a path relative to dir) with its modification time and size. */
-function stampOf(dir: string, file: string): FileStamp {
-  const { mtimeMs, size } = statSync(path.join(dir, file))
-  return { file, mtimeMs, size }
-}
-
-/**
- * The files among these (paths relative to dir, repeats allowed) that are there, in order, with
- * their modification time and size: a file's stamp as `taken` gives it (null: not there), else as
- * the disk gives it now. The files were just written or read by the build, so their details are in
- * memory: one call after another takes a third of the time of the same calls overlapped (40 ms
- * against 130 ms at 13,500 files).
- */
-function stampsOf(
-  dir: string,
-  candidates: readonly string[],
-  taken?: (file: string) => FileStamp | null | undefined,
-): FileStamp[] {
-  const stamps: FileStamp[] = []
-  for (const file of [...new Set(candidates)].sort()) {
-    const stamp = taken?.(file)
-    if (stamp !== undefined) {
-      if (stamp !== null) stamps.push(stamp)
-      continue
-    }
-    const stats = statSync(path.join(dir, file), { throwIfNoEntry: false })
-    if (stats?.isFile()) stamps.push({ file, mtimeMs: stats.mtimeMs, size: stats.size })
-  }
-  return stamps
-}
-
-/**
- * The stamps of these files (paths relative to dir), null for one that is not there, taken on a
- * thread of their own (file-stamps.ts); null if that thread fails, and the build stamps them itself.
- */
-function stampsAhead(dir: string, files: readonly string[]): Promise<Map<string, FileStamp | null> | null> {
-  return new Promise((resolve) => {
-    const thread = new Worker(new URL('./file-stamps.ts', import.meta.url), {
-      execArgv: [],
-      workerData: { dir, files } satisfies FileStampsData,
-    })
-    thread.unref()
-    thread.once('message', ({ mtimes, sizes }: FileStampsMessage) => {
-      const stamps = new Map<string, FileStamp | null>()
-      for (const [n, file] of files.entries())
-        stamps.set(file, Number.isNaN(mtimes[n]) ? null : { file, mtimeMs: mtimes[n]!, size: sizes[n]! })
-      resolve(stamps)
-    })
-    thread.once('error', () => resolve(null))
-    thread.once('exit', () => resolve(null))
-  })
 }
 
 /** Deletes files (paths relative to dir), then the folders they leave empty. */
