@@ -29,7 +29,7 @@ import { rmSync } from 'node:fs'
 import { pathToFileURL } from 'node:url'
 import { markBuildStart } from '../lib/build-profile.ts'
 import { setCatalogSource } from '../lib/catalog-slot.ts'
-import { catalogRead, forgetCatalogRead } from './catalog-read.ts'
+import { catalogRead, forgetCatalogRead, holdLastSearchIndex } from './catalog-read.ts'
 import { standByAgain, startedOnStandby } from './build-standby.ts'
 
 const [astroBin, ...astroArgs] = process.argv.slice(2)
@@ -78,6 +78,8 @@ process.on('message', (message: ToBuild) => {
     // next catalog takes those of them that did not change, and is not a second copy.
     forgetCatalogRead()
     setCatalogSource(undefined)
+    // The index its reader kept, to update on this thread (search-index-held.ts): read while waiting.
+    void holdLastSearchIndex()
     void standByAgain(builds).then(buildNext)
   }
 })

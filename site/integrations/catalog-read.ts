@@ -10,14 +10,16 @@ import {
 import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import type { PackedSearchIndex } from '../lib/search-index.ts'
+import { holdKeptIndex, holdsSearchIndex, updateHeldIndex } from './search-index-held.ts'
 import { revive, type ThreadError } from './thread-error.ts'
 
 // The catalog a build renders, read on a thread of its own: the catalog reader (catalog-reader.ts)
 // reads it while Astro bundles the site, sends it to the main thread and ends, and the embedded
 // database's memory goes with it; it then makes the businesses page's search index. A catalog the
 // rebuild hands over (@roland/scripts/rebuild/build-process) is read from its file here, on the main
-// thread, and by the reader for the index; one handed ahead, on standby, is read then. The pages are
-// rendered on the build's other thread (build-thread.ts).
+// thread, and by the reader for the index; one handed ahead, on standby, is read then. A process
+// that builds again updates the index it holds on this thread instead, when it can
+// (search-index-held.ts). The pages are rendered on the build's other thread (build-thread.ts).
 
 /** What the catalog reader sends: the catalog, then the search index it makes of it (null: not made there). */
 export type CatalogMessage =
@@ -101,8 +103,11 @@ interface CatalogAhead {
   file: string
   /** The catalog as the file has it, read on this thread. */
   catalog: Promise<Catalog>
-  /** A reader that reads it too, and makes its search index, before the build starts. */
-  reader: Worker
+  /**
+   * A reader that reads it too, and makes its search index, before the build starts; none when this
+   * process holds the last build's index, which it updates itself (search-index-held.ts).
+   */
+  reader: Worker | null
   /** The reader's modules count among those checked when the build starts (build-standby.ts). */
   checked: boolean
   exited: boolean
@@ -117,20 +122,25 @@ const aheadSlot = processSlot<CatalogAhead | null>('roland.site.catalog-ahead')
  */
 export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
   const earlier = aheadSlot.get()
-  earlier?.reader.terminate().catch(() => {})
-  const reader = startReader({ handedOver: true, ahead: file })
-  reader.unref()
+  earlier?.reader?.terminate().catch(() => {})
+  const reader = holdsSearchIndex() ? null : startReader({ handedOver: true, ahead: file })
   const ahead: CatalogAhead = {
     file,
     catalog: readCatalogFile(file, { reuse: true }),
     reader,
-    checked: false,
+    checked: reader === null,
     exited: false,
   }
   // Its failure is the build's if the build uses it: it reads the file again then.
   ahead.catalog.catch(() => {})
+  aheadSlot.set(ahead)
   // The rebuild that handed it ahead waits until this process is at work on it (or cannot be).
   const ready = () => process.send?.({ type: 'catalog-ahead-ready', file } satisfies FromBuild, () => {})
+  if (!reader) {
+    ready()
+    return
+  }
+  reader.unref()
   reader.on('error', () => {})
   reader.on('exit', () => {
     if (!ahead.checked) ready()
@@ -142,7 +152,21 @@ export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => 
     ahead.checked = true
     ready()
   })
-  aheadSlot.set(ahead)
+}
+
+/** The reader that made the last build's search index, which keeps it on disk as it ends; none if the build made it. */
+const indexReaderSlot = processSlot<Promise<unknown> | null>('roland.site.index-reader')
+
+/**
+ * Takes up, on standby, the search index the last build's reader kept on disk, once kept, for the
+ * next build to update on its own thread (search-index-held.ts); one it updated itself is held already.
+ */
+export async function holdLastSearchIndex(): Promise<void> {
+  const reader = indexReaderSlot.get()
+  indexReaderSlot.set(null)
+  if (!reader) return
+  await reader
+  holdKeptIndex()
 }
 
 function readCatalogOnThread(): CatalogRead {
@@ -179,6 +203,7 @@ function readCatalogOnThread(): CatalogRead {
   }
   const listen = (reader: Worker) => {
     current = reader
+    indexReaderSlot.set(new Promise((resolve) => reader.once('exit', resolve)))
     if (awaited === 0) reader.unref()
     else reader.ref()
     const stopped = (code: number, what: string) =>
@@ -228,14 +253,20 @@ function readCatalogOnThread(): CatalogRead {
     process.off('message', onMessage)
     process.channel?.unref()
     const asAhead = ahead && message.type === 'catalog-file' && message.file === ahead.file
-    const usable = asAhead && ahead.checked && !ahead.exited
-    if (ahead && !usable) void ahead.reader.terminate().catch(() => {})
-    const reader = usable ? ahead.reader : startReader({ handedOver })
-    listen(reader)
-    // The reader takes the environment as it is now (.env read): one started on standby had it before.
-    reader.postMessage({ ...message, env: { ...process.env } } satisfies ReaderHandover)
+    // This process updates the index it holds, once it has the catalog; a reader makes it if it cannot.
+    const onThisThread = message.type === 'catalog-file' && holdsSearchIndex()
+    const usable = !onThisThread && asAhead && ahead.reader !== null && ahead.checked && !ahead.exited
+    if (ahead?.reader && !usable) void ahead.reader.terminate().catch(() => {})
+    const readerNow = () => {
+      const reader = usable ? ahead.reader! : startReader({ handedOver })
+      listen(reader)
+      // The reader takes the environment as it is now (.env read): one started on standby had it before.
+      reader.postMessage({ ...message, env: { ...process.env } } satisfies ReaderHandover)
+    }
+    if (!onThisThread) readerNow()
+    else indexReaderSlot.set(null)
     recordPhase(
-      usable ? 'catalog handover: as read ahead' : 'catalog handover: the file came',
+      usable || (onThisThread && asAhead) ? 'catalog handover: as read ahead' : 'catalog handover: the file came',
       performance.now() - readStarted,
     )
     if (message.type === 'catalog-file')
@@ -243,7 +274,32 @@ function readCatalogOnThread(): CatalogRead {
         asAhead
           ? ahead.catalog.catch(() => readCatalogFile(message.file, { reuse: true }))
           : readCatalogFile(message.file, { reuse: true }),
-      ).then(gotCatalog, catalog.reject)
+      ).then(
+        (read) => {
+          gotCatalog(read)
+          if (onThisThread) indexHere(read, readerNow)
+        },
+        (error: unknown) => {
+          catalog.reject(error)
+          if (onThisThread) searchIndex.reject(error)
+        },
+      )
+  }
+  /** Updates the index this process holds (search-index-held.ts), or has a reader make it. */
+  const indexHere = (read: Catalog, orReader: () => void) => {
+    const started = performance.now()
+    let made: ReturnType<typeof updateHeldIndex> = null
+    try {
+      made = updateHeldIndex(read)
+    } catch {
+      // Made by a reader instead, which reports what fails.
+    }
+    if (!made) return orReader()
+    recordPhase(
+      `search index (this thread; the last one's, ${made.rewritten} files written again)`,
+      performance.now() - started,
+    )
+    searchIndex.resolve(made.index)
   }
   process.on('message', onMessage)
   process.send!({ type: 'catalog-wanted' } satisfies FromBuild)

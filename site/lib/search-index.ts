@@ -124,6 +124,8 @@ export interface PackedSearchIndex {
   ends: Uint32Array
   /** The files' text, one after another, as UTF-8. */
   text: Uint8Array<ArrayBuffer>
+  /** The `n`-th file's text, in place of `text`: an index updated on the build's own thread (search-index-held.ts). */
+  textOf?: (n: number) => string
 }
 
 /** Packs an index for the build's thread (PackedSearchIndex); a card file's key covers the town its cards name. */
@@ -156,6 +158,7 @@ export function packSearchIndex(index: SearchIndexFiles, town: Town): PackedSear
 
 /** The text of the `n`-th file of a packed index. */
 export function packedFileText(index: PackedSearchIndex, n: number): string {
+  if (index.textOf) return index.textOf(n)
   const { text, ends } = index
   return Buffer.from(text.buffer, text.byteOffset, text.byteLength).toString('utf8', n === 0 ? 0 : ends[n - 1], ends[n])
 }

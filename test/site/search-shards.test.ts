@@ -6,7 +6,9 @@ import type { Browser, Page } from 'playwright-core'
 import { allBusinesses, compareBusinesses } from '@roland/scripts/catalog/queries'
 import { loadPublicCatalog } from '@roland/scripts/catalog/load'
 import { WordKeys } from '@roland/scripts/search/text'
-import { openEmbeddedStore } from '@roland/scripts/store/embedded'
+import { openEmbeddedStore, type EmbeddedStore } from '@roland/scripts/store/embedded'
+import { closeBuildStandby } from '@roland/scripts/rebuild/astro-build'
+import { rebuildSite } from '@roland/scripts/rebuild/rebuild'
 import type { Business } from '@roland/scripts/catalog/types'
 import { filterBusinesses, type BusinessFilters } from '../../site/lib/business-filter.ts'
 import { readSiteCatalog } from '../../site/lib/catalog-source.ts'
@@ -60,8 +62,8 @@ afterAll(async () => {
 })
 
 /** The search index of the catalog in dataDir as a build reads it, made anew (never from a kept one). */
-async function indexMadeAnew() {
-  const store = await openEmbeddedStore({ dir: dataDir })
+async function indexMadeAnew(open?: EmbeddedStore) {
+  const store = open ?? (await openEmbeddedStore({ dir: dataDir }))
   // The build leaves out a photo whose file is not in the data folder's storage.
   const dataDirBefore = process.env.ROLAND_DATA_DIR
   process.env.ROLAND_DATA_DIR = dataDir
@@ -78,7 +80,7 @@ async function indexMadeAnew() {
   } finally {
     if (dataDirBefore === undefined) delete process.env.ROLAND_DATA_DIR
     else process.env.ROLAND_DATA_DIR = dataDirBefore
-    await store.close()
+    if (!open) await store.close()
   }
 }
 
@@ -212,6 +214,74 @@ describe('the businesses search of a catalog searched in files', () => {
     expect(differ).toEqual([])
     expect((await expected({ q: 'figs', category: '' }))[0]).toBe('Market Stall 07')
   }, 300_000)
+
+  test('rebuilds the console runs, in the process it keeps on standby, update the index that process holds: the files a build from nothing makes', async () => {
+    const store = await openEmbeddedStore({ dir: dataDir })
+    const env = {
+      SUPABASE_URL: '',
+      ROLAND_OUT_DIR: outDir,
+      ROLAND_DATA_DIR: dataDir,
+      SITE_URL: server.url,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      ROLAND_BUILD_PROFILE: '1',
+    }
+    const describeStalls = async (stalls: typeof catalog, text: (n: number) => string) => {
+      for (const [n, stall] of stalls.entries()) {
+        stall.short_description = text(n)
+        await store.db.query('update businesses set short_description = $2, updated_at = now() where slug = $1', [
+          stall.slug,
+          stall.short_description,
+        ])
+      }
+    }
+    const rebuild = async () => {
+      const lines: string[] = []
+      await rebuildSite({ store, env, standby: true, onLog: (line) => lines.push(line) })
+      return lines.join('\n')
+    }
+    const sameAsMadeAnew = async () => {
+      const made = await indexMadeAnew(store)
+      const searchDir = path.join(outDir, 'businesses', 'search', made.manifest.v)
+      const differ = []
+      for (const [name, json] of made.files)
+        if ((await readFile(path.join(searchDir, name), 'utf8')) !== json) differ.push(name)
+      return differ
+    }
+    const stallsNamed = (prefix: string) => catalog.filter((business) => business.slug.startsWith(prefix))
+    try {
+      // A reader makes the index, and keeps it on disk: in the first build's process, and in the first
+      // build of the process then started on standby, which takes it up once back on standby.
+      await describeStalls(stallsNamed('market-stall-2'), () => 'Plums and pears by the crate.')
+      expect(await rebuild()).toMatch(/search index \(reader thread/)
+      await describeStalls(stallsNamed('market-stall-3'), () => 'Quinces and medlars, in season.')
+      expect(await rebuild()).toMatch(/search index \(reader thread/)
+      // Its next builds update the index it holds, on the build's own thread.
+      await describeStalls(stallsNamed('lakeside-stall-4'), () => 'Smoked trout on Saturdays.')
+      let log = await rebuild()
+      expect(log).toContain('build 2 of this process')
+      expect(log).toMatch(/search index \(this thread; the last one's, [1-9]\d* files written again\)/)
+      await describeStalls(stallsNamed('lakeside-stall-5'), () => 'Pickled okra and chow-chow.')
+      log = await rebuild()
+      expect(log).toMatch(/search index \(this thread; the last one's, [1-9]\d* files written again\)/)
+      expect(await sameAsMadeAnew()).toEqual([])
+      // Too many changed to update (more than one business in ten): a reader makes it anew.
+      const many = stallsNamed('market-stall-1')
+      expect(many.length).toBeGreaterThan(catalog.length / 10)
+      await describeStalls(many, (n) => `Stall ${n} sells honey and figs.`)
+      log = await rebuild()
+      expect(log).toMatch(/search index \(reader thread/)
+      expect(log).not.toMatch(/search index \(this thread/)
+      expect(await sameAsMadeAnew()).toEqual([])
+    } finally {
+      await closeBuildStandby()
+      await store.close()
+    }
+    expect(await expected({ q: 'medlars', category: '' })).toHaveLength(10)
+    expect(await expected({ q: 'trout', category: '' })).toHaveLength(10)
+    expect(await expected({ q: 'plums', category: '' })).toHaveLength(10)
+    expect(await expected({ q: 'okra', category: '' })).toHaveLength(10)
+    expect(await expected({ q: 'figs', category: '' })).toHaveLength(24)
+  }, 600_000)
 
   // Last: it changes the catalog and rebuilds the site.
   test('a page left open across a rebuild that numbers the businesses anew searches the new index', async () => {

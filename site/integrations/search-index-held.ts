@@ -1,0 +1,127 @@
+import { allBusinesses } from '@roland/scripts/catalog/queries'
+import type { Business, Catalog } from '@roland/scripts/catalog/types'
+import { processSlot } from '@roland/scripts/process-slot'
+import { WordKeys } from '@roland/scripts/search/text'
+import { pageCacheKey, textCacheKey } from '../lib/build-cache.ts'
+import {
+  manifestHoldsCards,
+  toSearchIndexEntry,
+  type PackedSearchIndex,
+  type SearchIndexEntry,
+} from '../lib/search-index.ts'
+import { updateSearchIndex, type LastSearchIndex } from '../lib/search-index-update.ts'
+import { keptIndexFile, readKeptIndex } from './search-index-kept.ts'
+
+// A build's process that builds again (build-server.ts) holds the search index it made last, and
+// updates it on its own thread from the catalog it reads: where a catalog reader (catalog-reader.ts)
+// read the catalog again, made every business's entry, read the index kept on disk and packed it
+// anew (at 100,000 businesses about 5 CPU-s, and the rebuild waited 2.4 s for it), the build looks
+// up the entries of the businesses it read last (readCatalogFile's reuse keeps them the same
+// objects), makes only the changed ones', and writes only the files they are in. When the index
+// cannot be updated (a business added, removed or renamed numbers them anew), a reader makes it.
+
+/** The index this process made or read last, for the site whose kept index is `file`, and each file's cacheKey. */
+interface HeldIndex {
+  file: string
+  last: LastSearchIndex
+  keys: Map<string, { json: string; key: string }>
+  /** A card file's key covers its cards and the town they name (JSON): kept while both are the same. */
+  cardKeys: Map<string, { cards: readonly SearchIndexEntry[]; key: string }>
+  town: string
+}
+
+const heldSlot = processSlot<HeldIndex | null>('roland.site.search-index-held')
+/** Each business's entry and its JSON, by the business as read (a changed business is a new object). */
+const entriesSlot = processSlot<WeakMap<Business, { entry: SearchIndexEntry; json: string }>>(
+  'roland.site.search-index-entries',
+)
+
+/** Whether this process holds an index it can update for the site this environment builds. */
+export function holdsSearchIndex(env: NodeJS.ProcessEnv = process.env): boolean {
+  return heldSlot.get()?.file === keptIndexFile(env)
+}
+
+/**
+ * Takes up the index the last build kept on disk (search-index-kept.ts), once its reader has kept
+ * it: done while the process waits on standby, so that its next build can update it here.
+ */
+export function holdKeptIndex(env: NodeJS.ProcessEnv = process.env): void {
+  const file = keptIndexFile(env)
+  const last = readKeptIndex(file)
+  heldSlot.set(last && { file, last, keys: new Map(), cardKeys: new Map(), town: '' })
+}
+
+/**
+ * The catalog's search index, updated from the one held: null when none is held for this site, the
+ * catalog is small enough for the pages to make it (its cards inline), or it cannot be updated.
+ */
+export function updateHeldIndex(
+  catalog: Catalog,
+): { index: PackedSearchIndex; changed: number; rewritten: number } | null {
+  const held = heldSlot.get()
+  if (!held || held.file !== keptIndexFile()) return null
+  const businesses = allBusinesses(catalog)
+  if (manifestHoldsCards(businesses.length)) return null
+  const known = entriesSlot.kept(() => new WeakMap())
+  const wordKeys = new WordKeys()
+  const entries: SearchIndexEntry[] = []
+  const entriesJson: string[] = []
+  for (const business of businesses) {
+    let made = known.get(business)
+    if (!made) {
+      const entry = toSearchIndexEntry(business, wordKeys)
+      made = { entry, json: JSON.stringify(entry) }
+      known.set(business, made)
+    }
+    entries.push(made.entry)
+    entriesJson.push(made.json)
+  }
+  const updated = updateSearchIndex(held.last, entries, entriesJson)
+  if (!updated) return null
+  const { manifest, files, cardFiles } = updated.index
+  held.last = { entries: entriesJson, index: { manifest, files, cardFiles: new Map() } }
+  const names: string[] = []
+  const keys: string[] = []
+  const texts: Array<string | readonly SearchIndexEntry[]> = []
+  const fileKeys = new Map<string, { json: string; key: string }>()
+  for (const [name, json] of files) {
+    // A file not written again is the same string as last time, and keeps its key.
+    let known = held.keys.get(name)
+    if (known?.json !== json) known = { json, key: textCacheKey(json) }
+    fileKeys.set(name, known)
+    names.push(name)
+    keys.push(known.key)
+    texts.push(json)
+  }
+  const firstCardFile = names.length
+  const town = JSON.stringify(catalog.town)
+  if (town !== held.town) held.cardKeys.clear()
+  held.town = town
+  const cardKeys = new Map<string, { cards: readonly SearchIndexEntry[]; key: string }>()
+  for (const [name, cards] of cardFiles) {
+    // The same entries (the same objects: the same businesses, unchanged) keep their key.
+    let known = held.cardKeys.get(name)
+    if (!known || known.cards.length !== cards.length || known.cards.some((entry, n) => entry !== cards[n]))
+      known = { cards, key: pageCacheKey(cards, catalog.town) }
+    cardKeys.set(name, known)
+    names.push(name)
+    keys.push(known.key)
+    texts.push(cards)
+  }
+  held.keys = fileKeys
+  held.cardKeys = cardKeys
+  const textOf = (n: number) => {
+    const text = texts[n]!
+    return typeof text === 'string' ? text : JSON.stringify(text)
+  }
+  const index: PackedSearchIndex = {
+    manifest,
+    names,
+    keys,
+    firstCardFile,
+    ends: new Uint32Array(0),
+    text: new Uint8Array(0),
+    textOf,
+  }
+  return { index, changed: updated.changed, rewritten: updated.rewritten }
+}
