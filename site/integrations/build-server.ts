@@ -76,10 +76,10 @@ process.on('message', (message: ToBuild) => {
     // at 100,000 businesses each catalog is about a quarter of the heap a build is given. Its
     // businesses stay, as the parts of the file they were read from (readCatalogFile's reuse): the
     // next catalog takes those of them that did not change, and is not a second copy.
-    forgetCatalogRead()
-    setCatalogSource(undefined)
     // The index its reader kept, to update on this thread (search-index-held.ts): read while waiting.
     void holdLastSearchIndex()
+    forgetCatalogRead()
+    setCatalogSource(undefined)
     void standByAgain(builds).then(buildNext)
   }
 })

@@ -158,15 +158,17 @@ export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => 
 const indexReaderSlot = processSlot<Promise<unknown> | null>('roland.site.index-reader')
 
 /**
- * Takes up, on standby, the search index the last build's reader kept on disk, once kept, for the
- * next build to update on its own thread (search-index-held.ts); one it updated itself is held already.
+ * Takes up, on standby, the search index the last build's reader kept on disk, once kept, and the
+ * entries of the last build's businesses, for the next build to update on its own thread
+ * (search-index-held.ts); one it updated itself is held already. Called before forgetCatalogRead.
  */
 export async function holdLastSearchIndex(): Promise<void> {
   const reader = indexReaderSlot.get()
+  const lastCatalog = catalogReadSlot.get()?.catalog.catch(() => undefined)
   indexReaderSlot.set(null)
   if (!reader) return
   await reader
-  holdKeptIndex()
+  holdKeptIndex(await lastCatalog)
 }
 
 function readCatalogOnThread(): CatalogRead {

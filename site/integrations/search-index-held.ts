@@ -43,25 +43,18 @@ export function holdsSearchIndex(env: NodeJS.ProcessEnv = process.env): boolean 
 
 /**
  * Takes up the index the last build kept on disk (search-index-kept.ts), once its reader has kept
- * it: done while the process waits on standby, so that its next build can update it here.
+ * it, and makes the entries of the businesses of the catalog it was made from: done while the
+ * process waits on standby, so that its next build updates it here, making only the changed ones.
  */
-export function holdKeptIndex(env: NodeJS.ProcessEnv = process.env): void {
+export function holdKeptIndex(catalog?: Catalog, env: NodeJS.ProcessEnv = process.env): void {
   const file = keptIndexFile(env)
   const last = readKeptIndex(file)
   heldSlot.set(last && { file, last, keys: new Map(), cardKeys: new Map(), town: '' })
+  if (last && catalog) entriesOf(allBusinesses(catalog))
 }
 
-/**
- * The catalog's search index, updated from the one held: null when none is held for this site, the
- * catalog is small enough for the pages to make it (its cards inline), or it cannot be updated.
- */
-export function updateHeldIndex(
-  catalog: Catalog,
-): { index: PackedSearchIndex; changed: number; rewritten: number } | null {
-  const held = heldSlot.get()
-  if (!held || held.file !== keptIndexFile()) return null
-  const businesses = allBusinesses(catalog)
-  if (manifestHoldsCards(businesses.length)) return null
+/** The businesses' entries and their JSON, each made once for the business as read. */
+function entriesOf(businesses: readonly Business[]): { entries: SearchIndexEntry[]; entriesJson: string[] } {
   const known = entriesSlot.kept(() => new WeakMap())
   const wordKeys = new WordKeys()
   const entries: SearchIndexEntry[] = []
@@ -76,6 +69,21 @@ export function updateHeldIndex(
     entries.push(made.entry)
     entriesJson.push(made.json)
   }
+  return { entries, entriesJson }
+}
+
+/**
+ * The catalog's search index, updated from the one held: null when none is held for this site, the
+ * catalog is small enough for the pages to make it (its cards inline), or it cannot be updated.
+ */
+export function updateHeldIndex(
+  catalog: Catalog,
+): { index: PackedSearchIndex; changed: number; rewritten: number } | null {
+  const held = heldSlot.get()
+  if (!held || held.file !== keptIndexFile()) return null
+  const businesses = allBusinesses(catalog)
+  if (manifestHoldsCards(businesses.length)) return null
+  const { entries, entriesJson } = entriesOf(businesses)
   const updated = updateSearchIndex(held.last, entries, entriesJson)
   if (!updated) return null
   const { manifest, files, cardFiles } = updated.index
