@@ -198,9 +198,27 @@ function wordsOf(entries: readonly DirectoryEntry[]): { words: string[]; hash: s
   let found = wordsByEntries.get(entries)
   if (!found) {
     const words = entries.map(entryWords)
-    wordsByEntries.set(entries, (found = { words, hash: hash('sha256', JSON.stringify(words), 'base64url') }))
+    wordsByEntries.set(entries, (found = { words, hash: hashOfWords(words) }))
   }
   return found
+}
+
+/**
+ * The last hash of each run of words, by its length and first words: a rebuild's sections are the
+ * last build's words, the same strings (entryWords), but for the few businesses that changed, and
+ * comparing them takes a millisecond where hashing them took a seventh of a second at 100,000.
+ */
+const hashedSlot = processSlot<Map<string, { words: readonly string[]; hash: string }>>('roland.site.directory-hashed')
+
+function hashOfWords(words: readonly string[]): string {
+  const hashed = hashedSlot.kept(() => new Map())
+  const key = `${words.length}\n${words[0] ?? ''}`
+  const last = hashed.get(key)
+  if (last && last.words.every((word, n) => word === words[n])) return last.hash
+  if (hashed.size >= weighedKept) hashed.clear()
+  const made = hash('sha256', JSON.stringify(words), 'base64url')
+  hashed.set(key, { words, hash: made })
+  return made
 }
 
 /** A page of a split directory: part of one category's businesses. */
