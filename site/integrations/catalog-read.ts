@@ -10,7 +10,7 @@ import {
 import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import type { PackedSearchIndex } from '../lib/search-index.ts'
-import { holdKeptIndex, holdsSearchIndex, updateHeldIndex } from './search-index-held.ts'
+import { holdKeptIndex, holdsSearchIndex, makeEntries, updateHeldIndex } from './search-index-held.ts'
 import { revive, type ThreadError } from './thread-error.ts'
 
 // The catalog a build renders, read on a thread of its own: the catalog reader (catalog-reader.ts)
@@ -123,16 +123,15 @@ const aheadSlot = processSlot<CatalogAhead | null>('roland.site.catalog-ahead')
 export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
   const earlier = aheadSlot.get()
   earlier?.reader?.terminate().catch(() => {})
-  const reader = holdsSearchIndex() ? null : startReader({ handedOver: true, ahead: file })
-  const ahead: CatalogAhead = {
-    file,
-    catalog: readCatalogFile(file, { reuse: true }),
-    reader,
-    checked: reader === null,
-    exited: false,
-  }
+  const catalog = readCatalogFile(file, { reuse: true })
+  // A process that has not built yet takes up the index the site's last build kept, while it waits,
+  // and makes its businesses' entries once it has read them: its build then updates the index here,
+  // as one that built before does. Without a kept index, a reader makes one.
+  const holds = holdsSearchIndex() || holdKeptIndex()
+  const reader = holds ? null : startReader({ handedOver: true, ahead: file })
+  const ahead: CatalogAhead = { file, catalog, reader, checked: reader === null, exited: false }
   // Its failure is the build's if the build uses it: it reads the file again then.
-  ahead.catalog.catch(() => {})
+  catalog.then((read) => holds && makeEntries(read)).catch(() => {})
   aheadSlot.set(ahead)
   // The rebuild that handed it ahead waits until this process is at work on it (or cannot be).
   const ready = () => process.send?.({ type: 'catalog-ahead-ready', file } satisfies FromBuild, () => {})

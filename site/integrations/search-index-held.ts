@@ -46,11 +46,17 @@ export function holdsSearchIndex(env: NodeJS.ProcessEnv = process.env): boolean 
  * it, and makes the entries of the businesses of the catalog it was made from: done while the
  * process waits on standby, so that its next build updates it here, making only the changed ones.
  */
-export function holdKeptIndex(catalog?: Catalog, env: NodeJS.ProcessEnv = process.env): void {
+export function holdKeptIndex(catalog?: Catalog, env: NodeJS.ProcessEnv = process.env): boolean {
   const file = keptIndexFile(env)
   const last = readKeptIndex(file)
   heldSlot.set(last && { file, last, keys: new Map(), cardKeys: new Map(), town: '' })
-  if (last && catalog) entriesOf(allBusinesses(catalog))
+  if (last && catalog) makeEntries(catalog)
+  return last !== null
+}
+
+/** Makes the entries of the catalog's businesses that have none yet (while the process waits). */
+export function makeEntries(catalog: Catalog): void {
+  entriesOf(allBusinesses(catalog))
 }
 
 /** The businesses' entries and their JSON, each made once for the business as read. */

@@ -8,7 +8,7 @@ import { loadPublicCatalog } from '@roland/scripts/catalog/load'
 import { WordKeys } from '@roland/scripts/search/text'
 import { openEmbeddedStore, type EmbeddedStore } from '@roland/scripts/store/embedded'
 import { closeBuildStandby } from '@roland/scripts/rebuild/astro-build'
-import { rebuildSite } from '@roland/scripts/rebuild/rebuild'
+import { prepareRebuild, rebuildSite } from '@roland/scripts/rebuild/rebuild'
 import type { Business } from '@roland/scripts/catalog/types'
 import { filterBusinesses, type BusinessFilters } from '../../site/lib/business-filter.ts'
 import { readSiteCatalog } from '../../site/lib/catalog-source.ts'
@@ -249,19 +249,17 @@ describe('the businesses search of a catalog searched in files', () => {
     }
     const stallsNamed = (prefix: string) => catalog.filter((business) => business.slug.startsWith(prefix))
     try {
-      // A reader makes the index, and keeps it on disk: in the first build's process, and in the first
-      // build of the process then started on standby, which takes it up once back on standby.
-      await describeStalls(stallsNamed('market-stall-2'), () => 'Plums and pears by the crate.')
-      expect(await rebuild()).toMatch(/search index \(reader thread/)
+      // Readied as the console readies a rebuild once data changed: the process started on standby
+      // takes up the index the last build kept while it waits, and its first build updates it on
+      // its own thread, as do its next builds.
       await describeStalls(stallsNamed('market-stall-3'), () => 'Quinces and medlars, in season.')
-      expect(await rebuild()).toMatch(/search index \(reader thread/)
-      // Its next builds update the index it holds, on the build's own thread.
-      await describeStalls(stallsNamed('lakeside-stall-4'), () => 'Smoked trout on Saturdays.')
+      await prepareRebuild({ store, env, standby: true })
       let log = await rebuild()
-      expect(log).toContain('build 2 of this process')
+      expect(log).toMatch(/\[roland:standby\] started, with Astro loaded/)
       expect(log).toMatch(/search index \(this thread; the last one's, [1-9]\d* files written again\)/)
-      await describeStalls(stallsNamed('lakeside-stall-5'), () => 'Pickled okra and chow-chow.')
+      await describeStalls(stallsNamed('lakeside-stall-4'), () => 'Smoked trout on Saturdays.')
       log = await rebuild()
+      expect(log).toContain('build 2 of this process')
       expect(log).toMatch(/search index \(this thread; the last one's, [1-9]\d* files written again\)/)
       expect(await sameAsMadeAnew()).toEqual([])
       // Too many changed to update (more than one business in ten): a reader makes it anew.
@@ -278,8 +276,6 @@ describe('the businesses search of a catalog searched in files', () => {
     }
     expect(await expected({ q: 'medlars', category: '' })).toHaveLength(10)
     expect(await expected({ q: 'trout', category: '' })).toHaveLength(10)
-    expect(await expected({ q: 'plums', category: '' })).toHaveLength(10)
-    expect(await expected({ q: 'okra', category: '' })).toHaveLength(10)
     expect(await expected({ q: 'figs', category: '' })).toHaveLength(24)
   }, 600_000)
 
