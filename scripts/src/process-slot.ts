@@ -16,3 +16,18 @@ export function processSlot<T>(key: string) {
     kept: (make: () => T): T => (holder[symbol] ??= make()),
   }
 }
+
+/**
+ * `make(object)`, made once for each object for the whole process (a WeakMap in a processSlot):
+ * a process that builds again reads an unchanged business as the same object, and what a build
+ * works out from it is not worked out again.
+ */
+export function processMemo<K extends object, V>(key: string, make: (object: K) => V): (object: K) => V {
+  const slot = processSlot<WeakMap<K, V>>(key)
+  return (object) => {
+    const known = slot.kept(() => new WeakMap())
+    let value = known.get(object)
+    if (value === undefined) known.set(object, (value = make(object)))
+    return value
+  }
+}

@@ -117,8 +117,9 @@ const aheadSlot = processSlot<CatalogAhead | null>('roland.site.catalog-ahead')
 
 /**
  * Begins the work on a catalog handed ahead to this process on standby: its read here, and its
- * read and search index on a reader of its own (catalog-reader.ts). A later one replaces it; the
- * build uses it when its rebuild hands over the same file (readCatalogOnThread).
+ * search index: updated here once the build starts, from the index this process holds or takes up
+ * now (search-index-held.ts), else made by a reader of its own (catalog-reader.ts). A later one
+ * replaces it; the build uses it when its rebuild hands over the same file (readCatalogOnThread).
  */
 export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
   const earlier = aheadSlot.get()

@@ -1,9 +1,11 @@
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
-import { processSlot } from '@roland/scripts/process-slot'
+import { processMemo, processSlot } from '@roland/scripts/process-slot'
 import { WordKeys } from '@roland/scripts/search/text'
 import { pageCacheKey, textCacheKey } from '../lib/build-cache.ts'
 import {
+  listIndexFiles,
+  listedFileText,
   manifestHoldsCards,
   toSearchIndexEntry,
   type PackedSearchIndex,
@@ -31,10 +33,13 @@ interface HeldIndex {
 }
 
 const heldSlot = processSlot<HeldIndex | null>('roland.site.search-index-held')
+/** The words' keys of the entries made in one call of entriesOf (one WordKeys for an index, as a reader uses). */
+let wordKeys = new WordKeys()
 /** Each business's entry and its JSON, by the business as read (a changed business is a new object). */
-const entriesSlot = processSlot<WeakMap<Business, { entry: SearchIndexEntry; json: string }>>(
-  'roland.site.search-index-entries',
-)
+const entryOf = processMemo('roland.site.search-index-entries', (business: Business) => {
+  const entry = toSearchIndexEntry(business, wordKeys)
+  return { entry, json: JSON.stringify(entry) }
+})
 
 /** Whether this process holds an index it can update for the site this environment builds. */
 export function holdsSearchIndex(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -61,17 +66,11 @@ export function makeEntries(catalog: Catalog): void {
 
 /** The businesses' entries and their JSON, each made once for the business as read. */
 function entriesOf(businesses: readonly Business[]): { entries: SearchIndexEntry[]; entriesJson: string[] } {
-  const known = entriesSlot.kept(() => new WeakMap())
-  const wordKeys = new WordKeys()
+  wordKeys = new WordKeys()
   const entries: SearchIndexEntry[] = []
   const entriesJson: string[] = []
   for (const business of businesses) {
-    let made = known.get(business)
-    if (!made) {
-      const entry = toSearchIndexEntry(business, wordKeys)
-      made = { entry, json: JSON.stringify(entry) }
-      known.set(business, made)
-    }
+    const made = entryOf(business)
     entries.push(made.entry)
     entriesJson.push(made.json)
   }
@@ -92,42 +91,34 @@ export function updateHeldIndex(
   const { entries, entriesJson } = entriesOf(businesses)
   const updated = updateSearchIndex(held.last, entries, entriesJson)
   if (!updated) return null
-  const { manifest, files, cardFiles } = updated.index
+  const { manifest, files } = updated.index
   held.last = { entries: entriesJson, index: { manifest, files, cardFiles: new Map() } }
-  const names: string[] = []
-  const keys: string[] = []
-  const texts: Array<string | readonly SearchIndexEntry[]> = []
-  const fileKeys = new Map<string, { json: string; key: string }>()
-  for (const [name, json] of files) {
-    // A file not written again is the same string as last time, and keeps its key.
-    let known = held.keys.get(name)
-    if (known?.json !== json) known = { json, key: textCacheKey(json) }
-    fileKeys.set(name, known)
-    names.push(name)
-    keys.push(known.key)
-    texts.push(json)
-  }
-  const firstCardFile = names.length
   const town = JSON.stringify(catalog.town)
   if (town !== held.town) held.cardKeys.clear()
   held.town = town
+  const fileKeys = new Map<string, { json: string; key: string }>()
   const cardKeys = new Map<string, { cards: readonly SearchIndexEntry[]; key: string }>()
-  for (const [name, cards] of cardFiles) {
-    // The same entries (the same objects: the same businesses, unchanged) keep their key.
-    let known = held.cardKeys.get(name)
-    if (!known || known.cards.length !== cards.length || known.cards.some((entry, n) => entry !== cards[n]))
-      known = { cards, key: pageCacheKey(cards, catalog.town) }
-    cardKeys.set(name, known)
-    names.push(name)
-    keys.push(known.key)
-    texts.push(cards)
-  }
+  const listed = listIndexFiles(
+    updated.index,
+    (json, name) => {
+      // A file not written again is the same string as last time, and keeps its key.
+      let known = held.keys.get(name)
+      if (known?.json !== json) known = { json, key: textCacheKey(json) }
+      fileKeys.set(name, known)
+      return known.key
+    },
+    (cards, name) => {
+      // The same entries (the same objects: the same businesses, unchanged) keep their key.
+      let known = held.cardKeys.get(name)
+      if (!known || known.cards.length !== cards.length || known.cards.some((entry, n) => entry !== cards[n]))
+        known = { cards, key: pageCacheKey(cards, catalog.town) }
+      cardKeys.set(name, known)
+      return known.key
+    },
+  )
   held.keys = fileKeys
   held.cardKeys = cardKeys
-  const textOf = (n: number) => {
-    const text = texts[n]!
-    return typeof text === 'string' ? text : JSON.stringify(text)
-  }
+  const { names, keys, firstCardFile } = listed
   const index: PackedSearchIndex = {
     manifest,
     names,
@@ -135,7 +126,7 @@ export function updateHeldIndex(
     firstCardFile,
     ends: new Uint32Array(0),
     text: new Uint8Array(0),
-    textOf,
+    textOf: (n) => listedFileText(listed.held[n]!),
   }
   return { index, changed: updated.changed, rewritten: updated.rewritten }
 }

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { bannerCacheData } from './alerts.ts'
-import { processSlot } from '@roland/scripts/process-slot'
+import { processMemo } from '@roland/scripts/process-slot'
 
 // Incremental builds (astro.config.mjs, experimental.incrementalBuild): Astro re-renders a page of
 // a getStaticPaths() route only when its cacheKey or its code changed since the last build, and
@@ -72,21 +72,12 @@ function sharedCacheKey(catalog: SharedData): string {
 // One map for the process, whichever build's bundle asks: a process that builds again
 // (site/integrations/build-server.ts) loads this module anew for each build, and a map's table keeps
 // the size it grew to once its businesses are gone (4 MB a build at 100,000 businesses).
-const businessKeys = processSlot<WeakMap<Business, string>>('roland.site.business-keys').kept(() => new WeakMap())
-
 /**
  * A short hash of everything a business row holds (its images, hours and services among them),
  * worked out once for each business object. A page that shows a business (its page, the page of the
  * businesses list with its card) puts this in its cacheKey in place of what it draws from it.
  */
-export function businessCacheKey(business: Business): string {
-  let key = businessKeys.get(business)
-  if (key === undefined) {
-    key = pageCacheKey(business)
-    businessKeys.set(business, key)
-  }
-  return key
-}
+export const businessCacheKey = processMemo('roland.site.business-keys', (business: Business) => pageCacheKey(business))
 
 /**
  * The cacheKey of a business's page: its business (businessCacheKey) and what else it may show

@@ -4,7 +4,7 @@ import { SlugClaims, slugify } from '@roland/scripts/migrate/slug'
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { profiled } from './build-profile.ts'
-import { processSlot } from '@roland/scripts/process-slot'
+import { processMemo, processSlot } from '@roland/scripts/process-slot'
 import { hoursRows, unknownHoursText } from './hours.ts'
 
 // The printable directory (/directory): every active business grouped by category, each with its
@@ -91,23 +91,13 @@ const weightBySections = new WeakMap<readonly DirectorySection[], number>()
  * business as the same object (readCatalogFile's reuse), and its entry is not made again (at
  * 100,000 businesses, their hours alone took a quarter of a second a rebuild).
  */
-const entrySlot = processSlot<WeakMap<Business, DirectoryEntry>>('roland.site.directory-entries')
-
-function entryOf(business: Business): DirectoryEntry {
-  const known = entrySlot.kept(() => new WeakMap())
-  let entry = known.get(business)
-  if (!entry) {
-    entry = {
-      name: business.name,
-      slug: business.slug,
-      phone: business.phone?.trim() || null,
-      address: business.address?.trim() || null,
-      hours: compactHours(business),
-    }
-    known.set(business, entry)
-  }
-  return entry
-}
+const entryOf = processMemo('roland.site.directory-entries', (business: Business): DirectoryEntry => ({
+  name: business.name,
+  slug: business.slug,
+  phone: business.phone?.trim() || null,
+  address: business.address?.trim() || null,
+  hours: compactHours(business),
+}))
 
 function sectionsOf(catalog: Pick<Catalog, 'businesses'>): DirectorySection[] {
   const sections = new Map<string, DirectorySection>()
@@ -128,20 +118,10 @@ function sectionsOf(catalog: Pick<Catalog, 'businesses'>): DirectorySection[] {
  * The words of an entry as its page prints and links them: the measure of its weight. The phone
  * is there twice, as printed and as the digits of its tel: link.
  */
-function entryWords(entry: DirectoryEntry): string {
-  const known = wordsSlot.kept(() => new WeakMap())
-  let words = known.get(entry)
-  if (words === undefined) known.set(entry, (words = wordsOfEntry(entry)))
-  return words
-}
-
-/** An entry's words, by the entry (entryOf keeps an unchanged business's). */
-const wordsSlot = processSlot<WeakMap<DirectoryEntry, string>>('roland.site.directory-entry-words')
-
-function wordsOfEntry(entry: DirectoryEntry): string {
+const entryWords = processMemo('roland.site.directory-entry-words', (entry: DirectoryEntry): string => {
   const digits = entry.phone?.replace(/\D/g, '') ?? ''
   return `${entry.slug}\n${entry.name}\n${entry.phone ?? ''}\n${digits}\n${entry.address ?? ''}\n${entry.hours}\n`
-}
+})
 
 /** The gzip weight of a run of entries' words (raw deflate: gzip without its 18 bytes of framing). */
 export function weightOf(entries: readonly DirectoryEntry[]): number {

@@ -128,22 +128,40 @@ export interface PackedSearchIndex {
   textOf?: (n: number) => string
 }
 
-/** Packs an index for the build's thread (PackedSearchIndex); a card file's key covers the town its cards name. */
-export function packSearchIndex(index: SearchIndexFiles, town: Town): PackedSearchIndex {
+/**
+ * The files of an index as a packed one lists them (PackedSearchIndex), the card files last: each
+ * one's name, its cacheKey and what it holds, its JSON or a card file's businesses' entries.
+ */
+export function listIndexFiles(
+  index: SearchIndexFiles,
+  keyOfText: (json: string, name: string) => string,
+  keyOfCards: (cards: readonly SearchIndexEntry[], name: string) => string,
+): { names: string[]; keys: string[]; firstCardFile: number; held: Array<string | readonly SearchIndexEntry[]> } {
   const names: string[] = []
   const keys: string[] = []
-  const texts: string[] = []
+  const held: Array<string | readonly SearchIndexEntry[]> = []
   for (const [name, json] of index.files) {
     names.push(name)
-    keys.push(textCacheKey(json))
-    texts.push(json)
+    keys.push(keyOfText(json, name))
+    held.push(json)
   }
   const firstCardFile = names.length
   for (const [name, cards] of index.cardFiles) {
     names.push(name)
-    keys.push(pageCacheKey(cards, town))
-    texts.push(JSON.stringify(cards))
+    keys.push(keyOfCards(cards, name))
+    held.push(cards)
   }
+  return { names, keys, firstCardFile, held }
+}
+
+/** A listed file's text (listIndexFiles): a card file's is its entries as JSON. */
+export const listedFileText = (held: string | readonly SearchIndexEntry[]): string =>
+  typeof held === 'string' ? held : JSON.stringify(held)
+
+/** Packs an index for the build's thread (PackedSearchIndex); a card file's key covers the town its cards name. */
+export function packSearchIndex(index: SearchIndexFiles, town: Town): PackedSearchIndex {
+  const { names, keys, firstCardFile, held } = listIndexFiles(index, textCacheKey, (cards) => pageCacheKey(cards, town))
+  const texts = held.map(listedFileText)
   let bytes = 0
   for (const json of texts) bytes += Buffer.byteLength(json)
   const text = Buffer.allocUnsafeSlow(bytes)
