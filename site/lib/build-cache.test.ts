@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest'
+import type { Page } from '../../scripts/src/catalog/types.ts'
 import { fixtureCatalog, makeBusiness, makeCategory } from '../../scripts/test/fixtures/catalog.ts'
 import {
   businessPageCacheKey,
@@ -74,5 +75,19 @@ describe('globalCatalogParts (what every page draws)', () => {
       pageCacheKey({ list: 1 }, layoutCacheData(catalog)),
     )
     expect(catalogPageCacheKey({ page: 1 }, town)).not.toBe(catalogPageCacheKey({ page: 1 }, catalog))
+  })
+
+  test("take the pages' rows: the footer quotes the home page's intro, the header and footer leave out unpublished pages", () => {
+    const home: Page = {
+      path: '/',
+      title: 'Welcome',
+      description: null,
+      intro: 'Roland, on the lake.',
+      body: '',
+      items: [],
+    }
+    const edited: Page = { ...home, intro: 'Roland, between the river and the lake.' }
+    const keyWith = (page: Page) => pageCacheKey({ list: 1 }, layoutCacheData({ ...catalog, pages: [page] }))
+    expect(keyWith(edited)).not.toBe(keyWith(home))
   })
 })

@@ -28,19 +28,22 @@ export function textCacheKey(text: string): string {
 
 type SharedData = Pick<Catalog, 'categories' | 'attractions' | 'events' | 'pages' | 'town' | 'alerts'>
 
+type LayoutData = Pick<Catalog, 'categories' | 'town' | 'alerts' | 'pages'>
+
 /**
  * The parts of the catalog that every page draws: a change to any of them renders every page again
- * (a full render), whatever else changed: the categories (header, footer), the town settings, and
- * the alerts' banner as it stands now (an alert published, changed, ended or past its end time).
- * A part the layout starts to draw on every page is added here, and only here: every page's
- * cacheKey takes it through layoutCacheData.
+ * (a full render), whatever else changed: the categories (header, footer), the town settings, the
+ * alerts' banner as it stands now (an alert published, changed, ended or past its end time), and
+ * the pages' rows (the header and footer leave out the unpublished ones; the footer quotes the home
+ * page's intro). A part the layout starts to draw on every page is added here, and only here: every
+ * page's cacheKey takes it through layoutCacheData.
  */
-export function globalCatalogParts(catalog: Pick<Catalog, 'categories' | 'town' | 'alerts'>): unknown[] {
-  return [catalog.categories, catalog.town, bannerCacheData(catalog, new Date())]
+export function globalCatalogParts(catalog: LayoutData): unknown[] {
+  return [catalog.categories, catalog.town, bannerCacheData(catalog, new Date()), catalog.pages]
 }
 
 /** What every page's layout draws: the catalog's global parts (globalCatalogParts) and the footer's year. */
-export function layoutCacheData(catalog: Pick<Catalog, 'categories' | 'town' | 'alerts'>): unknown[] {
+export function layoutCacheData(catalog: LayoutData): unknown[] {
   return [...globalCatalogParts(catalog), new Date().getFullYear()]
 }
 
@@ -50,7 +53,7 @@ const sharedKeys = new WeakMap<SharedData, string>()
 /**
  * The cacheKey of a page that shows `data` and may show anything in the catalog but its businesses:
  * what the layout draws (layoutCacheData; the categories are also a business page's category link),
- * the attractions, the events, and the pages' words (the navigation leaves out unpublished pages).
+ * the attractions and the events.
  * A page that shows a business puts it in `data`; a page that starts to show another business must
  * add it there. (A business's own page has businessPageCacheKey: the same parts, as two keys.)
  */
@@ -62,7 +65,7 @@ export function catalogPageCacheKey(data: unknown, catalog: SharedData): string 
 function sharedCacheKey(catalog: SharedData): string {
   let shared = sharedKeys.get(catalog)
   if (shared === undefined) {
-    shared = pageCacheKey(layoutCacheData(catalog), catalog.attractions, catalog.events, catalog.pages)
+    shared = pageCacheKey(layoutCacheData(catalog), catalog.attractions, catalog.events)
     sharedKeys.set(catalog, shared)
   }
   return shared

@@ -1,6 +1,6 @@
 import { businessesByCategory, sortedCategories } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog, LocationCategory, Town } from '@roland/scripts/catalog/types'
-import { layoutCacheData, pageCacheKey } from './build-cache.ts'
+import { businessCacheKey, layoutCacheData, pageCacheKey } from './build-cache.ts'
 import { profiled } from './build-profile.ts'
 import { itemsPerPage, listPages, pageParam, pagedPath } from './business-pages.ts'
 
@@ -171,21 +171,28 @@ export interface CategoryPageProps {
  * shows it (every page shows the category's count, so a business added or closed renders the
  * whole category again).
  */
-export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town' | 'alerts'>) {
+export function categoryStaticPaths(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town' | 'alerts' | 'pages'>) {
   return profiled('paths: /{category}/page/{n}', () => categoryPathsOf(catalog))
 }
 
-function categoryPathsOf(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town' | 'alerts'>) {
+function categoryPathsOf(catalog: Pick<Catalog, 'businesses' | 'categories' | 'town' | 'alerts' | 'pages'>) {
   const categories = sortedCategories(catalog)
   assertCategorySlugsFree(categories)
-  return categories.flatMap((category) =>
-    categoryPages(categoryListing(catalog, category)).map((page) => {
+  const layout = layoutCacheData(catalog)
+  return categories.flatMap((category) => {
+    // What each page of the category shows alike, hashed once for the category.
+    const shared = pageCacheKey(category, layout)
+    return categoryPages(categoryListing(catalog, category)).map((page) => {
       const props: CategoryPageProps = { category, page }
+      // A card (and the featured location) shows its business and the town (the layout's data):
+      // the business's own key stands for it, as on the businesses list.
+      const { featured, items } = page
+      const shown = { ...page, featured: featured && businessCacheKey(featured), items: items.map(businessCacheKey) }
       return {
         params: { category: category.slug, page: pageParam(page.page) },
         props,
-        cacheKey: pageCacheKey(props, layoutCacheData(catalog)),
+        cacheKey: pageCacheKey(shown, shared),
       }
-    }),
-  )
+    })
+  })
 }

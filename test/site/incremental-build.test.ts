@@ -576,10 +576,11 @@ describe('a rebuild after the published site was changed by hand', () => {
   })
 })
 
-describe('rebuilds after a business moved to another category, was renamed to a new slug, and was deactivated', () => {
+describe("rebuilds after a business moved to another category, was renamed to a new slug, was deactivated, and the home page's intro changed", () => {
   const moved = 'ozark-shop-30'
   const renamed = { from: 'ozark-shop-40', slug: 'lakeside-outfitters', name: 'Lakeside Outfitters' }
   const deactivated = 'ozark-shop-60'
+  const homeIntro = 'Roland sits between the river and the lake. Come and see.'
   const rebuilds: Array<{ change: string; result: BuildResult; files: Map<string, Buffer> }> = []
   let fromNothing: Map<string, Buffer>
   let fromNothingOutput = ''
@@ -601,6 +602,8 @@ describe('rebuilds after a business moved to another category, was renamed to a 
         Object.values(renamed),
       ],
       ['deactivation', `update businesses set is_active = false, updated_at = now() where slug = $1`, [deactivated]],
+      // Every page's footer quotes the first sentence of the home page's intro.
+      ['home page intro', `update pages set intro = $1 where path = '/'`, [homeIntro]],
     ]
     for (const [change, sql, params] of changes) {
       await runSql(dataDir, sql, params)
@@ -628,14 +631,16 @@ describe('rebuilds after a business moved to another category, was renamed to a 
     elsewhereOutput = elsewhere.output
     elsewhereFiles = await filesOf(path.join(root, 'elsewhere'))
     elsewhereAfresh = await filesOf(path.join(root, 'elsewhere-afresh'))
-    // Six builds: more than the default hook time on a busy 2-core machine.
+    // Seven builds: more than the default hook time on a busy 2-core machine.
   }, 900_000)
 
-  test('each rebuild renders only a part of the site, and starts from the last one', () => {
+  test('each rebuild starts from the last one; a business changed renders only a part of the site, the home intro every page', () => {
     for (const { change, result } of rebuilds) {
       expect(result.output, change).toMatch(/staging: the last site/)
       expect(result.output, change).toContain(reusedMessage)
-      expect(fate(result.output, '/business/ozark-shop-10/index.html'), change).toBe('reused')
+      const fated = change === 'home page intro' ? 'rendered' : 'reused'
+      expect(fate(result.output, '/business/ozark-shop-10/index.html'), change).toBe(fated)
+      if (fated === 'rendered') expect(fate(result.output, `${shoppingPages[1]}/index.html`), change).toBe(fated)
     }
   })
 
@@ -655,6 +660,17 @@ describe('rebuilds after a business moved to another category, was renamed to a 
 
   test('the deactivation takes the page down', () => {
     expect(rebuilds[2]!.files.has(`business/${deactivated}/index.html`)).toBe(false)
+  })
+
+  test("the home page's new intro is quoted in the footer of every page, a category's pages too", () => {
+    const { files } = rebuilds[3]!
+    for (const file of [
+      'index.html',
+      'dining-refreshments/index.html',
+      fileOf(shoppingPages[1]!),
+      'business/ozark-shop-10/index.html',
+    ])
+      expect(files.get(file)?.toString(), file).toContain('Roland sits between the river and the lake.')
   })
 
   test('leave the site a build from nothing gives, byte for byte, file for file', () => {
