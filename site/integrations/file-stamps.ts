@@ -19,9 +19,16 @@ export interface FileStamp {
 
 /**
  * Where Astro's patched build (generate.js) notes each page it kept in the staging folder as it was,
- * not written: its stamp taken as the build started is then its stamp when it publishes.
+ * not written: its stamp taken as the build started is then its stamp when it publishes. A page
+ * kept on its last entry as it was is among the files built only here, not in its route's URLs
+ * (Astro's `assets`): publishing takes both (keptInPlace).
  */
 const filesKept = processSlot<Set<string>>('astro.build.files-kept')
+
+/** The pages Astro kept in the staging folder as they were, in this build so far. */
+export function keptInPlace(): ReadonlySet<string> {
+  return filesKept.get() ?? new Set()
+}
 
 /**
  * From this many files of the last site on, they are stamped on a thread as the build starts;
@@ -34,15 +41,13 @@ const stampsAheadFrom = () => Number(process.env.ROLAND_BUILD_STAMPS_AHEAD_FROM 
 export type StampsAhead = Promise<Map<string, FileStamp | null> | null>
 
 /**
- * Starts stamping these files (paths relative to dir) as a build starts, if there are enough of
- * them (else null, and whatever an earlier build left noted is forgotten), and has Astro note the
- * pages it keeps from then on. Resolves to null if the
- * thread fails: the build then stamps the files itself.
+ * Has Astro note the pages it keeps from now on (whatever an earlier build left noted is forgotten),
+ * and starts stamping these files (paths relative to dir) as a build starts, if there are enough of
+ * them (else null). Resolves to null if the thread fails: the build then stamps the files itself.
  */
 export function stampAhead(dir: string, files: readonly string[]): StampsAhead | null {
-  filesKept.set(undefined)
-  if (files.length === 0 || files.length < stampsAheadFrom()) return null
   filesKept.set(new Set())
+  if (files.length === 0 || files.length < stampsAheadFrom()) return null
   return new Promise((resolve) => {
     const thread = new Worker(new URL('./file-stamps-worker.ts', import.meta.url), {
       execArgv: [],

@@ -5,7 +5,15 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { acquireLockFile, isProcessAlive } from '@roland/scripts/lock-file'
 import { dataDir } from '@roland/scripts/paths'
-import { stampAhead, stampOf, stampsKept, stampsOf, type FileStamp, type StampsAhead } from './file-stamps.ts'
+import {
+  keptInPlace,
+  stampAhead,
+  stampOf,
+  stampsKept,
+  stampsOf,
+  type FileStamp,
+  type StampsAhead,
+} from './file-stamps.ts'
 import { forgetGeneratedFiles, generatedFiles } from './generated-files.ts'
 import { buildProfileOn, profileLines, recordPhase } from '../lib/build-profile.ts'
 import { processSlot } from '@roland/scripts/process-slot'
@@ -201,6 +209,7 @@ export function publishSite(): AstroIntegration {
         // process that builds again (build-server.ts) kept every build's page URLs: about 50 MB a
         // build at 100,000 businesses, until its eighth rebuild ran out of heap.
         for (const urls of assets.values()) urls.length = 0
+        for (const file of keptInPlace()) built.add(file)
         if (existsSync(publicDir)) for (const file of filesUnder(publicDir)) built.add(file)
         for (const file of generatedFiles()) built.add(file)
         // A build that started from an empty folder made every file, whatever time a copy kept.

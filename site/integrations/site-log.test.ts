@@ -34,7 +34,11 @@ describe('the site log', () => {
     expect(isPagePart(info('SKIP_FORMAT', ' (restored)'))).toBe(true)
     expect(isPagePart(info('SKIP_FORMAT', ' \u001b[2m(+12ms)\u001b[22m '))).toBe(true)
     expect(isPagePart(info('SKIP_FORMAT', ' (+1.20s) '))).toBe(true)
-    // Not a page's: a whole line with no label, a banner, a labelled message, a warning.
+    // A page kept as it was: its whole line.
+    expect(
+      isPagePart(info(null, '  \u001b[32m├─\u001b[39m \u001b[2m/a/index.html\u001b[22m \u001b[32m(cached)\u001b[39m')),
+    ).toBe(true)
+    // Not a page's: a whole line with no label and no end, a banner, a labelled message, a warning.
     expect(isPagePart(info(null, '  ├─ /a/index.html'))).toBe(false)
     expect(isPagePart(info('SKIP_FORMAT', '\n generating static routes '))).toBe(false)
     expect(isPagePart(info('build', '├─ /a/index.html', false))).toBe(false)
@@ -51,11 +55,13 @@ describe('the site log', () => {
     log.write(info(null, '  ├─ /c/index.html', false))
     log.write(info('SKIP_FORMAT', ' (cached)'))
     log.write(info('SKIP_FORMAT', ' (+12ms) '))
+    // A page kept as it was, in one line.
+    log.write(info(null, '  ├─ /d/index.html (cached)'))
     expect(lines).toEqual(['[build] Collecting build info...'])
     log.write(info('SKIP_FORMAT', '✓ Completed in 709ms.'))
     expect(lines).toEqual([
       '[build] Collecting build info...',
-      '  ├─ /a/index.html (cached)\n  ├─ /b/index.html  ├─ /c/index.html (cached)\n (+12ms) \n',
+      '  ├─ /a/index.html (cached)\n  ├─ /b/index.html  ├─ /c/index.html (cached)\n (+12ms) \n  ├─ /d/index.html (cached)\n',
       '[SKIP_FORMAT] ✓ Completed in 709ms.',
     ])
   })

@@ -29,6 +29,19 @@ describe('allBusinesses', () => {
       'Roland Hardware',
     ])
   })
+
+  test('gives each caller a list of its own, and follows a list of businesses that changed', () => {
+    const businesses = [...catalog.businesses]
+    const mine = { businesses }
+    allBusinesses(mine).reverse()
+    expect(names(allBusinesses(mine))).toEqual(names(allBusinesses(catalog)))
+    // The same array, a business in it replaced by a renamed one, as a caller could.
+    const hardware = businesses.findIndex((b) => b.name === 'Roland Hardware')
+    businesses[hardware] = { ...businesses[hardware]!, name: 'Anchor Hardware' }
+    expect(names(allBusinesses(mine)).slice(0, 2)).toEqual(['Ace Insurance', 'Anchor Hardware'])
+    businesses.push(makeBusiness({ name: 'Zephyr Kites', slug: 'zephyr-kites' }))
+    expect(names(allBusinesses(mine)).at(-1)).toBe('Zephyr Kites')
+  })
 })
 
 describe('businessBySlug', () => {
