@@ -31,6 +31,7 @@ import { markBuildStart } from '../lib/build-profile.ts'
 import { setCatalogSource } from '../lib/catalog-slot.ts'
 import { catalogRead, forgetCatalogRead, holdLastSearchIndex } from './catalog-read.ts'
 import { standByAgain, startedOnStandby } from './build-standby.ts'
+import { buildRunning, collectWhileIdle } from './idle-gc.ts'
 
 const [astroBin, ...astroArgs] = process.argv.slice(2)
 if (!astroBin || process.send === undefined) {
@@ -42,6 +43,7 @@ const { cli } = (await import(new URL('../dist/cli/index.js', pathToFileURL(astr
 }
 
 async function build(): Promise<void> {
+  buildRunning(true)
   // On an error, Astro's command line prints it and ends the process (exit 1).
   await cli([process.execPath, astroBin!, ...astroArgs])
   // The folder it built in is its rebuild's to remove from now on, and then another build's to
@@ -56,6 +58,7 @@ async function build(): Promise<void> {
   // The site published, Astro's manifest of the pages it wrote is written for a build in another
   // process (a build in this one takes it as it is).
   writePendingManifest()
+  buildRunning(false)
   // A build started on standby lets the channel go (build-standby.ts): this process waits on it now.
   process.channel?.ref()
 }
@@ -98,7 +101,7 @@ process.on('message', (message: ToBuild) => {
     // businesses stay, as the parts of the file they were read from (readCatalogFile's reuse): the
     // next catalog takes those of them that did not change, and is not a second copy.
     // The index its reader kept, to update on this thread (search-index-held.ts): read while waiting.
-    void holdLastSearchIndex()
+    void holdLastSearchIndex().then(collectWhileIdle)
     forgetCatalogRead()
     setCatalogSource(undefined)
     void standByAgain(builds).then(buildNext)

@@ -10,6 +10,7 @@ import {
 import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import type { PackedSearchIndex } from '../lib/search-index.ts'
+import { collectWhileIdle } from './idle-gc.ts'
 import { holdKeptIndex, holdsSearchIndex, makeEntries, updateHeldIndex } from './search-index-held.ts'
 import { revive, type ThreadError } from './thread-error.ts'
 
@@ -131,8 +132,14 @@ export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => 
   const holds = holdsSearchIndex() || holdKeptIndex()
   const reader = holds ? null : startReader({ handedOver: true, ahead: file })
   const ahead: CatalogAhead = { file, catalog, reader, checked: reader === null, exited: false }
-  // Its failure is the build's if the build uses it: it reads the file again then.
-  catalog.then((read) => holds && makeEntries(read)).catch(() => {})
+  // Its failure is the build's if the build uses it: it reads the file again then. Read, what the
+  // reading left is collected while the process waits (idle-gc.ts).
+  catalog
+    .then((read) => {
+      if (holds) makeEntries(read)
+      collectWhileIdle()
+    })
+    .catch(() => {})
   aheadSlot.set(ahead)
   // The rebuild that handed it ahead waits until this process is at work on it (or cannot be).
   const ready = () => process.send?.({ type: 'catalog-ahead-ready', file } satisfies FromBuild, () => {})

@@ -91,15 +91,15 @@ export function stampOf(dir: string, file: string): FileStamp {
 }
 
 /**
- * The files among these (paths relative to dir, repeats allowed) that are there, in order, with
- * their modification time and size: a file's stamp as `kept` gives it, else as the disk gives it
- * now. The files were just written or read by the build, so their details are in memory: one call
- * after another takes a third of the time of the same calls overlapped (40 ms against 130 ms at
- * 13,500 files).
+ * The files among these (paths relative to dir, in order, each once: sortedUnion) that are there,
+ * with their modification time and size: a file's stamp as `kept` gives it, else as the disk gives
+ * it now. The files were just written or read by the build, so their details are in memory: one
+ * call after another takes a third of the time of the same calls overlapped (40 ms against 130 ms
+ * at 13,500 files).
  */
 export function stampsOf(dir: string, candidates: readonly string[], kept?: StampsKept): FileStamp[] {
   const stamps: FileStamp[] = []
-  for (const file of [...new Set(candidates)].sort()) {
+  for (const file of candidates) {
     const stamp = kept?.of(file)
     if (stamp !== undefined) {
       if (stamp !== null) stamps.push(stamp)
@@ -109,4 +109,23 @@ export function stampsOf(dir: string, candidates: readonly string[], kept?: Stam
     if (stats?.isFile()) stamps.push({ file, mtimeMs: stats.mtimeMs, size: stats.size })
   }
   return stamps
+}
+
+/**
+ * The names of `sorted` (in order, each once, as the last site's record lists them) and of `more`,
+ * in order, each once. A rebuild's files are nearly all the last site's: only the few others are
+ * sorted (at 100,000 businesses, sorting 124,000 names took a tenth of a second each time).
+ */
+export function sortedUnion(sorted: readonly string[], more: Iterable<string>): string[] {
+  const known = new Set(sorted)
+  const others = [...new Set([...more].filter((name) => !known.has(name)))].sort()
+  if (others.length === 0) return sorted.slice()
+  const union: string[] = []
+  let next = 0
+  for (const name of sorted) {
+    while (next < others.length && others[next]! < name) union.push(others[next++]!)
+    union.push(name)
+  }
+  while (next < others.length) union.push(others[next++]!)
+  return union
 }

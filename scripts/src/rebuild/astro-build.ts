@@ -389,8 +389,11 @@ export function buildLaunch(options: AstroBuildOptions, reuse = false): BuildLau
     '--import',
     pathToFileURL(path.join(repoRoot, 'site', 'integrations', 'read-catalog-early.ts')).href,
     ...(options.execArgv ?? []),
-    // A process that builds again runs Astro's command line itself (build-server.ts).
-    ...(reuse || options.standby ? [path.join(repoRoot, 'site', 'integrations', 'build-server.ts')] : []),
+    // A process that builds again runs Astro's command line itself (build-server.ts), and collects
+    // a build's garbage while it waits for the next.
+    ...(reuse || options.standby
+      ? ['--expose-gc', path.join(repoRoot, 'site', 'integrations', 'build-server.ts')]
+      : []),
     astro,
     'build',
     '--root',
