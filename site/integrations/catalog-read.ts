@@ -125,6 +125,9 @@ const aheadSlot = processSlot<CatalogAhead | null>('roland.site.catalog-ahead')
 export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
   const earlier = aheadSlot.get()
   earlier?.reader?.terminate().catch(() => {})
+  // Before the catalog is read and the process says it is ready: the build, handed over later,
+  // then starts with V8's whole allocation budget, and never waits for the collection (idle-gc.ts).
+  collectWhileIdle()
   const catalog = readCatalogFile(file, { reuse: true })
   // A process that has not built yet takes up the index the site's last build kept, while it waits,
   // and makes its businesses' entries once it has read them: its build then updates the index here,
@@ -132,14 +135,8 @@ export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => 
   const holds = holdsSearchIndex() || holdKeptIndex()
   const reader = holds ? null : startReader({ handedOver: true, ahead: file })
   const ahead: CatalogAhead = { file, catalog, reader, checked: reader === null, exited: false }
-  // Its failure is the build's if the build uses it: it reads the file again then. Read, what the
-  // reading left is collected while the process waits (idle-gc.ts).
-  catalog
-    .then((read) => {
-      if (holds) makeEntries(read)
-      collectWhileIdle()
-    })
-    .catch(() => {})
+  // Its failure is the build's if the build uses it: it reads the file again then.
+  catalog.then((read) => holds && makeEntries(read)).catch(() => {})
   aheadSlot.set(ahead)
   // The rebuild that handed it ahead waits until this process is at work on it (or cannot be).
   const ready = () => process.send?.({ type: 'catalog-ahead-ready', file } satisfies FromBuild, () => {})
