@@ -5,6 +5,7 @@ import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { profiled } from './build-profile.ts'
 import { processMemo, processSlot } from '@roland/scripts/process-slot'
+import { sameElements } from '@roland/scripts/same-elements'
 import { hoursRows, unknownHoursText } from './hours.ts'
 
 // The printable directory (/directory): every active business grouped by category, each with its
@@ -194,7 +195,7 @@ function hashOfWords(words: readonly string[]): string {
   const hashed = hashedSlot.kept(() => new Map())
   const key = `${words.length}\n${words[0] ?? ''}`
   const last = hashed.get(key)
-  if (last && last.words.every((word, n) => word === words[n])) return last.hash
+  if (last && sameElements(last.words, words)) return last.hash
   if (hashed.size >= weighedKept) hashed.clear()
   const made = hash('sha256', JSON.stringify(words), 'base64url')
   hashed.set(key, { words, hash: made })

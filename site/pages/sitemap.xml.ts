@@ -3,6 +3,7 @@ import { getCatalog } from '../lib/catalog.ts'
 import { sitePaths } from '../lib/site-paths.ts'
 import { profiled } from '../lib/build-profile.ts'
 import { processSlot } from '@roland/scripts/process-slot'
+import { sameElements } from '@roland/scripts/same-elements'
 
 /** sitemap.xml: every page of the site, by its canonical URL. */
 export const GET: APIRoute = async ({ site }) => {
@@ -25,7 +26,7 @@ const lastSitemap = processSlot<{ paths: readonly string[]; site: string | undef
 function sitemap(catalog: Awaited<ReturnType<typeof getCatalog>>, site: URL | undefined): Response {
   const paths = sitePaths(catalog)
   const last = lastSitemap.get()
-  const same = last !== undefined && last.site === site?.href && samePaths(last.paths, paths)
+  const same = last !== undefined && last.site === site?.href && sameElements(last.paths, paths)
   const xml = same ? last.xml : sitemapXml(paths, site)
   if (!same) lastSitemap.set({ paths, site: site?.href, xml })
   return new Response(xml, { headers: { 'content-type': 'application/xml; charset=utf-8' } })
@@ -36,10 +37,4 @@ function sitemapXml(paths: readonly string[], site: URL | undefined): string {
     site && plainPath.test(path) && !path.includes('//') ? `${site.origin}${path}` : new URL(path, site).href
   const urls = paths.map((path) => `  <url><loc>${urlOf(path)}</loc></url>`)
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`
-}
-
-function samePaths(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false
-  return true
 }

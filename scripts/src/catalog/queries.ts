@@ -1,3 +1,4 @@
+import { sameElements } from '../same-elements.ts'
 import type { Business, Catalog, LocationCategory } from './types.ts'
 
 // SPEC §7's reads, as pure functions over the catalog a build loads once. The catalog
@@ -39,16 +40,10 @@ const sortedLists = new WeakMap<readonly Business[], { members: readonly Busines
 
 function sortedActive(businesses: readonly Business[]): readonly Business[] {
   const known = sortedLists.get(businesses)
-  if (known !== undefined && sameMembers(known.members, businesses)) return known.sorted
+  if (known !== undefined && sameElements(known.members, businesses)) return known.sorted
   const sorted = businesses.filter((b) => b.is_active).sort(compareBusinesses)
   sortedLists.set(businesses, { members: businesses.slice(), sorted })
   return sorted
-}
-
-function sameMembers(a: readonly Business[], b: readonly Business[]): boolean {
-  if (a.length !== b.length) return false
-  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false
-  return true
 }
 
 /** Finds the active business with this slug, or null. */
