@@ -11,7 +11,7 @@ import { recordPhase } from '../lib/build-profile.ts'
 import { readSiteCatalog } from '../lib/catalog-source.ts'
 import type { PackedSearchIndex } from '../lib/search-index.ts'
 import { collectWhileIdle } from './idle-gc.ts'
-import { holdKeptIndex, holdsSearchIndex, makeEntries, updateHeldIndex } from './search-index-held.ts'
+import { holdKeptIndex, holdsSearchIndex, updateHeldIndex, updateHeldIndexAhead } from './search-index-held.ts'
 import { revive, type ThreadError } from './thread-error.ts'
 
 // The catalog a build renders, read on a thread of its own: the catalog reader (catalog-reader.ts)
@@ -118,25 +118,27 @@ const aheadSlot = processSlot<CatalogAhead | null>('roland.site.catalog-ahead')
 
 /**
  * Begins the work on a catalog handed ahead to this process on standby: its read here, and its
- * search index: updated here once the build starts, from the index this process holds or takes up
- * now (search-index-held.ts), else made by a reader of its own (catalog-reader.ts). A later one
+ * search index: updated here, from the index this process holds or takes up now
+ * (search-index-held.ts), else made by a reader of its own (catalog-reader.ts). A later one
  * replaces it; the build uses it when its rebuild hands over the same file (readCatalogOnThread).
  */
 export function readCatalogAhead(file: string, countLoaded: (urls: string[]) => void): void {
   const earlier = aheadSlot.get()
   earlier?.reader?.terminate().catch(() => {})
-  // Before the catalog is read and the process says it is ready: the build, handed over later,
-  // then starts with V8's whole allocation budget, and never waits for the collection (idle-gc.ts).
-  collectWhileIdle()
   const catalog = readCatalogFile(file, { reuse: true })
-  // A process that has not built yet takes up the index the site's last build kept, while it waits,
-  // and makes its businesses' entries once it has read them: its build then updates the index here,
-  // as one that built before does. Without a kept index, a reader makes one.
+  // A process that has not built yet takes up the index the site's last build kept, while it waits;
+  // either way, the index it holds is updated from the catalog once read (updateHeldIndexAhead): a
+  // build handed the same file takes that update. Without a kept index, a reader makes one.
   const holds = holdsSearchIndex() || holdKeptIndex()
   const reader = holds ? null : startReader({ handedOver: true, ahead: file })
   const ahead: CatalogAhead = { file, catalog, reader, checked: reader === null, exited: false }
-  // Its failure is the build's if the build uses it: it reads the file again then.
-  catalog.then((read) => holds && makeEntries(read)).catch(() => {})
+  // Its failure is the build's if the build uses it: it reads the file again then. Once that work
+  // is done, the garbage is collected (unless the build has started): the build then starts with
+  // V8's whole allocation budget (idle-gc.ts).
+  catalog
+    .then((read) => holds && updateHeldIndexAhead(read))
+    .catch(() => {})
+    .finally(collectWhileIdle)
   aheadSlot.set(ahead)
   // The rebuild that handed it ahead waits until this process is at work on it (or cannot be).
   const ready = () => process.send?.({ type: 'catalog-ahead-ready', file } satisfies FromBuild, () => {})

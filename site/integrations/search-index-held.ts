@@ -1,6 +1,7 @@
 import { allBusinesses } from '@roland/scripts/catalog/queries'
 import type { Business, Catalog } from '@roland/scripts/catalog/types'
 import { processMemo, processSlot } from '@roland/scripts/process-slot'
+import { sameElements } from '@roland/scripts/same-elements'
 import { WordKeys } from '@roland/scripts/search/text'
 import { pageCacheKey, textCacheKey } from '../lib/build-cache.ts'
 import {
@@ -30,6 +31,11 @@ interface HeldIndex {
   /** A card file's key covers its cards and the town they name (JSON): kept while both are the same. */
   cardKeys: Map<string, { cards: readonly SearchIndexEntry[]; key: string }>
   town: string
+  /**
+   * The update made for a catalog handed ahead (updateHeldIndexAhead), for the next build to take,
+   * and what it was made from: the active businesses in order (the same objects) and the town (JSON).
+   */
+  ahead?: { businesses: readonly Business[]; town: string; result: ReturnType<typeof updateHeldIndex> }
 }
 
 const heldSlot = processSlot<HeldIndex | null>('roland.site.search-index-held')
@@ -64,6 +70,24 @@ export function makeEntries(catalog: Catalog): void {
   entriesOf(allBusinesses(catalog))
 }
 
+/**
+ * Updates the index held for a catalog handed ahead, while the process waits: a build handed the
+ * same catalog (the same object) takes that update as it is (at 100,000 businesses, 0.3 s of its
+ * main thread before Astro could start). A failure is the build's to say, which updates it again.
+ */
+export function updateHeldIndexAhead(catalog: Catalog): void {
+  try {
+    const held = heldSlot.get()
+    if (!held || held.file !== keptIndexFile()) return makeEntries(catalog)
+    const businesses = allBusinesses(catalog)
+    const town = JSON.stringify(catalog.town)
+    held.ahead = undefined
+    held.ahead = { businesses, town, result: updateHeld(held, catalog, businesses, town) }
+  } catch {
+    // The build tries again, and a reader makes the index if it cannot.
+  }
+}
+
 /** The businesses' entries and their JSON, each made once for the business as read. */
 function entriesOf(businesses: readonly Business[]): { entries: SearchIndexEntry[]; entriesJson: string[] } {
   wordKeys = new WordKeys()
@@ -87,13 +111,27 @@ export function updateHeldIndex(
   const held = heldSlot.get()
   if (!held || held.file !== keptIndexFile()) return null
   const businesses = allBusinesses(catalog)
+  const town = JSON.stringify(catalog.town)
+  // The catalog handed ahead was read as it came; the build's is that one checked and ordered
+  // (readSiteCatalog), its businesses the same objects when nothing was left out.
+  const ahead = held.ahead
+  held.ahead = undefined
+  if (ahead && ahead.town === town && sameElements(ahead.businesses, businesses)) return ahead.result
+  return updateHeld(held, catalog, businesses, town)
+}
+
+function updateHeld(
+  held: HeldIndex,
+  catalog: Catalog,
+  businesses: readonly Business[],
+  town: string,
+): { index: PackedSearchIndex; changed: number; rewritten: number } | null {
   if (manifestHoldsCards(businesses.length)) return null
   const { entries, entriesJson } = entriesOf(businesses)
   const updated = updateSearchIndex(held.last, entries, entriesJson)
   if (!updated) return null
   const { manifest, files } = updated.index
   held.last = { entries: entriesJson, index: { manifest, files, cardFiles: new Map() } }
-  const town = JSON.stringify(catalog.town)
   if (town !== held.town) held.cardKeys.clear()
   held.town = town
   const fileKeys = new Map<string, { json: string; key: string }>()

@@ -98,9 +98,14 @@ export async function runAstroBuild(options: AstroBuildOptions): Promise<number 
 }
 
 async function buildWith(launch: BuildLaunch, options: AstroBuildOptions): Promise<number | null> {
-  // The catalog is read from now on, whichever process builds.
-  const catalog = options.catalog && readForHandover(options.catalog)
-  let build = await startStandby(launch, options.onLine)
+  // The catalog is read as soon as a process on standby is told to start (its read took the
+  // console's thread 0.1 s at 100,000 businesses, which the message then waited for), or now.
+  let catalog: ReturnType<typeof readForHandover> | undefined
+  const readCatalog = () => {
+    if (options.catalog) catalog ??= readForHandover(options.catalog)
+  }
+  let build = await startStandby(launch, options.onLine, readCatalog)
+  readCatalog()
   if (!build) {
     build = await startBuildProcess(launch, false)
     await nextFolder(build)
@@ -446,9 +451,14 @@ let building = 0
 
 /**
  * Starts the build's process on standby when it was started with the same settings, and nothing
- * it loaded has changed since; null otherwise (the process on standby then ends).
+ * it loaded has changed since; null otherwise (the process on standby then ends). `onStart` is
+ * called once it is told to start, before it answers.
  */
-async function startStandby(launch: BuildLaunch, onLine: (line: string) => void): Promise<BuildProcess | null> {
+async function startStandby(
+  launch: BuildLaunch,
+  onLine: (line: string) => void,
+  onStart: () => void,
+): Promise<BuildProcess | null> {
   const waiting = standingBy
   standingBy = null
   const standby = await waiting
@@ -463,6 +473,7 @@ async function startStandby(launch: BuildLaunch, onLine: (line: string) => void)
   // One that has built before is handed the next build's settings and folder (build-server.ts).
   const next = standby.folder === standby.cwd ? {} : { next: { env: launch.env, cwd: standby.folder } }
   standby.child.send({ type: 'start', ...next } satisfies ToBuild, () => {})
+  onStart()
   const answer = await Promise.race([standby.said('started'), standby.said('stale')])
   if (answer?.type === 'started') return standby
   if (answer?.type === 'stale')

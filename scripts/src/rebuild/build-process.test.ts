@@ -1,6 +1,7 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { serialize } from 'node:v8'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { Business, Catalog } from '../catalog/types.ts'
 import { sameCatalog } from './astro-build.ts'
@@ -73,6 +74,28 @@ describe('a catalog handed over again, one business changed', () => {
     const plain = await readCatalogFile(second)
     expect(plain.businesses[0]).not.toBe(after.businesses[0])
     expect(plain).toEqual(after)
+  })
+})
+
+describe('a catalog file written before its parts carried their digests (a console started before)', () => {
+  test('reads back as written, and with reuse gives the businesses of parts it read last as those objects', async () => {
+    const catalog = catalogOf(2500)
+    const { businesses, ...rest } = catalog
+    const parts = [serialize(rest), ...[0, 1000, 2000].map((at) => serialize(businesses.slice(at, at + 1000)))]
+    const file = path.join(dir, 'before-digests.v8')
+    await writeFile(
+      file,
+      parts.flatMap((part) => {
+        const length = Buffer.alloc(4)
+        length.writeUInt32LE(part.byteLength)
+        return [length, part]
+      }),
+    )
+    const first = await readCatalogFile(file, { reuse: true })
+    expect(first).toEqual(catalog)
+    const again = await readCatalogFile(file, { reuse: true })
+    expect(again.businesses[1500]).toBe(first.businesses[1500])
+    expect(await readCatalogFile(file)).toEqual(catalog)
   })
 })
 
