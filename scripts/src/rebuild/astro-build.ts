@@ -311,7 +311,7 @@ async function followBuild(
       if (++servedLines === 2) served.resolve('served')
       return
     }
-    if (completeLine.test(line)) completed = true
+    if (line.includes(completeText)) completed = true
     options.onLine(line)
   })
   const stop = () => build.child.kill()
@@ -441,8 +441,8 @@ export function buildLaunch(options: AstroBuildOptions, reuse = false): BuildLau
   return { args, env: childEnv, key: JSON.stringify(reuse ? [args, startEnv] : [args, childEnv]) }
 }
 
-/** The line Astro prints once a build, its integrations' last steps (the site's publishing) included, is done. */
-const completeLine = /\[build\] Complete!/
+/** What Astro prints once a build, its integrations' last steps (the site's publishing) included, is done. */
+const completeText = '[build] Complete!'
 
 /** The build's process on standby (runAstroBuild's `standby`). */
 let standingBy: Promise<BuildProcess | null> | null = null
