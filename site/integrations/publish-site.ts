@@ -262,20 +262,23 @@ export function publishSite(): AstroIntegration {
         published = true
         logger.info(`published ${finalDir}`)
         if (hadSite) await rename(asideDir, stagingDir)
-        const record: PublishRecord = {
-          finalDir,
-          complete,
-          written: [...written].map((file) => stamps.get(file)!),
-          removed: stale,
-          // In order: the files stamped (stampsOf's order), and the storage files copied since.
-          files: sortedUnion(
-            files.map((f) => f.file).filter((file) => !staleFiles.has(file)),
-            storage.copied.filter((file) => !staleFiles.has(file)),
-          ),
-          references: Object.fromEntries([...references].filter(([, urls]) => urls.length > 0)),
-        }
-        // For the next build: once this one is served, where the process builds again (after-served.ts).
-        onceServed(() => writeRecord(recordFile, record))
+        // For the next build: made and written once this one is served, where the process builds
+        // again (after-served.ts; at 100,000 businesses making it took 0.1 s of a rebuild).
+        onceServed(() => {
+          const record: PublishRecord = {
+            finalDir,
+            complete,
+            written: [...written].map((file) => stamps.get(file)!),
+            removed: stale,
+            // In order: the files stamped (stampsOf's order), and the storage files copied since.
+            files: sortedUnion(
+              files.map((f) => f.file).filter((file) => !staleFiles.has(file)),
+              storage.copied.filter((file) => !staleFiles.has(file)),
+            ),
+            references: Object.fromEntries([...references].filter(([, urls]) => urls.length > 0)),
+          }
+          writeRecord(recordFile, record)
+        })
         phase('publish: swap the folders, the record')
         if (buildProfileOn()) for (const line of profileLines()) process.stdout.write(`${line}\n`)
         // Astro keeps each build's integrations as long as the process lives (the config its bundle
