@@ -197,11 +197,7 @@ export async function readCatalogFile(file: string, options: { reuse?: boolean }
       const partLength = length - (head.byteLength - 4)
       at += 4 + length
       // The first part is the rest of the catalog, read afresh each time: it is small.
-      if (parts.length === 0) {
-        parts.push(deserialize(await bytesAt(partAt, partLength)))
-        continue
-      }
-      if (!options.reuse) {
+      if (!options.reuse || parts.length === 0) {
         parts.push(deserialize(await bytesAt(partAt, partLength)))
         continue
       }
