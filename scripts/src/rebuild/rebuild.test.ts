@@ -688,6 +688,8 @@ describe('buildLog', () => {
       // A page's name, then another page's line before its end, which comes on a line of its own.
       '  ├─ /business/d/index.html  ├─ /business/e/index.html (cached)',
       ' (+12ms) ',
+      // The pages kept in place beyond the first thousand, counted (Astro's patched generate.js).
+      '  ├─ 1200 more page(s) kept as they were (cached)',
       '▶ src/pages/index.astro',
       '  └─ /index.html (+11ms)',
     ])
@@ -696,7 +698,7 @@ describe('buildLog', () => {
     expect(lines).toEqual([
       ' generating static routes ',
       '▶ src/pages/business/[slug].astro',
-      '  5 page(s): 2 rendered, 3 unchanged',
+      '  1205 page(s): 2 rendered, 1203 unchanged',
       '▶ src/pages/index.astro',
       '  1 page(s): 1 rendered, 0 unchanged',
     ])

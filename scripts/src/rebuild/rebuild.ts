@@ -140,11 +140,15 @@ function hookRequest(url: URL, env: NodeJS.ProcessEnv): RequestInit {
   }
 }
 
+/** The line of Astro's patched build that counts the pages kept in place beyond those it named. */
+const keptCount = /─ (\d+) more page\(s\) kept as they were \(cached\)$/
+
 /**
  * Passes on the lines of a build's output worth keeping in a job's log. Astro prints a line for
  * every page it writes or reuses: with 10,000 businesses those 13,000 lines were nearly the whole
  * log, stored in the job's row and sent to the console line by line. Each run of them is told as
- * one line instead: how many pages, how many rendered and how many unchanged.
+ * one line instead: how many pages, how many rendered and how many unchanged. (Beyond the first
+ * thousand pages kept in place, Astro's patched build counts the rest on one line of its own.)
  */
 export function buildLog(onLog: (line: string) => void): { line(line: string): void; end(): void } {
   let rendered = 0
@@ -156,9 +160,10 @@ export function buildLog(onLog: (line: string) => void): { line(line: string): v
   }
   return {
     line(line) {
-      // Most lines of a rebuild are a page kept as it was, one a line (124,000 at 100,000 businesses).
+      // Most lines of a rebuild are a page kept as it was, one a line (1,000 at 100,000 businesses),
+      // then the count of the others kept.
       if (line.endsWith(' (cached)') && line.indexOf('─ ') === line.lastIndexOf('─ ') && /^\s*[├└]─ /.test(line)) {
-        unchanged++
+        unchanged += Number(keptCount.exec(line)?.[1] ?? 1)
         return
       }
       // Pages render several at a time: a line may hold a page's name and another page's whole
