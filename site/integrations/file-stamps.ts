@@ -95,18 +95,25 @@ export function stampOf(dir: string, file: string): FileStamp {
  * with their modification time and size: a file's stamp as `kept` gives it, else as the disk gives
  * it now. The files were just written or read by the build, so their details are in memory: one
  * call after another takes a third of the time of the same calls overlapped (40 ms against 130 ms
- * at 13,500 files).
+ * at 13,500 files). The candidates that are not there are pushed onto `missing`, when given.
  */
-export function stampsOf(dir: string, candidates: readonly string[], kept?: StampsKept): FileStamp[] {
+export function stampsOf(
+  dir: string,
+  candidates: readonly string[],
+  kept?: StampsKept,
+  missing?: string[],
+): FileStamp[] {
   const stamps: FileStamp[] = []
   for (const file of candidates) {
     const stamp = kept?.of(file)
     if (stamp !== undefined) {
       if (stamp !== null) stamps.push(stamp)
+      else missing?.push(file)
       continue
     }
     const stats = statSync(path.join(dir, file), { throwIfNoEntry: false })
     if (stats?.isFile()) stamps.push({ file, mtimeMs: stats.mtimeMs, size: stats.size })
+    else missing?.push(file)
   }
   return stamps
 }
@@ -114,10 +121,14 @@ export function stampsOf(dir: string, candidates: readonly string[], kept?: Stam
 /**
  * The names of `sorted` (in order, each once, as the last site's record lists them) and of `more`,
  * in order, each once. A rebuild's files are nearly all the last site's: only the few others are
- * sorted (at 100,000 businesses, sorting 124,000 names took a tenth of a second each time).
+ * sorted (at 100,000 businesses, sorting 124,000 names took a tenth of a second each time). `known`
+ * is the set of `sorted`'s names, when the caller has it (making it took 40 ms at 100,000).
  */
-export function sortedUnion(sorted: readonly string[], more: Iterable<string>): string[] {
-  const known = new Set(sorted)
+export function sortedUnion(
+  sorted: readonly string[],
+  more: Iterable<string>,
+  known: ReadonlySet<string> = new Set(sorted),
+): string[] {
   const others = [...new Set([...more].filter((name) => !known.has(name)))].sort()
   if (others.length === 0) return sorted.slice()
   const union: string[] = []

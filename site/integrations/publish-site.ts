@@ -194,10 +194,15 @@ export function publishSite(): AstroIntegration {
         const kept = await stampsKept(stampsTaken)
         stampsTaken = null
         if (kept) logger.info(`${kept.pages} page(s) kept as they were, stamped as the build started`)
+        // The files listed that are not there (a page the staging folder lost, below).
+        const missing: string[] = []
         const files = stampsOf(
           outDir,
-          previous?.files ? sortedUnion(previous.files, [...built, ...bundleFiles()]) : filesUnder(outDir),
+          previous?.files
+            ? sortedUnion(previous.files, [...built, ...bundleFiles()], recordedFiles(previous))
+            : filesUnder(outDir),
           kept,
+          missing,
         )
         // A page Astro kept on the word of the last site's record (filesInPlace) that the staging
         // folder lacks after all (removed by hand) is put back: unchanged since the last build, it is
@@ -205,8 +210,7 @@ export function publishSite(): AstroIntegration {
         const vouched = filesInPlace.get()
         filesInPlace.set(undefined)
         if (vouched) {
-          const found = new Set(files.map((f) => f.file))
-          const lost = [...built].filter((file) => vouched.has(file) && !found.has(file))
+          const lost = missing.filter((file) => built.has(file) && vouched.has(file))
           for (const file of lost) {
             const copy = [finalDir, cachedPagesDir].map((dir) => path.join(dir, file)).find((from) => existsSync(from))
             if (!copy) {
@@ -246,8 +250,9 @@ export function publishSite(): AstroIntegration {
         if (stale.length > 0) logger.info(`removed ${stale.length} file(s) the site no longer has`)
 
         phase('publish: storage files, stale files')
-        const stamps = new Map(files.map((f) => [f.file, f]))
-        for (const file of storage.copied) stamps.set(file, stampOf(outDir, file))
+        // The storage files copied are stamped before the site moves; the rest of the record's
+        // stamps are looked up once it is served.
+        const copiedStamps = storage.copied.map((file) => stampOf(outDir, file))
 
         // The last site is moved aside first, so the new one takes its place at once; it then becomes
         // the next build's staging folder.
@@ -264,11 +269,16 @@ export function publishSite(): AstroIntegration {
         if (hadSite) await rename(asideDir, stagingDir)
         // For the next build: made and written once this one is served, where the process builds
         // again (after-served.ts; at 100,000 businesses making it took 0.1 s of a rebuild).
+        const writtenStamps = () => {
+          const stamps = new Map(files.map((f) => [f.file, f]))
+          for (const [n, file] of storage.copied.entries()) stamps.set(file, copiedStamps[n]!)
+          return [...written].map((file) => stamps.get(file)!)
+        }
         onceServed(() => {
           const record: PublishRecord = {
             finalDir,
             complete,
-            written: [...written].map((file) => stamps.get(file)!),
+            written: writtenStamps(),
             removed: stale,
             // In order: the files stamped (stampsOf's order), and the storage files copied since.
             files: sortedUnion(
