@@ -535,8 +535,8 @@ export async function benchSite(n: number) {
     await consoleStore.close()
     const last = rebuilds.at(-1)!
     const rendered = (last.output.match(/\(\+\d+(?:\.\d+)?m?s\)/g) ?? []).length
-    // A page kept is named with " (cached)" or " (restored)"; past the first thousand kept in place,
-    // Astro's patched build counts the others on one line ("├─ N more page(s) kept as they were (cached)").
+    // A page kept is named with " (cached)" or " (restored)"; past a thousand kept in place of each
+    // 100,000, Astro's patched build counts the others on one line ("├─ N more page(s) kept as they were (cached)").
     const reused = [
       ...last.output.matchAll(/(?:(\d+) more page\(s\) kept as they were\S* )?\S*\((?:cached|restored)\)/g),
     ]

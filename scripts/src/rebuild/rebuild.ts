@@ -147,8 +147,8 @@ const keptCount = /─ (\d+) more page\(s\) kept as they were \(cached\)$/
  * Passes on the lines of a build's output worth keeping in a job's log. Astro prints a line for
  * every page it writes or reuses: with 10,000 businesses those 13,000 lines were nearly the whole
  * log, stored in the job's row and sent to the console line by line. Each run of them is told as
- * one line instead: how many pages, how many rendered and how many unchanged. (Beyond the first
- * thousand pages kept in place, Astro's patched build counts the rest on one line of its own.)
+ * one line instead: how many pages, how many rendered and how many unchanged. (Past a thousand
+ * pages kept in place of each 100,000, Astro's patched build counts the rest on one line.)
  */
 export function buildLog(onLog: (line: string) => void): { line(line: string): void; end(): void } {
   let rendered = 0
@@ -160,8 +160,8 @@ export function buildLog(onLog: (line: string) => void): { line(line: string): v
   }
   return {
     line(line) {
-      // Most lines of a rebuild are a page kept as it was, one a line (1,000 at 100,000 businesses),
-      // then the count of the others kept.
+      // Most lines of a rebuild are a page kept as it was, one a line (2,000 at 100,000 businesses:
+      // a thousand of each 100,000 pages), then the count of the others kept.
       if (line.endsWith(' (cached)') && line.indexOf('─ ') === line.lastIndexOf('─ ') && /^\s*[├└]─ /.test(line)) {
         unchanged += Number(keptCount.exec(line)?.[1] ?? 1)
         return
