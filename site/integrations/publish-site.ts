@@ -269,16 +269,13 @@ export function publishSite(): AstroIntegration {
         if (hadSite) await rename(asideDir, stagingDir)
         // For the next build: made and written once this one is served, where the process builds
         // again (after-served.ts; at 100,000 businesses making it took 0.1 s of a rebuild).
-        const writtenStamps = () => {
+        onceServed(() => {
           const stamps = new Map(files.map((f) => [f.file, f]))
           for (const [n, file] of storage.copied.entries()) stamps.set(file, copiedStamps[n]!)
-          return [...written].map((file) => stamps.get(file)!)
-        }
-        onceServed(() => {
           const record: PublishRecord = {
             finalDir,
             complete,
-            written: writtenStamps(),
+            written: [...written].map((file) => stamps.get(file)!),
             removed: stale,
             // In order: the files stamped (stampsOf's order), and the storage files copied since.
             files: sortedUnion(
