@@ -5,8 +5,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { stripVTControlCharacters } from 'node:util'
 import { gzipSync } from 'node:zlib'
-import { holdStoreForRebuild } from '../src/rebuild/rebuild.ts'
+import { holdStoreForRebuild, pagesKeptIn } from '../src/rebuild/rebuild.ts'
 import { loadPublicCatalog, readCatalogAhead } from '../src/catalog/load.ts'
 import {
   closeBuildStandby,
@@ -535,13 +536,7 @@ export async function benchSite(n: number) {
     await consoleStore.close()
     const last = rebuilds.at(-1)!
     const rendered = (last.output.match(/\(\+\d+(?:\.\d+)?m?s\)/g) ?? []).length
-    // A page kept is named with " (cached)" or " (restored)"; past a thousand kept in place of each
-    // 100,000, Astro's patched build counts the others on one line ("├─ N more page(s) kept as they were (cached)").
-    const reused = [
-      ...last.output.matchAll(/(?:(\d+) more page\(s\) kept as they were\S* )?\S*\((?:cached|restored)\)/g),
-    ]
-      .map((match) => Number(match[1] ?? 1))
-      .reduce((sum, pages) => sum + pages, 0)
+    const reused = pagesKeptIn(stripVTControlCharacters(last.output))
 
     const someBusiness = (await readdir(path.join(outDir, 'business')))[0]!
     const weights: Array<[string, string]> = [

@@ -690,6 +690,9 @@ describe('buildLog', () => {
       ' (+12ms) ',
       // The pages kept in place beyond the first thousand, counted (Astro's patched generate.js).
       '  ├─ 1200 more page(s) kept as they were (cached)',
+      // That count on the line of a page being rendered, whose time comes on the next.
+      '  ├─ /business/f/index.html  ├─ 300 more page(s) kept as they were (cached)',
+      ' (+5ms) ',
       '▶ src/pages/index.astro',
       '  └─ /index.html (+11ms)',
     ])
@@ -698,7 +701,7 @@ describe('buildLog', () => {
     expect(lines).toEqual([
       ' generating static routes ',
       '▶ src/pages/business/[slug].astro',
-      '  1205 page(s): 2 rendered, 1203 unchanged',
+      '  1506 page(s): 3 rendered, 1503 unchanged',
       '▶ src/pages/index.astro',
       '  1 page(s): 1 rendered, 0 unchanged',
     ])

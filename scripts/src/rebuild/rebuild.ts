@@ -140,8 +140,18 @@ function hookRequest(url: URL, env: NodeJS.ProcessEnv): RequestInit {
   }
 }
 
-/** The line of Astro's patched build that counts the pages kept in place beyond those it named. */
-const keptCount = /─ (\d+) more page\(s\) kept as they were \(cached\)$/
+/**
+ * A page Astro's build names as kept (" (cached)", " (restored)"), or, past a thousand pages kept in
+ * place of each 100,000, its patched build's line that counts the others.
+ */
+const keptPages = /(?:(\d+) more page\(s\) kept as they were )?\((?:cached|restored)\)/g
+
+/** How many pages this text of Astro's build log, its colours stripped, says were kept as they were. */
+export function pagesKeptIn(text: string): number {
+  let pages = 0
+  for (const match of text.matchAll(keptPages)) pages += Number(match[1] ?? 1)
+  return pages
+}
 
 /**
  * Passes on the lines of a build's output worth keeping in a job's log. Astro prints a line for
@@ -163,7 +173,7 @@ export function buildLog(onLog: (line: string) => void): { line(line: string): v
       // Most lines of a rebuild are a page kept as it was, one a line (2,000 at 100,000 businesses:
       // a thousand of each 100,000 pages), then the count of the others kept.
       if (line.endsWith(' (cached)') && line.indexOf('─ ') === line.lastIndexOf('─ ') && /^\s*[├└]─ /.test(line)) {
-        unchanged += Number(keptCount.exec(line)?.[1] ?? 1)
+        unchanged += pagesKeptIn(line)
         return
       }
       // Pages render several at a time: a line may hold a page's name and another page's whole
@@ -171,9 +181,9 @@ export function buildLog(onLog: (line: string) => void): { line(line: string): v
       const pageLine = /^\s*[├└]─ /.test(line)
       if (pageLine || /^\s*\((?:\+[\d.]+m?s|cached|restored)\)\s*$/.test(line)) {
         const pages = pageLine ? (line.match(/[├└]─ /g)?.length ?? 0) : 0
-        const reused = line.match(/\((?:cached|restored)\)/g)?.length ?? 0
-        unchanged += reused
-        rendered += pages - reused
+        const keptMarks = line.match(/\((?:cached|restored)\)/g)?.length ?? 0
+        unchanged += pagesKeptIn(line)
+        rendered += pages - keptMarks
         return
       }
       end()
